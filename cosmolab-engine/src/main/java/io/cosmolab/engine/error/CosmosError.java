@@ -1,0 +1,68 @@
+package io.cosmolab.engine.error;
+
+/**
+ * The catalog of every error cosmolab reports: the HTTP status and sub-status the service uses, and
+ * the wire code name. The message of each failure is written where it happens, naming the value,
+ * the limit and what to do; this enum only fixes how the failure is classified.
+ *
+ * <p>Status and sub-status pairs follow {@code gateway-protocol.md} §9.4 and the service's
+ * documented errors ({@code partitioning-model.md} §1.2).
+ */
+public enum CosmosError {
+  /** A request the service rejects as malformed or invalid. */
+  BAD_REQUEST(400, 0, "BadRequest"),
+  /** Partition key missing, with the wrong number of components, or not matching the document. */
+  PARTITION_KEY_MISMATCH(400, 1001, "BadRequest"),
+  /** A signature that does not verify. */
+  UNAUTHORIZED(401, 0, "Unauthorized"),
+  /** A logical partition would pass its storage limit (20 GB on the service). */
+  PARTITION_KEY_QUOTA_EXCEEDED(403, 1014, "Forbidden"),
+  /** The addressed resource does not exist. */
+  NOT_FOUND(404, 0, "NotFound"),
+  /** The owner (database or container) of the addressed resource does not exist. */
+  OWNER_NOT_FOUND(404, 1003, "NotFound"),
+  /** A resource with the same id (and partition key) already exists. */
+  CONFLICT(409, 0, "Conflict"),
+  /** The physical partition addressed by id no longer exists (it was split or merged). */
+  PARTITION_KEY_RANGE_GONE(410, 1002, "Gone"),
+  /** An If-Match condition (or a patch condition) did not hold. */
+  PRECONDITION_FAILED(412, 0, "PreconditionFailed"),
+  /** A document or request over the size limit. */
+  REQUEST_ENTITY_TOO_LARGE(413, 0, "RequestEntityTooLarge"),
+  /** A batch operation that was not run because another operation in the batch failed. */
+  FAILED_DEPENDENCY(424, 0, "FailedDependency"),
+  /** The physical partition's RU/s budget is exhausted. */
+  REQUEST_RATE_TOO_LARGE(429, 3200, "TooManyRequests"),
+  /** A capability cosmolab does not implement; the message says which. */
+  NOT_SUPPORTED(501, 0, "NotImplemented");
+
+  private final int status;
+  private final int subStatus;
+  private final String code;
+
+  CosmosError(int status, int subStatus, String code) {
+    this.status = status;
+    this.subStatus = subStatus;
+    this.code = code;
+  }
+
+  /** The HTTP status code. */
+  public int status() {
+    return status;
+  }
+
+  /** The service's sub-status ({@code x-ms-substatus}); 0 when there is none. */
+  public int subStatus() {
+    return subStatus;
+  }
+
+  /** The {@code code} member of the service's JSON error body. */
+  public String code() {
+    return code;
+  }
+
+  /** A new exception of this kind with a formatted message. */
+  public CosmosException exception(String format, Object... args) {
+    return new CosmosException(this, args.length == 0 ? format : String.format(format, args));
+  }
+}

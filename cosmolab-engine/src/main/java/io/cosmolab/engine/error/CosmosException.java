@@ -1,0 +1,62 @@
+package io.cosmolab.engine.error;
+
+/**
+ * The one exception cosmolab throws for a request that fails the way the service would fail it. It
+ * carries its {@link CosmosError} (status, sub-status, code), a message that names what was wrong,
+ * and for throttling the time after which a retry can succeed. Anything else that escapes the
+ * engine is a bug.
+ */
+public final class CosmosException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final CosmosError error;
+  private final long retryAfterMillis;
+  private final double requestCharge;
+
+  public CosmosException(CosmosError error, String message) {
+    this(error, message, 0, 0);
+  }
+
+  public CosmosException(
+      CosmosError error, String message, long retryAfterMillis, double requestCharge) {
+    super(message, null, false, false);
+    this.error = error;
+    this.retryAfterMillis = retryAfterMillis;
+    this.requestCharge = requestCharge;
+  }
+
+  public CosmosError error() {
+    return error;
+  }
+
+  public int status() {
+    return error.status();
+  }
+
+  public int subStatus() {
+    return error.subStatus();
+  }
+
+  /** For {@link CosmosError#REQUEST_RATE_TOO_LARGE}: milliseconds until a retry can succeed. */
+  public long retryAfterMillis() {
+    return retryAfterMillis;
+  }
+
+  /** The request units the failed request consumed (usually 0). */
+  public double requestCharge() {
+    return requestCharge;
+  }
+
+  @Override
+  public String toString() {
+    return "CosmosException{"
+        + error.status()
+        + "/"
+        + error.subStatus()
+        + " "
+        + error.code()
+        + ": "
+        + getMessage()
+        + "}";
+  }
+}

@@ -1,0 +1,192 @@
+package io.cosmolab.engine.partitioning;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A container's partition key: its paths, its kind and its hash version. The version is always
+ * explicit, because a definition without one is hashed with V1 by both SDKs ({@code
+ * gateway-protocol.md} §4.1).
+ *
+ * @param paths the key paths, e.g. {@code /tenantId} or {@code /address/city}
+ * @param kind {@link PartitionKind#HASH} (one path) or {@link PartitionKind#MULTI_HASH} (2–3)
+ * @param version 1 or 2; {@code MultiHash} requires 2
+ */
+public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int version) {
+
+  public PartitionKeyDefinition {
+    paths = List.copyOf(paths);
+    if (paths.isEmpty()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a container needs a partition key with at least one path, e.g. \"/tenantId\"");
+    }
+    for (String path : paths) {
+      segmentsOf(path); // validates
+    }
+    if (version != 1 && version != 2) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "partition key version must be 1 or 2, was %d", version);
+    }
+    if (kind == PartitionKind.HASH && paths.size() != 1) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a \"Hash\" partition key has exactly one path, got %d %s; use \"MultiHash\" for a"
+              + " hierarchical key",
+          paths.size(), paths);
+    }
+    if (kind == PartitionKind.MULTI_HASH) {
+      if (paths.size() < 2 || paths.size() > Limits.MAX_HIERARCHY_LEVELS) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "a \"MultiHash\" (hierarchical) partition key has 2 to %d paths, got %d %s",
+            Limits.MAX_HIERARCHY_LEVELS, paths.size(), paths);
+      }
+      if (version != 2) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "a \"MultiHash\" partition key requires version 2, was %d", version);
+      }
+    }
+    if (paths.stream().distinct().count() != paths.size()) {
+      throw CosmosError.BAD_REQUEST.exception("partition key paths repeat a path: %s", paths);
+    }
+  }
+
+  /** A single-path V2 key, the default of current SDKs. */
+  public static PartitionKeyDefinition hash(String path) {
+    return new PartitionKeyDefinition(List.of(path), PartitionKind.HASH, 2);
+  }
+
+  /** A hierarchical key of 2 or 3 paths. */
+  public static PartitionKeyDefinition hierarchical(String... paths) {
+    return new PartitionKeyDefinition(List.of(paths), PartitionKind.MULTI_HASH, 2);
+  }
+
+  /**
+   * Parses the REST form {@code {"paths": [...], "kind": "Hash", "version": 2}}. The version may be
+   * {@code 2}, {@code "2"} or {@code "V2"}; without one, 2 is assumed (new containers on the
+   * service are V2) and stated from then on.
+   */
+  public static PartitionKeyDefinition fromJson(JsonNode json) {
+    if (json == null || !json.isObject()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "partitionKey must be an object like {\"paths\":[\"/tenantId\"],\"kind\":\"Hash\"}");
+    }
+    JsonNode pathsNode = json.get("paths");
+    if (pathsNode == null || !pathsNode.isArray()) {
+      throw CosmosError.BAD_REQUEST.exception("partitionKey.paths must be an array of paths");
+    }
+    List<String> paths = new ArrayList<>();
+    for (JsonNode p : pathsNode) {
+      if (!p.isTextual()) {
+        throw CosmosError.BAD_REQUEST.exception("partitionKey.paths holds a non-string: %s", p);
+      }
+      paths.add(p.textValue());
+    }
+    JsonNode kindNode = json.get("kind");
+    PartitionKind kind =
+        kindNode == null || kindNode.isNull()
+            ? (paths.size() > 1 ? PartitionKind.MULTI_HASH : PartitionKind.HASH)
+            : PartitionKind.fromWireName(kindNode.asText());
+    return new PartitionKeyDefinition(paths, kind, parseVersion(json.get("version")));
+  }
+
+  private static int parseVersion(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return 2;
+    }
+    String text = node.asText().trim();
+    if (text.startsWith("V") || text.startsWith("v")) {
+      text = text.substring(1);
+    }
+    return switch (text) {
+      case "1" -> 1;
+      case "2" -> 2;
+      default ->
+          throw CosmosError.BAD_REQUEST.exception(
+              "partitionKey.version must be 1 or 2 (or \"V1\"/\"V2\"), was %s", node);
+    };
+  }
+
+  /** The REST form, always with a numeric version. */
+  public ObjectNode toJson() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    paths.forEach(node.putArray("paths")::add);
+    node.put("kind", kind.wireName());
+    node.put("version", version);
+    return node;
+  }
+
+  public boolean isHierarchical() {
+    return kind == PartitionKind.MULTI_HASH;
+  }
+
+  /** The largest partition key value in UTF-8 bytes this version allows. */
+  public int maxKeyBytes() {
+    return version == 1 ? Limits.MAX_PARTITION_KEY_BYTES_V1 : Limits.MAX_PARTITION_KEY_BYTES_V2;
+  }
+
+  /**
+   * The partition key value of a document: the value at each path, undefined where the document has
+   * none.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400/1001 if a path holds an object or array
+   */
+  public PartitionKeyValue extract(JsonNode document) {
+    List<PartitionKeyComponent> components = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      JsonNode node = document;
+      for (String segment : segmentsOf(path)) {
+        node = node == null || !node.isObject() ? null : node.get(segment);
+      }
+      if (node != null && node.isContainerNode()) {
+        throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+            "the document's partition key at %s is %s; a partition key value must be a string,"
+                + " number, boolean or null",
+            path, node.isArray() ? "an array" : "an object");
+      }
+      components.add(PartitionKeyComponent.fromJson(node));
+    }
+    return new PartitionKeyValue(components);
+  }
+
+  /** The segments of a path: {@code /address/city} → [address, city]. */
+  public static List<String> segmentsOf(String path) {
+    if (path == null || path.length() < 2 || path.charAt(0) != '/') {
+      throw CosmosError.BAD_REQUEST.exception(
+          "partition key path '%s' is invalid: it must start with '/' and name a property, e.g."
+              + " \"/tenantId\" or \"/address/city\"",
+          path);
+    }
+    List<String> segments = new ArrayList<>(2);
+    int i = 1;
+    while (i <= path.length()) {
+      if (i < path.length() && path.charAt(i) == '"') {
+        int end = path.indexOf('"', i + 1);
+        if (end < 0 || (end + 1 < path.length() && path.charAt(end + 1) != '/')) {
+          throw CosmosError.BAD_REQUEST.exception(
+              "partition key path '%s' has an unterminated quoted segment", path);
+        }
+        segments.add(path.substring(i + 1, end));
+        i = end + 2;
+        continue;
+      }
+      int end = path.indexOf('/', i);
+      if (end < 0) {
+        end = path.length();
+      }
+      String segment = path.substring(i, end);
+      if (segment.isEmpty() || segment.contains("*") || segment.contains("[")) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "partition key path '%s' is invalid: segment '%s' must be a property name (no empty"
+                + " segments, '*' or '[')",
+            path, segment);
+      }
+      segments.add(segment);
+      i = end + 1;
+    }
+    return segments;
+  }
+}

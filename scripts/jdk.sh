@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# Sourced by .ci/run and ./cosmolab: points JAVA_HOME at a JDK 21 or newer.
+#
+# Order of preference: $JAVA_HOME, the `java` on PATH, then every JDK under
+# /usr/lib/jvm and /opt (newest first). The first one whose javac reports a
+# feature version of 21 or more wins. If none does, it says what is needed and
+# returns 1, so callers can stop with that message.
+
+cosmolab_jdk_version() {
+  # prints the feature version of the JDK at $1 (e.g. 25), or nothing
+  local home=$1 v
+  [ -x "$home/bin/javac" ] || return 0
+  v=$("$home/bin/javac" -version 2>&1 | sed -n 's/^javac \([0-9][0-9]*\).*/\1/p' | head -n 1)
+  printf '%s' "$v"
+}
+
+cosmolab_find_jdk() {
+  local candidates=() home v
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  if command -v javac >/dev/null 2>&1; then
+    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")")
+  fi
+  for home in $(ls -d /usr/lib/jvm/* /opt/*jdk* /opt/java/* 2>/dev/null | sort -rV); do
+    candidates+=("$home")
+  done
+  for home in "${candidates[@]}"; do
+    v=$(cosmolab_jdk_version "$home")
+    if [ -n "$v" ] && [ "$v" -ge 21 ]; then
+      export JAVA_HOME=$home
+      export PATH="$JAVA_HOME/bin:$PATH"
+      return 0
+    fi
+  done
+  echo "cosmolab needs a JDK 21 or newer (javac, not only a JRE)." >&2
+  echo "Looked at: \$JAVA_HOME, the javac on PATH, /usr/lib/jvm/*, /opt/*jdk*." >&2
+  echo "Install one (for example: apt-get install openjdk-21-jdk-headless) or set JAVA_HOME to it." >&2
+  return 1
+}
