@@ -1,5 +1,8 @@
 package io.cosmolab.engine.error;
 
+import com.google.errorprone.annotations.FormatMethod;
+import com.google.errorprone.annotations.FormatString;
+
 /**
  * The catalog of every error cosmolab reports: the HTTP status and sub-status the service uses, and
  * the wire code name. The message of each failure is written where it happens, naming the value,
@@ -62,7 +65,8 @@ public enum CosmosError {
   }
 
   /** A new exception of this kind with a formatted message. */
-  public CosmosException exception(String format, Object... args) {
+  @FormatMethod
+  public CosmosException exception(@FormatString String format, Object... args) {
     return new CosmosException(this, args.length == 0 ? format : String.format(format, args));
   }
 }

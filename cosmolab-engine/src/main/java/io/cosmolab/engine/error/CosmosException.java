@@ -46,17 +46,4 @@ public final class CosmosException extends RuntimeException {
   public double requestCharge() {
     return requestCharge;
   }
-
-  @Override
-  public String toString() {
-    return "CosmosException{"
-        + error.status()
-        + "/"
-        + error.subStatus()
-        + " "
-        + error.code()
-        + ": "
-        + getMessage()
-        + "}";
-  }
 }

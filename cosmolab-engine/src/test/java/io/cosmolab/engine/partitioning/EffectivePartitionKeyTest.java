@@ -37,7 +37,7 @@ class EffectivePartitionKeyTest {
         if (line.startsWith("#") || line.isBlank()) {
           continue;
         }
-        String[] f = line.split("\t");
+        String[] f = line.split("\t", -1);
         rows.add(Arguments.of(f[0], f[1], f[2], f[3]));
       }
     }

@@ -1,0 +1,65 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.throughput.Throughput;
+
+/**
+ * What a new container is made of.
+ *
+ * @param id the container name
+ * @param partitionKey its partition key definition
+ * @param throughput dedicated throughput; null to use the database's shared throughput, or (in a
+ *     database without one) the minimum manual throughput
+ * @param defaultTimeToLive null: TTL off; -1: on, items never expire unless they say so; n > 0:
+ *     items expire n seconds after their last write
+ * @param physicalPartitions the number of physical partitions to start with, overriding the
+ *     throughput rule; null to follow the rule
+ */
+public record ContainerSettings(
+    String id,
+    PartitionKeyDefinition partitionKey,
+    Throughput throughput,
+    Integer defaultTimeToLive,
+    Integer physicalPartitions) {
+
+  public ContainerSettings {
+    ResourceNames.check("container", id);
+    if (partitionKey == null) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "container '%s' needs a partition key definition (the service refuses containers"
+              + " without one)",
+          id);
+    }
+    checkTimeToLive(defaultTimeToLive);
+    if (physicalPartitions != null && (physicalPartitions < 1 || physicalPartitions > 10_000)) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "physicalPartitions must be between 1 and 10000, was %d", physicalPartitions);
+    }
+  }
+
+  static void checkTimeToLive(Integer ttl) {
+    if (ttl != null && ttl != -1 && ttl <= 0) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "defaultTtl must be -1 (on, no default expiry) or a positive number of seconds, was %d",
+          ttl);
+    }
+  }
+
+  /** A container with this key and the default throughput. */
+  public static ContainerSettings of(String id, PartitionKeyDefinition key) {
+    return new ContainerSettings(id, key, null, null, null);
+  }
+
+  public ContainerSettings withThroughput(Throughput t) {
+    return new ContainerSettings(id, partitionKey, t, defaultTimeToLive, physicalPartitions);
+  }
+
+  public ContainerSettings withDefaultTimeToLive(Integer seconds) {
+    return new ContainerSettings(id, partitionKey, throughput, seconds, physicalPartitions);
+  }
+
+  public ContainerSettings withPhysicalPartitions(Integer count) {
+    return new ContainerSettings(id, partitionKey, throughput, defaultTimeToLive, count);
+  }
+}

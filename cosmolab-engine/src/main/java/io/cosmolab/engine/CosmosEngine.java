@@ -1,0 +1,205 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.cost.CostModel;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.store.DocumentStore;
+import io.cosmolab.engine.store.InMemoryDocumentStore;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An emulated Cosmos DB account: the root of databases and containers, and the settings every
+ * container shares — the clock, the throttling mode, the scale model, burst capacity, the cost
+ * model and the storage.
+ *
+ * <pre>{@code
+ * CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.ENFORCE).build();
+ * Container orders = engine.createDatabase("shop")
+ *     .createContainer(ContainerSettings.of("orders", PartitionKeyDefinition.hash("/userId"))
+ *         .withThroughput(Throughput.manual(12_000)));
+ * orders.create(json);                     // placed by the SDKs' own EPK hash
+ * orders.partitionStats();                 // per physical partition: RU, 429s, storage
+ * }</pre>
+ */
+public final class CosmosEngine implements AutoCloseable {
+  private final InstantSource clock;
+  private final Limits limits;
+  private final CostModel costs;
+  private final boolean burstCapacity;
+  private final Integer defaultPhysicalPartitions;
+  private final DocumentStore store;
+  private volatile ThrottlingMode throttling;
+  private final Map<String, Database> databases = new ConcurrentHashMap<>();
+  private final AtomicInteger ordinals = new AtomicInteger();
+
+  private CosmosEngine(Builder b) {
+    this.clock = b.clock;
+    this.limits = b.limits;
+    this.costs = b.costs;
+    this.burstCapacity = b.burstCapacity;
+    this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
+    this.store = b.store;
+    this.throttling = b.throttling;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Creates a database without shared throughput. */
+  public Database createDatabase(String id) {
+    return createDatabase(id, null);
+  }
+
+  /** Creates a database; with {@code sharedThroughput}, its containers share those RU/s. */
+  public Database createDatabase(String id, Throughput sharedThroughput) {
+    ResourceNames.check("database", id);
+    Database db = new Database(this, id, ordinals.getAndIncrement(), sharedThroughput);
+    if (databases.putIfAbsent(id, db) != null) {
+      throw CosmosError.CONFLICT.exception("database '%s' already exists", id);
+    }
+    return db;
+  }
+
+  /**
+   * The database with this id.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 404 if there is none
+   */
+  public Database database(String id) {
+    Database db = databases.get(id);
+    if (db == null) {
+      throw CosmosError.NOT_FOUND.exception("database '%s' does not exist", id);
+    }
+    return db;
+  }
+
+  public Optional<Database> findDatabase(String id) {
+    return Optional.ofNullable(databases.get(id));
+  }
+
+  public List<Database> databases() {
+    return new ArrayList<>(databases.values());
+  }
+
+  /** Deletes a database and all its containers. */
+  public void deleteDatabase(String id) {
+    Database db = databases.remove(id);
+    if (db == null) {
+      throw CosmosError.NOT_FOUND.exception("database '%s' does not exist", id);
+    }
+    db.dropAll();
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  public Limits limits() {
+    return limits;
+  }
+
+  public CostModel costs() {
+    return costs;
+  }
+
+  public boolean burstCapacity() {
+    return burstCapacity;
+  }
+
+  public ThrottlingMode throttling() {
+    return throttling;
+  }
+
+  /** Changes the throttling mode for every container, effective for the next operation. */
+  public void setThrottling(ThrottlingMode mode) {
+    this.throttling = java.util.Objects.requireNonNull(mode, "mode");
+  }
+
+  Integer defaultPhysicalPartitions() {
+    return defaultPhysicalPartitions;
+  }
+
+  DocumentStore store() {
+    return store;
+  }
+
+  int nextOrdinal() {
+    return ordinals.getAndIncrement();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** Settings of an engine; every one has the service's default. */
+  public static final class Builder {
+    private InstantSource clock = InstantSource.system();
+    private Limits limits = Limits.SERVICE;
+    private CostModel costs = CostModel.PUBLISHED;
+    private boolean burstCapacity;
+    private Integer defaultPhysicalPartitions;
+    private DocumentStore store;
+    private ThrottlingMode throttling = ThrottlingMode.OBSERVE;
+
+    /** The clock every budget, TTL, timestamp and metric reads (default: the system clock). */
+    public Builder clock(InstantSource clock) {
+      this.clock = java.util.Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Shrinks the partitioning limits by {@code factor} (see {@link Limits}); default 1. */
+    public Builder scale(double factor) {
+      this.limits = Limits.scaledBy(factor);
+      return this;
+    }
+
+    public Builder costModel(CostModel costs) {
+      this.costs = java.util.Objects.requireNonNull(costs, "costs");
+      return this;
+    }
+
+    /** Account-level burst capacity; off by default, as on the service. */
+    public Builder burstCapacity(boolean enabled) {
+      this.burstCapacity = enabled;
+      return this;
+    }
+
+    /** Every new container starts with this many physical partitions, whatever its throughput. */
+    public Builder defaultPhysicalPartitions(Integer count) {
+      if (count != null && count < 1) {
+        throw new IllegalArgumentException("physical partitions must be >= 1, was " + count);
+      }
+      this.defaultPhysicalPartitions = count;
+      return this;
+    }
+
+    /** The storage (default: in memory). */
+    public Builder store(DocumentStore store) {
+      this.store = java.util.Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** What an exhausted partition budget does (default: observe, as the plain emulator). */
+    public Builder throttling(ThrottlingMode mode) {
+      this.throttling = java.util.Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    public CosmosEngine build() {
+      if (store == null) {
+        store = new InMemoryDocumentStore();
+      }
+      return new CosmosEngine(this);
+    }
+  }
+}

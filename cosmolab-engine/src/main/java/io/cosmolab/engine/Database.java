@@ -1,0 +1,193 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.resource.ResourceIds;
+import io.cosmolab.engine.throughput.PartitionBudget;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A database: a namespace of containers, optionally with throughput its containers share.
+ *
+ * <p>Shared throughput model [H]: the service co-locates the containers of a shared database on the
+ * database's physical partitions and splits the RU/s evenly across them. We model the database as
+ * {@code ceil(RU/s ÷ 10,000)} budget slices over the hash space; an operation of any shared
+ * container spends from the slice its EPK falls in. One hot key therefore throttles its slice for
+ * every container in the database, as it does on the service.
+ */
+public final class Database {
+  private final CosmosEngine engine;
+  private final String id;
+  private final byte[] ridBytes;
+  private final String rid;
+  private final Map<String, Container> containers = new ConcurrentHashMap<>();
+  private volatile Throughput sharedThroughput;
+  private volatile PartitionBudget[] sharedBudgets;
+  private final long createdMillis;
+
+  Database(CosmosEngine engine, String id, int ordinal, Throughput sharedThroughput) {
+    this.engine = engine;
+    this.id = id;
+    this.ridBytes = ResourceIds.database(ordinal);
+    this.rid = ResourceIds.encode(ridBytes);
+    this.createdMillis = engine.clock().millis();
+    if (sharedThroughput != null) {
+      checkThroughput(sharedThroughput, 0, 0);
+      this.sharedThroughput = sharedThroughput;
+      this.sharedBudgets = budgets(sharedThroughput);
+    }
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String rid() {
+    return rid;
+  }
+
+  byte[] ridBytes() {
+    return ridBytes;
+  }
+
+  public long createdMillis() {
+    return createdMillis;
+  }
+
+  public CosmosEngine engine() {
+    return engine;
+  }
+
+  /** The shared throughput, if the database has one. */
+  public Optional<Throughput> sharedThroughput() {
+    return Optional.ofNullable(sharedThroughput);
+  }
+
+  /**
+   * Creates a container.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 409 if one with this id exists, 400 for
+   *     invalid settings
+   */
+  public Container createContainer(ContainerSettings settings) {
+    Throughput t = settings.throughput();
+    if (t == null && sharedThroughput == null) {
+      t = Throughput.manual(engine.limits().minManualRu());
+    }
+    if (t != null) {
+      checkThroughput(t, 0, 0);
+    }
+    Container c = new Container(this, settings, t, engine.nextOrdinal());
+    if (containers.putIfAbsent(settings.id(), c) != null) {
+      throw CosmosError.CONFLICT.exception(
+          "container '%s' already exists in database '%s'", settings.id(), id);
+    }
+    return c;
+  }
+
+  /**
+   * The container with this id.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 404 if there is none
+   */
+  public Container container(String containerId) {
+    Container c = containers.get(containerId);
+    if (c == null) {
+      throw CosmosError.NOT_FOUND.exception(
+          "container '%s' does not exist in database '%s'", containerId, id);
+    }
+    return c;
+  }
+
+  public Optional<Container> findContainer(String containerId) {
+    return Optional.ofNullable(containers.get(containerId));
+  }
+
+  public List<Container> containers() {
+    return new ArrayList<>(containers.values());
+  }
+
+  /** Deletes a container and its data. */
+  public void deleteContainer(String containerId) {
+    Container c = containers.remove(containerId);
+    if (c == null) {
+      throw CosmosError.NOT_FOUND.exception(
+          "container '%s' does not exist in database '%s'", containerId, id);
+    }
+    engine.store().drop(c.rid());
+  }
+
+  void dropAll() {
+    for (Container c : containers.values()) {
+      engine.store().drop(c.rid());
+    }
+    containers.clear();
+  }
+
+  /** Changes the shared throughput. */
+  public void replaceSharedThroughput(Throughput throughput) {
+    if (sharedThroughput == null) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "database '%s' has no shared throughput; set throughput on its containers instead", id);
+    }
+    checkThroughput(throughput, 0, sharedThroughput.maxRuPerSecond());
+    sharedThroughput = throughput;
+    sharedBudgets = budgets(throughput);
+  }
+
+  private PartitionBudget[] budgets(Throughput t) {
+    Limits limits = engine.limits();
+    int slices =
+        (int) Math.max(1, Math.ceil(t.maxRuPerSecond() / limits.creationRuPerPartitionAutoscale()));
+    PartitionBudget[] out = new PartitionBudget[slices];
+    for (int i = 0; i < slices; i++) {
+      out[i] =
+          new PartitionBudget(
+              t.maxRuPerSecond() / slices, engine.burstCapacity(), limits, engine.clock().millis());
+    }
+    return out;
+  }
+
+  /** The shared budget slice an EPK spends from. */
+  PartitionBudget sharedBudgetFor(String epk, boolean v1) {
+    PartitionBudget[] b = sharedBudgets;
+    if (b.length == 1) {
+      return b[0];
+    }
+    if (v1 || epk.length() < 8) {
+      return b[Math.floorMod(epk.hashCode(), b.length)];
+    }
+    long top = Long.parseLong(epk.substring(0, 8), 16); // < 0x40000000 for V2 hashes
+    return b[(int) Math.min(b.length - 1, top * b.length / 0x40000000L)];
+  }
+
+  /** The number of shared budget slices. */
+  public int sharedSlices() {
+    PartitionBudget[] b = sharedBudgets;
+    return b == null ? 0 : b.length;
+  }
+
+  void checkThroughput(Throughput t, long storedBytes, double maxEver) {
+    Limits limits = engine.limits();
+    double min = t.minimum(limits, storedBytes, maxEver);
+    if (t.maxRuPerSecond() < min - 1e-9) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "%s throughput of %s RU/s is below the minimum of %s RU/s for this resource",
+          t.kind(), fmt(t.maxRuPerSecond()), fmt(min));
+    }
+    if (t.maxRuPerSecond() > limits.maxRu() + 1e-9) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "throughput of %s RU/s is above the maximum of %s RU/s",
+          fmt(t.maxRuPerSecond()), fmt(limits.maxRu()));
+    }
+  }
+
+  static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format("%.2f", v);
+  }
+}

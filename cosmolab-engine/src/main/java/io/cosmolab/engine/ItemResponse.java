@@ -1,0 +1,21 @@
+package io.cosmolab.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The result of a point operation.
+ *
+ * @param status 200, 201, 204 (delete) or 304 (read with a matching If-None-Match)
+ * @param document the document as stored, with system properties; null for 204 and 304
+ * @param requestCharge the RU charged
+ * @param etag the document's etag (null after a delete)
+ * @param lsn the container LSN after the operation (for session tokens)
+ * @param partitionKeyRangeId the physical partition that served it
+ */
+public record ItemResponse(
+    int status,
+    ObjectNode document,
+    double requestCharge,
+    String etag,
+    long lsn,
+    String partitionKeyRangeId) {}

@@ -1,0 +1,112 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.routing.SplitPoints;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * Exact storage per logical partition, ordered by EPK: the state behind the 20 GB limit (403/1014),
+ * storage splits at the median of stored bytes, and the largest-logical-partition metric.
+ *
+ * <p>Concurrency: written under the container's write lock; read by metrics without it (each
+ * entry's counters are volatile, and the map is a concurrent skip list).
+ */
+final class LogicalPartitions {
+  private final ConcurrentSkipListMap<String, Entry> byEpk = new ConcurrentSkipListMap<>();
+  private final Set<String> blockedReported = ConcurrentHashMap.newKeySet();
+
+  private static final class Entry {
+    final String epk;
+    volatile PartitionKeyValue key;
+    volatile long bytes;
+    volatile long documents;
+
+    Entry(String epk) {
+      this.epk = epk;
+    }
+  }
+
+  /** A logical partition's usage at a moment. */
+  record Usage(PartitionKeyValue key, String epk, long bytes, long documents) {}
+
+  long bytes(String epk) {
+    Entry e = byEpk.get(epk);
+    return e == null ? 0 : e.bytes;
+  }
+
+  /** Guarded by the write lock: one writer, so the volatile updates need no atomicity. */
+  @SuppressWarnings("NonAtomicVolatileUpdate")
+  void add(String epk, PartitionKeyValue key, long bytesDelta, long documentsDelta) {
+    Entry e = byEpk.computeIfAbsent(epk, Entry::new);
+    if (key != null) {
+      e.key = key;
+    }
+    e.bytes += bytesDelta;
+    e.documents += documentsDelta;
+    if (e.documents <= 0) {
+      byEpk.remove(epk);
+    }
+  }
+
+  /** {documents, bytes} of the logical partitions in a range. */
+  long[] usage(EpkRange range) {
+    long docs = 0;
+    long bytes = 0;
+    for (Entry e : sub(range)) {
+      docs += e.documents;
+      bytes += e.bytes;
+    }
+    return new long[] {docs, bytes};
+  }
+
+  /** The logical partitions of a range, in EPK order, with their bytes. */
+  Iterator<SplitPoints.KeyBytes> keyBytes(EpkRange range) {
+    Iterator<Entry> it = sub(range).iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public SplitPoints.KeyBytes next() {
+        Entry e = it.next();
+        return new SplitPoints.KeyBytes(e.epk, e.bytes);
+      }
+    };
+  }
+
+  private Iterable<Entry> sub(EpkRange range) {
+    return byEpk.subMap(range.min(), true, range.max(), false).values();
+  }
+
+  /** The {@code n} largest by bytes, largest first. */
+  List<Usage> largest(int n) {
+    PriorityQueue<Entry> heap = new PriorityQueue<>(Comparator.comparingLong(e -> e.bytes));
+    for (Entry e : byEpk.values()) {
+      heap.add(e);
+      if (heap.size() > n) {
+        heap.poll();
+      }
+    }
+    List<Usage> out = new ArrayList<>(heap.size());
+    while (!heap.isEmpty()) {
+      Entry e = heap.poll();
+      out.add(0, new Usage(e.key, e.epk, e.bytes, e.documents));
+    }
+    return out;
+  }
+
+  /** True the second time a blocked split of this range is reported (report once). */
+  boolean blockedReported(String rangeId) {
+    return !blockedReported.add(rangeId);
+  }
+}

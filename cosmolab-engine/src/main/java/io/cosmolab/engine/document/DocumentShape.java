@@ -1,0 +1,137 @@
+package io.cosmolab.engine.document;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the engine needs to know of a document's JSON: its size in UTF-8 bytes (for limits, storage
+ * and charges), its indexed terms (for write charges) and its nesting depth (for the limit).
+ *
+ * <p>Assumption [H] ({@code partitioning-model.md} §2.2): with the default indexing policy every
+ * leaf value is an indexed term, each array element counting once; system properties are not.
+ */
+public final class DocumentShape {
+  private DocumentShape() {}
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Properties the service adds and does not index. */
+  public static final Set<String> SYSTEM_PROPERTIES =
+      Set.of("_rid", "_self", "_etag", "_ts", "_attachments", "_lsn");
+
+  /** The size of {@code json} serialized as compact UTF-8 JSON. */
+  public static int sizeOf(JsonNode json) {
+    CountingStream out = new CountingStream();
+    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+      MAPPER.writeTree(g, json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, out.count);
+  }
+
+  /** The number of indexed terms (leaf values) of a document. */
+  public static int indexedTerms(ObjectNode document) {
+    int[] n = {0};
+    leaves(document, "", (path, value) -> n[0]++);
+    return n[0];
+  }
+
+  /**
+   * How many indexed terms differ between two versions: the larger of the terms removed and the
+   * terms added (one property changed counts 1).
+   */
+  public static int changedTerms(ObjectNode before, ObjectNode after) {
+    Map<String, Integer> old = new HashMap<>();
+    leaves(before, "", (path, value) -> old.merge(path + "=" + value, 1, Integer::sum));
+    int[] added = {0};
+    leaves(
+        after,
+        "",
+        (path, value) -> {
+          String term = path + "=" + value;
+          Integer c = old.get(term);
+          if (c == null) {
+            added[0]++;
+          } else if (c == 1) {
+            old.remove(term);
+          } else {
+            old.put(term, c - 1);
+          }
+        });
+    int removed = old.values().stream().mapToInt(Integer::intValue).sum();
+    return Math.max(removed, added[0]);
+  }
+
+  /**
+   * Checks the nesting-depth limit.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 naming the depth
+   */
+  public static void checkDepth(JsonNode json) {
+    int depth = depth(json, 0);
+    if (depth > Limits.MAX_NESTING_DEPTH) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "the document nests %d levels deep; the limit is %d", depth, Limits.MAX_NESTING_DEPTH);
+    }
+  }
+
+  private static int depth(JsonNode node, int level) {
+    if (!node.isContainerNode()) {
+      return level;
+    }
+    if (level > Limits.MAX_NESTING_DEPTH) {
+      return level; // deep enough to fail; stop walking
+    }
+    int max = level + 1;
+    for (JsonNode child : node) {
+      max = Math.max(max, depth(child, level + 1));
+    }
+    return max;
+  }
+
+  private interface LeafVisitor {
+    void leaf(String path, JsonNode value);
+  }
+
+  private static void leaves(JsonNode node, String path, LeafVisitor visitor) {
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        if (path.isEmpty() && SYSTEM_PROPERTIES.contains(e.getKey())) {
+          continue;
+        }
+        leaves(e.getValue(), path + "/" + e.getKey(), visitor);
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        leaves(node.get(i), path + "/" + i, visitor);
+      }
+    } else {
+      visitor.leaf(path, node);
+    }
+  }
+
+  private static final class CountingStream extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package io.cosmolab.engine.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.datasketches.frequencies.ErrorType;
+import org.apache.datasketches.frequencies.ItemsSketch;
+
+/**
+ * Records what each physical partition of a container serves, second by second, and which logical
+ * partitions consume the most RU.
+ */
+/*
+ * How and why.
+ *
+ * Per physical partition a ring of WINDOW one-second slots holds RU consumed, operations, 429s and
+ * would-be 429s; a slot is tagged with its epoch second and reset when the ring comes round, so
+ * memory is fixed (WINDOW slots per partition) and old seconds fall away. Seconds come from the
+ * injected clock, so a rehearsal in virtual time fills the same slots.
+ *
+ * Hot logical partitions by RU come from a frequent-items sketch (DataSketches ItemsSketch, the
+ * Misra-Gries/Space-Saving family) weighted by centi-RU: bounded memory (a map of MAX_MAP_SIZE
+ * entries) whatever the number of keys, with a guaranteed error of at most 3.5/MAX_MAP_SIZE of the
+ * total weight, reported with each estimate ([D] partitioning-model §5).
+ *
+ * Concurrency: slot updates synchronize on the partition's series; the sketch on itself; events
+ * are a copy-on-write list. Readers take snapshots.
+ */
+public final class PartitionMetrics {
+  /** Seconds of per-second history kept per partition. */
+  public static final int WINDOW_SECONDS = 3600;
+
+  private static final int MAX_MAP_SIZE = 1024;
+
+  private final Map<String, Series> series = new ConcurrentHashMap<>();
+  private final ItemsSketch<String> hotKeysByRu = new ItemsSketch<>(MAX_MAP_SIZE);
+  private final List<PartitionEvent> events = new CopyOnWriteArrayList<>();
+
+  /** One second of one partition. */
+  public record Second(
+      long epochSecond, double ru, long operations, long throttled, long wouldThrottle) {}
+
+  private static final class Series {
+    final long[] tags = new long[WINDOW_SECONDS];
+    final double[] ru = new double[WINDOW_SECONDS];
+    final long[] ops = new long[WINDOW_SECONDS];
+    final long[] throttled = new long[WINDOW_SECONDS];
+    final long[] wouldThrottle = new long[WINDOW_SECONDS];
+    double totalRu;
+    long totalOps;
+    long totalThrottled;
+    long totalWouldThrottle;
+
+    Series() {
+      java.util.Arrays.fill(tags, Long.MIN_VALUE);
+    }
+
+    int slot(long second) {
+      int i = (int) Math.floorMod(second, (long) WINDOW_SECONDS);
+      if (tags[i] != second) {
+        tags[i] = second;
+        ru[i] = 0;
+        ops[i] = 0;
+        throttled[i] = 0;
+        wouldThrottle[i] = 0;
+      }
+      return i;
+    }
+  }
+
+  private Series of(String rangeId) {
+    return series.computeIfAbsent(rangeId, id -> new Series());
+  }
+
+  /** An operation served by a partition, with its charge. */
+  public void recordOperation(String rangeId, long nowMillis, double ru) {
+    Series s = of(rangeId);
+    synchronized (s) {
+      int i = s.slot(Math.floorDiv(nowMillis, 1000));
+      s.ru[i] += ru;
+      s.ops[i]++;
+      s.totalRu += ru;
+      s.totalOps++;
+    }
+  }
+
+  /** A 429 (enforce) or a would-be 429 (observe). */
+  public void recordThrottle(String rangeId, long nowMillis, boolean enforced) {
+    Series s = of(rangeId);
+    synchronized (s) {
+      int i = s.slot(Math.floorDiv(nowMillis, 1000));
+      if (enforced) {
+        s.throttled[i]++;
+        s.totalThrottled++;
+      } else {
+        s.wouldThrottle[i]++;
+        s.totalWouldThrottle++;
+      }
+    }
+  }
+
+  /** RU consumed by a logical partition, identified by its key's JSON text. */
+  public void recordKey(String partitionKeyJson, double ru) {
+    long centiRu = Math.max(1, Math.round(ru * 100));
+    synchronized (hotKeysByRu) {
+      hotKeysByRu.update(partitionKeyJson, centiRu);
+    }
+  }
+
+  public void recordEvent(PartitionEvent event) {
+    events.add(event);
+  }
+
+  public List<PartitionEvent> events() {
+    return List.copyOf(events);
+  }
+
+  /** Totals of a partition: {ru, operations, throttled, wouldThrottle}. */
+  public double[] totals(String rangeId) {
+    Series s = series.get(rangeId);
+    if (s == null) {
+      return new double[4];
+    }
+    synchronized (s) {
+      return new double[] {s.totalRu, s.totalOps, s.totalThrottled, s.totalWouldThrottle};
+    }
+  }
+
+  /**
+   * The seconds {@code [fromSecond, toSecond)} of a partition, oldest first; seconds outside the
+   * window or without activity are zero.
+   */
+  public List<Second> seconds(String rangeId, long fromSecond, long toSecond) {
+    List<Second> out = new ArrayList<>();
+    Series s = series.get(rangeId);
+    for (long sec = fromSecond; sec < toSecond; sec++) {
+      if (s == null) {
+        out.add(new Second(sec, 0, 0, 0, 0));
+        continue;
+      }
+      synchronized (s) {
+        int i = (int) Math.floorMod(sec, (long) WINDOW_SECONDS);
+        out.add(
+            s.tags[i] == sec
+                ? new Second(sec, s.ru[i], s.ops[i], s.throttled[i], s.wouldThrottle[i])
+                : new Second(sec, 0, 0, 0, 0));
+      }
+    }
+    return out;
+  }
+
+  /** A frequent key: its JSON text, estimated RU and the most the estimate may overstate. */
+  public record HotKey(String partitionKeyJson, double ru, double errorBound) {}
+
+  /** The logical partitions that consumed the most RU, highest first. */
+  public List<HotKey> hottestKeysByRu(int n) {
+    List<HotKey> out = new ArrayList<>();
+    synchronized (hotKeysByRu) {
+      double error = hotKeysByRu.getMaximumError() / 100.0;
+      for (ItemsSketch.Row<String> row :
+          hotKeysByRu.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES)) {
+        out.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
+        if (out.size() == n) {
+          break;
+        }
+      }
+      if (out.size() < n && hotKeysByRu.getNumActiveItems() > out.size()) {
+        // fewer rows than asked pass the error threshold: fall back to the best estimates
+        out.clear();
+        for (ItemsSketch.Row<String> row :
+            hotKeysByRu.getFrequentItems(0, ErrorType.NO_FALSE_NEGATIVES)) {
+          out.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
+          if (out.size() == n) {
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Forgets the per-second history of ranges that no longer exist. */
+  public void retire(String rangeId) {
+    series.remove(rangeId);
+  }
+}

@@ -1,0 +1,77 @@
+package io.cosmolab.engine.resource;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * Resource ids ({@code _rid}) in the service's binary layout, which the SDKs parse ({@code
+ * gateway-protocol.md} §3.3): Base64 with padding, {@code /} written as {@code -}.
+ *
+ * <pre>
+ * database   | db: 4 bytes, non-zero |
+ * container  | db: 4 | coll: 4, first byte has bit 0x80 set (else the SDK reads a "user") |
+ * document   | container: 8 | doc: 8 = sequence << 8, so byte 8 < 0x80, byte 15 = 0x00 |
+ * pk range   | container: 8 | id: 7 bytes big-endian | 0x50 (type nibble 5) |
+ * </pre>
+ *
+ * Document ids grow with a per-container sequence, so {@code _rid} order is creation order; the
+ * document part (bytes 8–15, big-endian) breaks ORDER BY ties as the SDKs expect.
+ */
+public final class ResourceIds {
+  private ResourceIds() {}
+
+  public static byte[] database(int ordinal) {
+    return ByteBuffer.allocate(4).putInt(scramble(ordinal)).array();
+  }
+
+  public static byte[] container(byte[] database, int ordinal) {
+    byte[] out = Arrays.copyOf(database, 8);
+    ByteBuffer.wrap(out, 4, 4).putInt(scramble(ordinal) | 0x80000000);
+    return out;
+  }
+
+  public static byte[] document(byte[] container, long sequence) {
+    if (sequence < 0 || sequence >= (1L << 55)) {
+      throw new IllegalArgumentException("document sequence out of range: " + sequence);
+    }
+    byte[] out = Arrays.copyOf(container, 16);
+    ByteBuffer.wrap(out, 8, 8).putLong(sequence << 8);
+    return out;
+  }
+
+  public static byte[] partitionKeyRange(byte[] container, long rangeId) {
+    byte[] out = Arrays.copyOf(container, 16);
+    ByteBuffer.wrap(out, 8, 8).putLong((rangeId << 8) | 0x50);
+    return out;
+  }
+
+  /** The text form: Base64 with padding, '/' replaced by '-'. */
+  public static String encode(byte[] rid) {
+    return Base64.getEncoder().encodeToString(rid).replace('/', '-');
+  }
+
+  /** The bytes of a text RID, or {@code null} if it is not one. */
+  public static byte[] decode(String rid) {
+    if (rid == null || rid.isEmpty() || rid.length() % 4 != 0) {
+      return null;
+    }
+    try {
+      byte[] bytes = Base64.getDecoder().decode(rid.replace('-', '/'));
+      return bytes.length <= 20 ? bytes : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The document part of a document RID (bytes 8–15, big-endian); ties in ORDER BY use it. */
+  public static long documentPart(byte[] documentRid) {
+    return ByteBuffer.wrap(documentRid, 8, 8).getLong();
+  }
+
+  /** Spreads small ordinals over the 32 bits, keeping them non-zero and distinct. */
+  private static int scramble(int ordinal) {
+    int x = (ordinal + 1) * 0x9E3779B1;
+    return x == 0 ? 1 : x;
+  }
+}

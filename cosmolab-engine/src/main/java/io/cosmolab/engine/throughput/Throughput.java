@@ -1,0 +1,118 @@
+package io.cosmolab.engine.throughput;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
+
+/** Provisioned throughput of a container or a shared-throughput database. */
+public sealed interface Throughput {
+
+  /** The RU/s that the physical partitions share at most (manual RU/s, or autoscale maximum). */
+  double maxRuPerSecond();
+
+  /** RU/s per physical partition used to size a new container ({@code partitioning-model} §1.3). */
+  double creationRuPerPartition(Limits limits);
+
+  /** The smallest value the service accepts, given the limits and the data stored. */
+  double minimum(Limits limits, long storedBytes, double maxEverProvisioned);
+
+  /** A copy with a new value of the same kind. */
+  Throughput withValue(double ru);
+
+  /** The REST form's name for the kind: "manual" or "autoscale". */
+  String kind();
+
+  /** Fixed RU/s. */
+  record Manual(double ruPerSecond) implements Throughput {
+    public Manual {
+      positive(ruPerSecond);
+    }
+
+    @Override
+    public double maxRuPerSecond() {
+      return ruPerSecond;
+    }
+
+    @Override
+    public double creationRuPerPartition(Limits limits) {
+      return limits.creationRuPerPartitionManual();
+    }
+
+    /** {@code max(400, GB × 1, maxEver / 100)} [D] LIMITS, scaled. */
+    @Override
+    public double minimum(Limits limits, long storedBytes, double maxEverProvisioned) {
+      return Math.max(
+          limits.minManualRu(),
+          Math.max(
+              limits.unscaledGigabytes(storedBytes) / limits.scaleFactor(),
+              maxEverProvisioned / 100));
+    }
+
+    @Override
+    public Throughput withValue(double ru) {
+      return new Manual(ru);
+    }
+
+    @Override
+    public String kind() {
+      return "manual";
+    }
+  }
+
+  /**
+   * Autoscale between 10 % of a maximum and the maximum; partitions are budgeted at the maximum.
+   */
+  record Autoscale(double maxRu) implements Throughput {
+    public Autoscale {
+      positive(maxRu);
+    }
+
+    @Override
+    public double maxRuPerSecond() {
+      return maxRu;
+    }
+
+    /** The lowest RU/s autoscale bills and scales down to. [D] LIMITS */
+    public double floor() {
+      return maxRu * Limits.AUTOSCALE_FLOOR_FRACTION;
+    }
+
+    @Override
+    public double creationRuPerPartition(Limits limits) {
+      return limits.creationRuPerPartitionAutoscale();
+    }
+
+    /** {@code max(1000, GB × 10, maxEver / 10)} [D] LIMITS, scaled. */
+    @Override
+    public double minimum(Limits limits, long storedBytes, double maxEverProvisioned) {
+      return Math.max(
+          limits.minAutoscaleMaxRu(),
+          Math.max(
+              10 * limits.unscaledGigabytes(storedBytes) / limits.scaleFactor(),
+              maxEverProvisioned / 10));
+    }
+
+    @Override
+    public Throughput withValue(double ru) {
+      return new Autoscale(ru);
+    }
+
+    @Override
+    public String kind() {
+      return "autoscale";
+    }
+  }
+
+  static Throughput manual(double ruPerSecond) {
+    return new Manual(ruPerSecond);
+  }
+
+  static Throughput autoscale(double maxRu) {
+    return new Autoscale(maxRu);
+  }
+
+  private static void positive(double ru) {
+    if (!(ru > 0) || Double.isInfinite(ru)) {
+      throw CosmosError.BAD_REQUEST.exception("throughput must be a positive RU/s, was %s", ru);
+    }
+  }
+}
