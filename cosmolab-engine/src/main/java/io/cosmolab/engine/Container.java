@@ -458,13 +458,16 @@ public final class Container {
     if (!full) {
       continuation = Math.max(continuation, upTo); // caught up: everything to upTo was seen
     }
-    double total = 0;
-    for (int i = 0; i < ranges.size(); i++) {
-      double c = i == 0 ? Math.max(perRange[i], engine.costs().feed(0)) : perRange[i];
-      spend(ranges.get(i), null, admissions[i], c, now);
-      total += c;
+    double reads = 0;
+    for (double r : perRange) {
+      reads += r;
     }
-    return new ChangeFeedPage(items, continuation, Math.round(total * 100) / 100.0);
+    double total = engine.costs().feed(reads);
+    perRange[0] += total - reads; // the minimum charge of a page, if any, goes to the first range
+    for (int i = 0; i < ranges.size(); i++) {
+      spend(ranges.get(i), null, admissions[i], perRange[i], now);
+    }
+    return new ChangeFeedPage(items, continuation, total);
   }
 
   private static int indexOf(List<PartitionKeyRange> ranges, String epk) {
