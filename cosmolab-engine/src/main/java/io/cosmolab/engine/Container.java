@@ -745,12 +745,13 @@ public final class Container {
     for (PartitionKeyRange r : routing.get().ranges()) {
       double budget = budgetRate(r);
       long[] usage = rangeUsage.getOrDefault(r.id(), new long[2]);
-      List<PartitionMetrics.Second> minute = metrics.seconds(r.id(), second - 60, second);
+      // the last 60 seconds, the current (partial) one included, so live load shows at once
+      List<PartitionMetrics.Second> minute = metrics.seconds(r.id(), second - 59, second + 1);
       double peak = 0;
       for (PartitionMetrics.Second s : minute) {
         peak = Math.max(peak, budget > 0 ? s.ru() / budget : 0);
       }
-      double last = minute.get(minute.size() - 1).ru();
+      double last = minute.get(minute.size() - 2).ru(); // the last complete second
       double[] totals = metrics.totals(r.id());
       out.add(
           new PartitionStats(

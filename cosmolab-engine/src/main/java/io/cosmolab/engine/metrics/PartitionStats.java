@@ -11,8 +11,8 @@ import io.cosmolab.engine.partitioning.EpkRange;
  * @param storageBytes bytes stored
  * @param budgetRuPerSecond its share of the throughput (RU/s ÷ P)
  * @param ruLastSecond RU consumed in the last complete second
- * @param normalizedRuConsumption the highest per-second consumption ÷ budget in the last minute,
- *     capped at 1 as Azure Monitor reports it
+ * @param normalizedRuConsumption the highest per-second consumption ÷ budget in the last 60 seconds
+ *     (the current one included), capped at 1 as Azure Monitor reports it
  * @param peakDemandRatio the same, uncapped (observe mode shows demand above the budget)
  * @param totalRu RU consumed since the partition exists
  * @param operations operations served
