@@ -1,0 +1,93 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.Json.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.engine.metrics.LogicalPartitionStats;
+import io.cosmolab.engine.metrics.PartitionMetrics;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.time.ManualClock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class PartitionMetricsTest {
+  private final ManualClock clock = ManualClock.startingAtEpoch2026();
+  private final Container c = Engines.container(clock, 4);
+
+  @Test
+  void hottestLogicalPartitions_findTheHeavyHitters_withinTheSketchError() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    Map<String, Double> exact = new HashMap<>();
+    for (int k = 0; k < 3_000; k++) {
+      c.create(obj("{'id':'d','pk':'k" + k + "'}"));
+      exact.merge("k" + k, 5.2, Double::sum);
+    }
+    // a Zipf-like workload: key i read ~ 2000 / (i + 1) times
+    for (int i = 0; i < 20; i++) {
+      int reads = 2_000 / (i + 1) + random.nextInt(3);
+      for (int r = 0; r < reads; r++) {
+        c.read(PartitionKeyValue.of("k" + i), "d");
+        exact.merge("k" + i, 1.0, Double::sum);
+      }
+    }
+    List<LogicalPartitionStats> top = c.hottestLogicalPartitions(5);
+    assertThat(top)
+        .as("seed %d", seed)
+        .extracting(s -> s.partitionKey().components().get(0).toJson().textValue())
+        .containsExactly("k0", "k1", "k2", "k3", "k4");
+    for (LogicalPartitionStats s : top) {
+      double truth = exact.get(s.partitionKey().components().get(0).toJson().textValue());
+      assertThat(s.value()).as("seed %d", seed).isBetween(truth - 0.01, truth + s.errorBound());
+      assertThat(s.rangeId()).isEqualTo(c.routing().rangeFor(s.epk()).id());
+    }
+  }
+
+  @Test
+  void largestLogicalPartitions_areExactAndOrdered() {
+    for (int i = 0; i < 30; i++) {
+      c.create(obj("{'id':'d" + i + "','pk':'big'}"));
+    }
+    for (int i = 0; i < 10; i++) {
+      c.create(obj("{'id':'d" + i + "','pk':'mid'}"));
+    }
+    c.create(obj("{'id':'d','pk':'small'}"));
+    List<LogicalPartitionStats> largest = c.largestLogicalPartitions(2);
+    assertThat(largest).extracting(LogicalPartitionStats::documents).containsExactly(30L, 10L);
+    assertThat(largest.get(0).value())
+        .isEqualTo((double) c.logicalPartitionBytes(PartitionKeyValue.of("big")));
+    c.delete(PartitionKeyValue.of("small"), "d");
+    assertThat(c.largestLogicalPartitions(10)).hasSize(2);
+  }
+
+  @Test
+  void perSecondSeries_recordsRuOperationsAndThrottles_byInjectedTime() {
+    c.create(obj("{'id':'a','pk':'p'}"));
+    String range = c.read(PartitionKeyValue.of("p"), "a").partitionKeyRangeId();
+    long start = clock.millis() / 1000;
+    clock.advance(Duration.ofSeconds(2));
+    c.read(PartitionKeyValue.of("p"), "a");
+    c.read(PartitionKeyValue.of("p"), "a");
+    List<PartitionMetrics.Second> series = c.partitionSeconds(range, start, start + 3);
+    assertThat(series).extracting(PartitionMetrics.Second::operations).containsExactly(2L, 0L, 2L);
+    assertThat(series.get(2).ru()).isEqualTo(2.0);
+    assertThat(series.get(0).ru()).isGreaterThan(5.0);
+  }
+
+  @Test
+  void storageAndDocumentCounts_followWritesAndDeletes() {
+    for (int i = 0; i < 50; i++) {
+      c.create(obj("{'id':'d" + i + "','pk':'k" + i + "'}"));
+    }
+    long stored = c.partitionStats().stream().mapToLong(s -> s.storageBytes()).sum();
+    assertThat(stored).isEqualTo(c.storedBytes()).isPositive();
+    for (int i = 0; i < 50; i++) {
+      c.delete(PartitionKeyValue.of("k" + i), "d" + i);
+    }
+    assertThat(c.partitionStats()).allMatch(s -> s.documents() == 0 && s.storageBytes() == 0);
+  }
+}
