@@ -28,6 +28,10 @@ cosmolab_find_jdk() {
     if [ -n "$v" ] && [ "$v" -ge 21 ]; then
       export JAVA_HOME=$home
       export PATH="$JAVA_HOME/bin:$PATH"
+      if [ "$v" -ge 24 ]; then
+        # Maven's own Guice uses sun.misc.Unsafe; JDK 24+ warns about it on every run
+        export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+      fi
       return 0
     fi
   done

@@ -99,29 +99,36 @@ class ThrottlingTest {
   }
 
   @Test
-  void retryAfter_isTheTimeToRepayTheDebtOfAnExpensiveOperation() {
+  void retryAfter_waitsForTheNextSecond_andForAnyDebtAnExpensiveOperationLeft() {
     Container c = container(ThrottlingMode.ENFORCE, false, 400, 1);
-    clock.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1)); // at the start of a second
     String big = "x".repeat(1000 * 1024);
-    // admitted with 400 RU in the bucket, charged ~613 RU: the partition owes ~213 RU
+    // admitted with the whole second's 400 RU free, charged ~613 RU: 213 RU of debt
     double charge = c.create(obj("{'id':'big','pk':'p','s':'" + big + "'}")).requestCharge();
-    assertThat(charge).isGreaterThan(600);
-    double debt = charge - 400;
-    try {
-      c.read(PartitionKeyValue.of("p"), "big");
-    } catch (CosmosException e) {
-      long expected = (long) Math.ceil((debt + 0.01) / 400 * 1000);
-      assertThat(e.retryAfterMillis()).isEqualTo(expected);
-      clock.advanceMillis(e.retryAfterMillis() - 1);
-      assertThat(
-              org.assertj.core.api.Assertions.catchThrowable(
-                  () -> c.read(PartitionKeyValue.of("p"), "big")))
-          .isInstanceOf(CosmosException.class);
-      clock.advanceMillis(1);
-      assertThat(c.read(PartitionKeyValue.of("p"), "big").status()).isEqualTo(200);
-      return;
-    }
-    throw new AssertionError("expected a 429");
+    assertThat(charge).isBetween(600.0, 800.0);
+    clock.advanceMillis(250);
+    CosmosException e =
+        (CosmosException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> c.read(PartitionKeyValue.of("p"), "big"));
+    assertThat(e).isNotNull();
+    assertThat(e.retryAfterMillis()).isEqualTo(750); // the rest of this second
+    clock.advanceMillis(749);
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> c.read(PartitionKeyValue.of("p"), "big")))
+        .isInstanceOf(CosmosException.class);
+    clock.advanceMillis(1); // the next second starts with 213 of its 400 RU already spent
+    assertThat(c.read(PartitionKeyValue.of("p"), "big").status()).isEqualTo(200);
+  }
+
+  @Test
+  void aSecond_neverServesMuchMoreThanItsBudget_evenAfterIdleTime() {
+    Container c = container(ThrottlingMode.ENFORCE, false, 1_000, 1);
+    c.create(obj("{'id':'a','pk':'p'}"));
+    clock.advance(Duration.ofMinutes(1));
+    int refused = hammer(c, PartitionKeyValue.of("p"), "a", 3_000);
+    assertThat(3_000 - refused).isEqualTo(1_000);
   }
 
   @Test

@@ -9,29 +9,34 @@ import io.cosmolab.engine.limits.Limits;
 /*
  * How and why.
  *
- * The budget is a token bucket refilled at R = RU/s ÷ P per second with a capacity of one second
- * (R tokens): the service accounts RU per partition per second. An operation is admitted while the
- * bucket is positive and then pays its full charge, which may drive the bucket negative: that debt
- * is repaid by the refill, and until it is, operations are refused with a retry-after of exactly
- * the time the debt takes to repay. So a partition serves R RU/s on average whatever the mix of
- * cheap and expensive operations, and the retry-after is always positive.
+ * The service accounts RU per physical partition per second, so the budget is a per-second
+ * window: R = RU/s ÷ P may be used within each second of the injected clock. An operation is
+ * admitted while the current second has used less than R, and then pays its full charge, which
+ * may take the second past R (an expensive write admitted near the limit). That excess is debt:
+ * it is carried into the following seconds, R per second, before they admit anything. A refused
+ * operation's retry-after is the time to the first second whose carried debt is below R: at
+ * least the rest of the current second, which matches the 286–500 ms the service was seen to send
+ * (gateway-protocol §10). A second never serves much more than R plus one operation's charge.
  *
- * Burst capacity ([D] BURST): when the account enables it and R < 3,000 RU/s, the tokens that
- * overflow a full bucket (idle capacity) go to a bank of at most 300 s × R. When the bucket is
- * empty, an operation may draw from the bank, at a total spending rate of at most 3,000 RU/s
- * (a second bucket of 3,000 − R per second enforces the rate).
+ * (A token bucket holding one second of RU was the first model; it let a partition serve 2 × R
+ * within one calendar second after an idle second, which the per-second model rules out.)
+ *
+ * Burst capacity ([D] BURST): when the account enables it and R < 3,000 RU/s, the budget a second
+ * leaves unused goes to a bank of at most 300 s × R. When the current second's budget is used up,
+ * an operation may draw from the bank, but a second spends at most 3,000 RU in all (R from the
+ * budget and 3,000 − R from the bank).
  *
  * Time comes from the caller (the injected clock), so tests and rehearsals are deterministic.
- * Concurrency: every method is synchronized; the bucket is tiny and contention is per partition.
+ * Concurrency: every method is synchronized; contention is per partition.
  */
 public final class PartitionBudget {
   private double rate;
   private final boolean burstEnabled;
   private final double burstSpendRate;
-  private double tokens;
+  private long second; // the epoch second the counters below belong to
+  private double used; // RU attributed to that second, carried debt included
+  private double burstUsed; // RU drawn from the bank in that second
   private double bank;
-  private double burstTokens;
-  private long lastMillis;
 
   /** The result of asking to run an operation. */
   public enum Admission {
@@ -47,8 +52,7 @@ public final class PartitionBudget {
     this.rate = ruPerSecond;
     this.burstEnabled = burstEnabled;
     this.burstSpendRate = limits.burstMaxRuPerSecond();
-    this.tokens = ruPerSecond;
-    this.lastMillis = nowMillis;
+    this.second = Math.floorDiv(nowMillis, 1000);
   }
 
   /** RU per second this partition may consume. */
@@ -56,43 +60,44 @@ public final class PartitionBudget {
     return rate;
   }
 
-  /** Changes the rate (throughput changed without a split); the bucket keeps its level. */
+  /** Changes the rate (throughput changed without a split); carried debt is kept. */
   public synchronized void setRuPerSecond(double ruPerSecond, long nowMillis) {
-    refill(nowMillis);
+    roll(nowMillis);
     this.rate = ruPerSecond;
-    tokens = Math.min(tokens, rate);
   }
 
   private boolean burstEligible() {
     return burstEnabled && rate < burstSpendRate;
   }
 
-  private void refill(long nowMillis) {
-    if (nowMillis <= lastMillis) {
+  /** Moves the window to the current second, repaying debt and banking unused budget. */
+  private void roll(long nowMillis) {
+    long now = Math.floorDiv(nowMillis, 1000);
+    if (now <= second) {
       return;
     }
-    double seconds = (nowMillis - lastMillis) / 1000.0;
-    lastMillis = nowMillis;
-    tokens += seconds * rate;
-    if (tokens > rate) {
-      if (burstEligible()) {
-        bank = Math.min(bank + (tokens - rate), Limits.BURST_BANK_SECONDS * rate);
-      }
-      tokens = rate;
-    }
+    long elapsed = now - second;
     if (burstEligible()) {
-      double extra = burstSpendRate - rate;
-      burstTokens = Math.min(extra, burstTokens + seconds * extra);
+      double unused = Math.max(0, rate - used) + rate * Math.max(0, elapsed - 1 - debtSeconds());
+      bank = Math.min(bank + unused, Limits.BURST_BANK_SECONDS * rate);
     }
+    used = Math.max(0, used - rate * elapsed);
+    burstUsed = 0;
+    second = now;
+  }
+
+  /** Whole seconds that carried debt fills beyond the current one. */
+  private long debtSeconds() {
+    return used > rate ? (long) Math.floor((used - rate) / rate) : 0;
   }
 
   /** Whether an operation may run now. Does not consume anything. */
   public synchronized Admission admit(long nowMillis) {
-    refill(nowMillis);
-    if (tokens > 0) {
+    roll(nowMillis);
+    if (used < rate) {
       return Admission.ADMITTED;
     }
-    if (burstEligible() && bank > 0 && burstTokens > 0) {
+    if (burstEligible() && bank > 0 && burstUsed < burstSpendRate - rate) {
       return Admission.BURST;
     }
     return Admission.THROTTLED;
@@ -100,35 +105,36 @@ public final class PartitionBudget {
 
   /** Pays for an operation admitted as {@code admission}. */
   public synchronized void charge(double ru, Admission admission, long nowMillis) {
-    refill(nowMillis);
+    roll(nowMillis);
     if (admission == Admission.BURST) {
       bank -= ru;
-      burstTokens -= ru;
+      burstUsed += ru;
     } else {
-      tokens -= ru;
+      used += ru;
     }
   }
 
   /** Milliseconds until an operation would be admitted again; at least 1. */
   public synchronized long retryAfterMillis(long nowMillis) {
-    refill(nowMillis);
-    if (tokens > 0) {
+    roll(nowMillis);
+    if (used < rate) {
       return 1;
     }
-    // the bucket must rise above zero: repay the debt and one hundredth of a RU more
-    double millis = (-tokens + 0.01) / rate * 1000;
-    return Math.max(1, (long) Math.ceil(millis));
+    // the first second k ahead with used - k × rate < rate
+    long k = (long) Math.floor(used / rate);
+    long due = (second + k) * 1000;
+    return Math.max(1, due - nowMillis);
   }
 
   /** RU banked for bursts (0 when burst is off or the partition is not eligible). */
   public synchronized double burstBank(long nowMillis) {
-    refill(nowMillis);
+    roll(nowMillis);
     return bank;
   }
 
-  /** The current bucket level (negative while repaying debt). */
-  public synchronized double tokens(long nowMillis) {
-    refill(nowMillis);
-    return tokens;
+  /** RU left in the current second (negative while carried debt exceeds it). */
+  public synchronized double remaining(long nowMillis) {
+    roll(nowMillis);
+    return rate - used;
   }
 }

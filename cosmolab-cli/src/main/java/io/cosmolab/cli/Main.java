@@ -1,0 +1,54 @@
+package io.cosmolab.cli;
+
+import io.cosmolab.cli.commands.DemoCommand;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cosmolab} command. Usage errors exit 2, failures 1. */
+@Command(
+    name = "cosmolab",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Design, test and fix Azure Cosmos DB partition keys.",
+    subcommands = {DemoCommand.class})
+public final class Main implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(
+        run(
+            args,
+            new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+            new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
+  }
+
+  /** Runs the command line with injected output, returning the exit code. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          cmd.getErr().println("cosmolab: " + e.getMessage());
+          return e instanceof IllegalArgumentException ? 2 : 1;
+        });
+    return cli.execute(args);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The version from the jar manifest, or "development". */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"cosmolab " + (v == null ? "development" : v)};
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.cosmolab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+/** The command line as a user sees it: whole transcripts and exit codes. */
+class MainTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  /** Set -Dcosmolab.updateGolden=true to rewrite the golden files after a deliberate change. */
+  private static void assertGolden(String name, String actual) throws IOException {
+    if (Boolean.getBoolean("cosmolab.updateGolden")) {
+      Path p = Paths.get("src/test/resources/io/cosmolab/cli", name);
+      Files.writeString(p, actual, StandardCharsets.UTF_8);
+      return;
+    }
+    try (InputStream in = MainTest.class.getResourceAsStream(name)) {
+      assertThat(in).as("golden file %s", name).isNotNull();
+      String expected = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(actual).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void demo_transcript_isDeterministicForASeed() throws IOException {
+    int code =
+        run(
+            "demo",
+            "--docs",
+            "2000",
+            "--throughput",
+            "8000",
+            "--partitions",
+            "4",
+            "--write-rate",
+            "500",
+            "--read-rate",
+            "3000",
+            "--read-seconds",
+            "3",
+            "--seed",
+            "7");
+    assertThat(err.toString()).isEmpty();
+    assertThat(code).isZero();
+    assertGolden("demo-small.txt", out.toString());
+  }
+
+  @Test
+  void demo_withASingleHashPath_andObserveMode_countsWouldBe429s() {
+    int code =
+        run(
+            "demo",
+            "--key",
+            "/tenantId",
+            "--docs",
+            "1000",
+            "--throughput",
+            "4000",
+            "--partitions",
+            "4",
+            "--read-rate",
+            "4000",
+            "--read-seconds",
+            "2",
+            "--throttling",
+            "observe",
+            "--vip-share",
+            "0.8");
+    assertThat(code).isZero();
+    assertThat(out.toString())
+        .contains("keyed by Hash [/tenantId] (hash V2)")
+        .contains("would have got 429")
+        .contains("[\"vip\"]");
+  }
+
+  @Test
+  void demo_atScale_splitsPartitionsByStorage() {
+    int code =
+        run(
+            "demo",
+            "--docs",
+            "3000",
+            "--scale",
+            "20000",
+            "--throughput",
+            "1",
+            "--partitions",
+            "1",
+            "--read-seconds",
+            "0",
+            "--throttling",
+            "off");
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("split [0]").contains("storage");
+  }
+
+  @Test
+  void usageErrors_exit2_withAMessageNamingTheOption() {
+    assertThat(run("demo", "--throttling", "sometimes")).isEqualTo(2);
+    assertThat(err.toString()).contains("--throttling must be enforce, observe or off");
+    assertThat(run("demo", "--vip-share", "2")).isEqualTo(2);
+    assertThat(err.toString()).contains("--vip-share must be in [0, 1]");
+    assertThat(run("demo", "--no-such-option")).isEqualTo(2);
+    assertThat(err.toString()).contains("Unknown option");
+  }
+
+  @Test
+  void engineErrors_exit1_withTheServiceMessage() {
+    assertThat(run("demo", "--throughput", "100", "--docs", "1")).isEqualTo(1);
+    assertThat(err.toString()).contains("below the minimum of 400 RU/s");
+  }
+
+  @Test
+  void noArguments_printsUsage() {
+    assertThat(run()).isZero();
+    assertThat(out.toString()).contains("Usage: cosmolab").contains("demo");
+  }
+}
