@@ -254,7 +254,7 @@ public final class Container {
     if (options.ifNoneMatch() != null && options.ifNoneMatch().equals(d.etag())) {
       return new ItemResponse(304, null, charge, d.etag(), committedLsn, range.id());
     }
-    return new ItemResponse(200, d.body().deepCopy(), charge, d.etag(), committedLsn, range.id());
+    return new ItemResponse(200, d.body(), charge, d.etag(), committedLsn, range.id());
   }
 
   public ItemResponse read(PartitionKeyValue key, String id) {
@@ -790,15 +790,18 @@ public final class Container {
     return metrics.events();
   }
 
-  /** The logical partitions that consumed the most RU (estimates from a bounded sketch). */
+  /**
+   * The logical partitions that consumed the most RU (estimates from a bounded sketch). A key whose
+   * documents were all deleted since is reported by its EPK alone (its value is null).
+   */
   public List<LogicalPartitionStats> hottestLogicalPartitions(int n) {
     List<LogicalPartitionStats> out = new ArrayList<>();
     RoutingMap map = routing.get();
     for (PartitionMetrics.HotKey k : metrics.hottestKeysByRu(n)) {
-      PartitionKeyValue key = PartitionKeyValue.fromJson(parseJson(k.partitionKeyJson()));
-      String epk = EffectivePartitionKey.of(partitionKey, key);
+      String epk = k.epk();
       out.add(
-          new LogicalPartitionStats(key, epk, map.rangeFor(epk).id(), k.ru(), k.errorBound(), 0));
+          new LogicalPartitionStats(
+              logical.key(epk), epk, map.rangeFor(epk).id(), k.ru(), k.errorBound(), 0));
     }
     return out;
   }
@@ -827,14 +830,6 @@ public final class Container {
       total += u[1];
     }
     return total;
-  }
-
-  private static JsonNode parseJson(String text) {
-    try {
-      return JsonSupport.MAPPER.readTree(text);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("unparseable key in metrics: " + text, e);
-    }
   }
 
   // ------------------------------------------------------------------ scans (for queries)
@@ -929,7 +924,7 @@ public final class Container {
   private void spend(PartitionKeyRange range, Target t, Admission a, double ru, long now) {
     metrics.recordOperation(range.id(), now, ru);
     if (t != null && t.key != null) {
-      metrics.recordKey(t.keyJson(), ru);
+      metrics.recordKey(t.epk, ru);
     }
     if (engine.throttling() != ThrottlingMode.OFF && a != Admission.THROTTLED) {
       PartitionBudget b = budgetFor(range, t != null ? t.epk : range.range().min());
@@ -946,19 +941,11 @@ public final class Container {
     final PartitionKeyValue key;
     final String epk;
     final String id;
-    private String keyJson;
 
     Target(PartitionKeyValue key, String epk, String id) {
       this.key = key;
       this.epk = epk;
       this.id = id;
-    }
-
-    String keyJson() {
-      if (keyJson == null) {
-        keyJson = key.toJson().toString();
-      }
-      return keyJson;
     }
   }
 
@@ -1067,7 +1054,7 @@ public final class Container {
       r =
           new ItemResponse(
               r.status(),
-              r.document(),
+              r.documentView(),
               r.requestCharge(),
               r.etag(),
               committedLsn,
@@ -1109,15 +1096,21 @@ public final class Container {
 
     /** The live version, seeing this transaction's own writes. */
     StoredDocument current(Target t) {
+      StoredDocument d = visible(t);
+      return d == null || ttl.isExpired(d, now) ? null : d;
+    }
+
+    /** The stored or staged version, expired or not. */
+    private StoredDocument visible(Target t) {
+      if (staged.isEmpty() && deleted.isEmpty()) {
+        return store.get(t.epk, t.id);
+      }
       String k = key(t.epk, t.id);
       if (deleted.containsKey(k)) {
         return null;
       }
       StoredDocument d = staged.get(k);
-      if (d == null) {
-        d = store.get(t.epk, t.id);
-      }
-      return d == null || ttl.isExpired(d, now) ? null : d;
+      return d != null ? d : store.get(t.epk, t.id);
     }
 
     private StoredDocument require(Target t) {
@@ -1139,24 +1132,16 @@ public final class Container {
     }
 
     ItemResponse create(Target t, ObjectNode document) {
-      if (current(t) != null) {
+      StoredDocument existing = visible(t);
+      if (existing != null && !ttl.isExpired(existing, now)) {
         throw CosmosError.CONFLICT.exception(
             "Entity with the specified id already exists in the system: id '%s', partition key %s",
             t.id, t.key);
       }
-      StoredDocument previous = staleVersion(t);
+      StoredDocument previous = existing; // an expired version still stored is replaced
       StoredDocument d = put(t, document, null, ChangeRecord.Operation.CREATE, previous);
       double charge = engine.costs().create(d.sizeBytes(), d.indexedTerms());
-      return new ItemResponse(201, d.body().deepCopy(), charge, d.etag(), 0, null);
-    }
-
-    /** An expired version still in the store: a create over it removes it first. */
-    private StoredDocument staleVersion(Target t) {
-      String k = key(t.epk, t.id);
-      if (deleted.containsKey(k) || staged.containsKey(k)) {
-        return null;
-      }
-      return store.get(t.epk, t.id);
+      return new ItemResponse(201, d.body(), charge, d.etag(), 0, null);
     }
 
     ItemResponse replace(Target t, ObjectNode document, String ifMatch) {
@@ -1165,7 +1150,7 @@ public final class Container {
       StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE, old);
       int changed = io.cosmolab.engine.document.DocumentShape.changedTerms(old.body(), d.body());
       double charge = engine.costs().replace(d.sizeBytes(), changed);
-      return new ItemResponse(200, d.body().deepCopy(), charge, d.etag(), 0, null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
     }
 
     ItemResponse upsert(Target t, ObjectNode document, String ifMatch) {
@@ -1201,7 +1186,7 @@ public final class Container {
       StoredDocument d = put(t, patched, old, ChangeRecord.Operation.REPLACE, old);
       int changed = io.cosmolab.engine.document.DocumentShape.changedTerms(old.body(), d.body());
       double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
-      return new ItemResponse(200, d.body().deepCopy(), charge, d.etag(), 0, null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
     }
 
     ItemResponse read(Target t, String ifNoneMatch) {
@@ -1210,7 +1195,7 @@ public final class Container {
       if (ifNoneMatch != null && ifNoneMatch.equals(d.etag())) {
         return new ItemResponse(304, null, charge, d.etag(), 0, null);
       }
-      return new ItemResponse(200, d.body().deepCopy(), charge, d.etag(), 0, null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
     }
 
     /** One batch operation against the batch's logical partition. */
@@ -1266,14 +1251,14 @@ public final class Container {
       for (String p : io.cosmolab.engine.document.DocumentShape.SYSTEM_PROPERTIES) {
         body.remove(p);
       }
-      io.cosmolab.engine.document.DocumentShape.checkDepth(body);
+      int terms = io.cosmolab.engine.document.DocumentShape.indexedTermsCheckingDepth(body);
       String docRid =
           old != null
               ? old.body().get("_rid").textValue()
               : ResourceIds.encode(ResourceIds.document(ridBytes, ++nextSequence));
       body.put("_rid", docRid);
       body.put("_self", selfLink + "docs/" + docRid + "/");
-      body.put("_etag", String.format("\"%08x-0000-0000-0000-%012x\"", etagSalt, newLsn));
+      body.put("_etag", etag(newLsn));
       body.put("_attachments", "attachments/");
       body.put("_ts", now / 1000);
       int size = io.cosmolab.engine.document.DocumentShape.sizeOf(body);
@@ -1294,7 +1279,6 @@ public final class Container {
             lpBytes,
             limits().logicalPartitionBytes());
       }
-      int terms = io.cosmolab.engine.document.DocumentShape.indexedTerms(body);
       StoredDocument d = new StoredDocument(t.epk, t.id, t.key, body, size, terms, newLsn, now);
       nextLsn = newLsn;
       String k = key(t.epk, t.id);
@@ -1379,6 +1363,21 @@ public final class Container {
       }
       committedLsn = lsn;
       splitOverfullPartitions(logicalDelta.keySet());
+    }
+  }
+
+  /** {@code "ssssssss-0000-0000-0000-llllllllllll"}: unique per container (salt) and LSN. */
+  private String etag(long lsn) {
+    char[] out = "\"00000000-0000-0000-0000-000000000000\"".toCharArray();
+    writeHex(etagSalt & 0xFFFFFFFFL, out, 1, 8);
+    writeHex(lsn, out, 25, 12);
+    return new String(out);
+  }
+
+  private static void writeHex(long v, char[] out, int at, int digits) {
+    for (int i = at + digits - 1; i >= at; i--) {
+      out[i] = Character.forDigit((int) (v & 0xF), 16);
+      v >>>= 4;
     }
   }
 

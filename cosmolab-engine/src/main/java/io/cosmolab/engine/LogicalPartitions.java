@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * entry's counters are volatile, and the map is a concurrent skip list).
  */
 final class LogicalPartitions {
+  // ordered, for range sums and split points; touched only when a logical partition appears or
+  // goes, while every write updates counters found through the hash map
   private final ConcurrentSkipListMap<String, Entry> byEpk = new ConcurrentSkipListMap<>();
+  private final ConcurrentHashMap<String, Entry> lookup = new ConcurrentHashMap<>();
   private final Set<String> blockedReported = ConcurrentHashMap.newKeySet();
 
   private static final class Entry {
@@ -37,21 +40,33 @@ final class LogicalPartitions {
   /** A logical partition's usage at a moment. */
   record Usage(PartitionKeyValue key, String epk, long bytes, long documents) {}
 
+  /** The key value of a logical partition that has documents, or null. */
+  PartitionKeyValue key(String epk) {
+    Entry e = lookup.get(epk);
+    return e == null ? null : e.key;
+  }
+
   long bytes(String epk) {
-    Entry e = byEpk.get(epk);
+    Entry e = lookup.get(epk);
     return e == null ? 0 : e.bytes;
   }
 
   /** Guarded by the write lock: one writer, so the volatile updates need no atomicity. */
   @SuppressWarnings("NonAtomicVolatileUpdate")
   void add(String epk, PartitionKeyValue key, long bytesDelta, long documentsDelta) {
-    Entry e = byEpk.computeIfAbsent(epk, Entry::new);
+    Entry e = lookup.get(epk);
+    if (e == null) {
+      e = new Entry(epk);
+      lookup.put(epk, e);
+      byEpk.put(epk, e);
+    }
     if (key != null) {
       e.key = key;
     }
     e.bytes += bytesDelta;
     e.documents += documentsDelta;
     if (e.documents <= 0) {
+      lookup.remove(epk);
       byEpk.remove(epk);
     }
   }
@@ -88,10 +103,14 @@ final class LogicalPartitions {
     return byEpk.subMap(range.min(), true, range.max(), false).values();
   }
 
-  /** The {@code n} largest by bytes, largest first. */
+  /** The {@code n} largest by bytes, largest first, ties in EPK order. */
   List<Usage> largest(int n) {
-    PriorityQueue<Entry> heap = new PriorityQueue<>(Comparator.comparingLong(e -> e.bytes));
-    for (Entry e : byEpk.values()) {
+    // a min-heap of the n best: its head is the smallest bytes, then the greatest EPK
+    Comparator<Entry> worstFirst =
+        Comparator.<Entry>comparingLong(e -> e.bytes)
+            .thenComparing(e -> e.epk, Comparator.reverseOrder());
+    PriorityQueue<Entry> heap = new PriorityQueue<>(worstFirst);
+    for (Entry e : lookup.values()) {
       heap.add(e);
       if (heap.size() > n) {
         heap.poll();

@@ -48,6 +48,46 @@ public final class DocumentShape {
   }
 
   /**
+   * The indexed terms of a document, checking the nesting-depth limit in the same walk.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 naming the depth
+   */
+  public static int indexedTermsCheckingDepth(ObjectNode document) {
+    int[] terms = {0};
+    int depth = countLeaves(document, 0, terms);
+    if (depth > Limits.MAX_NESTING_DEPTH) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "the document nests more than %d levels deep", Limits.MAX_NESTING_DEPTH);
+    }
+    return terms[0];
+  }
+
+  /** Counts leaves below {@code node} (system properties at the top skipped); returns depth. */
+  private static int countLeaves(JsonNode node, int level, int[] terms) {
+    if (!node.isContainerNode()) {
+      terms[0]++;
+      return level;
+    }
+    if (level > Limits.MAX_NESTING_DEPTH) {
+      return level;
+    }
+    int max = level + 1;
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        if (level == 0 && SYSTEM_PROPERTIES.contains(e.getKey())) {
+          continue;
+        }
+        max = Math.max(max, countLeaves(e.getValue(), level + 1, terms));
+      }
+    } else {
+      for (JsonNode child : node) {
+        max = Math.max(max, countLeaves(child, level + 1, terms));
+      }
+    }
+    return max;
+  }
+
+  /**
    * How many indexed terms differ between two versions: the larger of the terms removed and the
    * terms added (one property changed counts 1).
    */

@@ -101,11 +101,11 @@ public final class PartitionMetrics {
     }
   }
 
-  /** RU consumed by a logical partition, identified by its key's JSON text. */
-  public void recordKey(String partitionKeyJson, double ru) {
+  /** RU consumed by a logical partition, identified by its EPK. */
+  public void recordKey(String epk, double ru) {
     long centiRu = Math.max(1, Math.round(ru * 100));
     synchronized (hotKeysByRu) {
-      hotKeysByRu.update(partitionKeyJson, centiRu);
+      hotKeysByRu.update(epk, centiRu);
     }
   }
 
@@ -151,34 +151,23 @@ public final class PartitionMetrics {
     return out;
   }
 
-  /** A frequent key: its JSON text, estimated RU and the most the estimate may overstate. */
-  public record HotKey(String partitionKeyJson, double ru, double errorBound) {}
+  /** A frequent key: its EPK, estimated RU and the most the estimate may overstate. */
+  public record HotKey(String epk, double ru, double errorBound) {}
 
-  /** The logical partitions that consumed the most RU, highest first. */
+  /** The logical partitions that consumed the most RU, highest first (ties by EPK). */
   public List<HotKey> hottestKeysByRu(int n) {
-    List<HotKey> out = new ArrayList<>();
+    List<HotKey> all = new ArrayList<>();
     synchronized (hotKeysByRu) {
       double error = hotKeysByRu.getMaximumError() / 100.0;
+      // threshold 0: every tracked key, so fewer than n passing the error bound still yields n
       for (ItemsSketch.Row<String> row :
-          hotKeysByRu.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES)) {
-        out.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
-        if (out.size() == n) {
-          break;
-        }
-      }
-      if (out.size() < n && hotKeysByRu.getNumActiveItems() > out.size()) {
-        // fewer rows than asked pass the error threshold: fall back to the best estimates
-        out.clear();
-        for (ItemsSketch.Row<String> row :
-            hotKeysByRu.getFrequentItems(0, ErrorType.NO_FALSE_NEGATIVES)) {
-          out.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
-          if (out.size() == n) {
-            break;
-          }
-        }
+          hotKeysByRu.getFrequentItems(0, ErrorType.NO_FALSE_NEGATIVES)) {
+        all.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
       }
     }
-    return out;
+    all.sort(
+        java.util.Comparator.comparingDouble(HotKey::ru).reversed().thenComparing(HotKey::epk));
+    return all.size() <= n ? all : new ArrayList<>(all.subList(0, n));
   }
 
   /** Forgets the per-second history of ranges that no longer exist. */

@@ -1,0 +1,100 @@
+package io.cosmolab.benchmarks;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.ContainerSettings;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.ItemResponse;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Point create and point read of ~1 KB documents in-process, on containers of 1 and 16 physical
+ * partitions. Run with {@code -t 1} and {@code -t 2} for one thread and two (scripts/bench).
+ * Throttling is observe mode, the plain emulator's default: budgets are checked and metrics
+ * recorded on every operation, as a user would run it.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class PointOperationsBenchmark {
+  private static final int PRELOADED = 100_000;
+  private static final int KEYS = 10_000;
+  private static final String FILLER = "x".repeat(880);
+
+  @Param({"1", "16"})
+  public int partitions;
+
+  private Container container;
+  private Container fresh;
+  private final AtomicLong nextId = new AtomicLong();
+
+  private Container newContainer() {
+    CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).build();
+    return engine
+        .createDatabase("bench")
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(1_000_000))
+                .withPhysicalPartitions(partitions));
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    container = newContainer();
+    for (int i = 0; i < PRELOADED; i++) {
+      container.create(document("pre" + i, i % KEYS));
+    }
+  }
+
+  /** Creates go to an empty container each iteration, so memory stays bounded. */
+  @Setup(Level.Iteration)
+  public void freshContainerForCreates() {
+    fresh = newContainer();
+  }
+
+  static ObjectNode document(String id, int key) {
+    ObjectNode d = JsonNodeFactory.instance.objectNode();
+    d.put("id", id);
+    d.put("pk", "key-" + key);
+    d.put("name", "benchmark document");
+    d.put("n", key);
+    d.put("payload", FILLER);
+    return d;
+  }
+
+  @Benchmark
+  public ItemResponse pointRead() {
+    int i = ThreadLocalRandom.current().nextInt(PRELOADED);
+    return container.read(PartitionKeyValue.of("key-" + (i % KEYS)), "pre" + i);
+  }
+
+  @Benchmark
+  public ItemResponse create() {
+    long n = nextId.getAndIncrement();
+    return fresh.create(document("new" + n, (int) (n % KEYS)));
+  }
+}
