@@ -29,15 +29,119 @@ public final class DocumentShape {
   public static final Set<String> SYSTEM_PROPERTIES =
       Set.of("_rid", "_self", "_etag", "_ts", "_attachments", "_lsn");
 
-  /** The size of {@code json} serialized as compact UTF-8 JSON. */
+  /**
+   * The size of {@code json} serialized as compact UTF-8 JSON, exactly as Jackson's default writer
+   * would produce it, computed by walking the tree (no bytes are written). Node types without a
+   * plain JSON form (binary, POJO) are measured by serializing them.
+   */
   public static int sizeOf(JsonNode json) {
+    long n = measure(json);
+    return (int) Math.min(Integer.MAX_VALUE, n);
+  }
+
+  private static long measure(JsonNode node) {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        long n = 2; // { }
+        int fields = 0;
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+          n += quoted(e.getKey()) + 1 + measure(e.getValue()); // "name":value
+          fields++;
+        }
+        return n + Math.max(0, fields - 1); // commas
+      }
+      case ARRAY -> {
+        long n = 2;
+        for (JsonNode child : node) {
+          n += measure(child);
+        }
+        return n + Math.max(0, node.size() - 1);
+      }
+      case STRING -> {
+        return quoted(node.textValue());
+      }
+      case BOOLEAN -> {
+        return node.booleanValue() ? 4 : 5;
+      }
+      case NULL, MISSING -> {
+        return 4;
+      }
+      case NUMBER -> {
+        return numberLength(node);
+      }
+      default -> {
+        return serialized(node);
+      }
+    }
+  }
+
+  private static long numberLength(JsonNode node) {
+    return switch (node.numberType()) {
+      case INT, LONG -> stringSize(node.longValue());
+      case DOUBLE -> {
+        double d = node.doubleValue();
+        // non-finite numbers are written as quoted strings by default ("NaN")
+        yield Double.isFinite(d) ? Double.toString(d).length() : Double.toString(d).length() + 2;
+      }
+      case FLOAT -> {
+        float f = node.floatValue();
+        yield Float.isFinite(f) ? Float.toString(f).length() : Float.toString(f).length() + 2;
+      }
+      case BIG_INTEGER -> node.bigIntegerValue().toString().length();
+      case BIG_DECIMAL -> node.decimalValue().toString().length();
+    };
+  }
+
+  private static int stringSize(long v) {
+    if (v == Long.MIN_VALUE) {
+      return 20;
+    }
+    int n = v < 0 ? 2 : 1;
+    long x = Math.abs(v);
+    while (x >= 10) {
+      x /= 10;
+      n++;
+    }
+    return n;
+  }
+
+  /** A string's size as a quoted, escaped UTF-8 JSON string. */
+  private static long quoted(String s) {
+    long n = 2;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        if (c == '"' || c == '\\') {
+          n += 2;
+        } else if (c < 0x20) {
+          n += (c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') ? 2 : 6;
+        } else {
+          n += 1;
+        }
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 12; // Jackson 2 writes a surrogate pair as two \\uXXXX escapes
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return serialized(com.fasterxml.jackson.databind.node.TextNode.valueOf(s));
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  private static long serialized(JsonNode node) {
     CountingStream out = new CountingStream();
     try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-      MAPPER.writeTree(g, json);
+      MAPPER.writeTree(g, node);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return (int) Math.min(Integer.MAX_VALUE, out.count);
+    return out.count;
   }
 
   /** The number of indexed terms (leaf values) of a document. */

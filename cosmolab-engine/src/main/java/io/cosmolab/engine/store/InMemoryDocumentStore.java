@@ -5,14 +5,17 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The default store: skip lists in memory. Documents are keyed by (EPK, id) and the change log by
- * LSN, so range scans and change-feed reads are ordered walks; a hash index beside the document
- * skip list serves point reads in constant time (a skip-list lookup was half of a point read).
+ * The default store: ordered maps in memory. Documents are ordered by (EPK, id) in two levels —
+ * logical partitions by EPK, then documents by id within each — and the change log by LSN, so range
+ * scans and change-feed reads are ordered walks. A hash index serves point reads in constant time.
+ *
+ * <p>Why two levels: the documents of a logical partition share one EPK (32 to 96 characters), so a
+ * single (EPK, id) skip list compares long equal strings at every level; profiles showed those
+ * comparisons taking a third of a create. The outer map holds one entry per logical partition.
  *
  * <p>Concurrency: skip lists give readers lock-free, weakly consistent iteration; {@link
  * ContainerStore#commit} is called by one writer per container (the engine's write lock), which
@@ -31,17 +34,13 @@ public final class InMemoryDocumentStore implements DocumentStore {
     containers.remove(containerRid);
   }
 
-  private record Key(String epk, String id) implements Comparable<Key> {
-    @Override
-    public int compareTo(Key o) {
-      int c = epk.compareTo(o.epk);
-      return c != 0 ? c : id.compareTo(o.id);
-    }
-  }
+  private record Key(String epk, String id) {}
 
   private static final class Container implements ContainerStore {
-    private final ConcurrentSkipListMap<Key, StoredDocument> documents =
-        new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<String, ConcurrentSkipListMap<String, StoredDocument>>
+        byEpk = new ConcurrentSkipListMap<>();
+    private final ConcurrentHashMap<String, ConcurrentSkipListMap<String, StoredDocument>> logical =
+        new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Key, StoredDocument> byKey = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<Long, ChangeRecord> changes = new ConcurrentSkipListMap<>();
     private final AtomicLong count = new AtomicLong();
@@ -53,10 +52,27 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public Iterator<StoredDocument> scan(EpkRange range) {
-      // "" sorts before every id, so (min, "") is the first key of the range
-      ConcurrentNavigableMap<Key, StoredDocument> sub =
-          documents.subMap(new Key(range.min(), ""), true, new Key(range.max(), ""), false);
-      return sub.values().iterator();
+      Iterator<ConcurrentSkipListMap<String, StoredDocument>> partitions =
+          byEpk.subMap(range.min(), true, range.max(), false).values().iterator();
+      return new Iterator<>() {
+        Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
+
+        @Override
+        public boolean hasNext() {
+          while (!current.hasNext() && partitions.hasNext()) {
+            current = partitions.next().values().iterator();
+          }
+          return current.hasNext();
+        }
+
+        @Override
+        public StoredDocument next() {
+          if (!hasNext()) {
+            throw new java.util.NoSuchElementException();
+          }
+          return current.next();
+        }
+      };
     }
 
     @Override
@@ -69,15 +85,26 @@ public final class InMemoryDocumentStore implements DocumentStore {
       for (Write w : writes) {
         if (w instanceof Write.Put put) {
           StoredDocument d = put.document();
-          Key k = new Key(d.epk(), d.id());
-          documents.put(k, d);
-          if (byKey.put(k, d) == null) {
+          ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(d.epk());
+          if (partition == null) {
+            partition = new ConcurrentSkipListMap<>();
+            logical.put(d.epk(), partition);
+            byEpk.put(d.epk(), partition);
+          }
+          partition.put(d.id(), d);
+          if (byKey.put(new Key(d.epk(), d.id()), d) == null) {
             count.incrementAndGet();
           }
         } else if (w instanceof Write.Delete del) {
-          Key k = new Key(del.epk(), del.id());
-          documents.remove(k);
-          if (byKey.remove(k) != null) {
+          ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(del.epk());
+          if (partition != null) {
+            partition.remove(del.id());
+            if (partition.isEmpty()) {
+              logical.remove(del.epk());
+              byEpk.remove(del.epk());
+            }
+          }
+          if (byKey.remove(new Key(del.epk(), del.id())) != null) {
             count.decrementAndGet();
           }
         } else if (w instanceof Write.Append append) {

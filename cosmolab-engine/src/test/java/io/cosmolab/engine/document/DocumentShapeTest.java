@@ -1,0 +1,100 @@
+package io.cosmolab.engine.document;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+class DocumentShapeTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private static int jacksonSize(JsonNode n) throws Exception {
+    return MAPPER.writeValueAsBytes(n).length;
+  }
+
+  /** The walked size equals Jackson's serialized size for any tree (seeded, replayable). */
+  @Property(tries = 300)
+  void sizeOf_equalsTheSerializedSize(@ForAll long seed) throws Exception {
+    JsonNode tree = randomTree(new Random(seed), 0);
+    assertThat(DocumentShape.sizeOf(tree))
+        .as("seed %d: %s", seed, tree)
+        .isEqualTo(jacksonSize(tree));
+  }
+
+  @Test
+  void sizeOf_coversEscapesUnicodeAndNumberForms() throws Exception {
+    ObjectNode d = NODES.objectNode();
+    d.put("quote\"back\\slash", "tab\t nl\n ctl\u0001 del\u007f é € 😀 /");
+    d.put("int", -42);
+    d.put("long", Long.MIN_VALUE);
+    d.put("double", 1.0e-7);
+    d.put("nan", Double.NaN);
+    d.put("float", 3.25f);
+    d.put("big", new BigInteger("123456789012345678901234567890"));
+    d.put("dec", new BigDecimal("1.50E+3"));
+    d.putNull("nil");
+    d.put("t", true);
+    d.putArray("empty");
+    d.putObject("obj");
+    d.put("lone", "\ud800x");
+    assertThat(DocumentShape.sizeOf(d)).isEqualTo(jacksonSize(d));
+  }
+
+  private static JsonNode randomTree(Random r, int depth) {
+    int kind = depth > 4 ? r.nextInt(6) : r.nextInt(8);
+    return switch (kind) {
+      case 0 -> NODES.textNode(randomString(r));
+      case 1 -> NODES.numberNode(r.nextLong() >> r.nextInt(64));
+      case 2 ->
+          NODES.numberNode(
+              r.nextBoolean()
+                  ? r.nextDouble() * Math.pow(10, r.nextInt(40) - 20)
+                  : r.nextInt(1000) / 8.0);
+      case 3 -> NODES.booleanNode(r.nextBoolean());
+      case 4 -> NODES.nullNode();
+      case 5 -> NODES.numberNode(r.nextInt());
+      case 6 -> {
+        ObjectNode o = NODES.objectNode();
+        for (int i = r.nextInt(5); i > 0; i--) {
+          o.set(randomString(r), randomTree(r, depth + 1));
+        }
+        yield o;
+      }
+      default -> {
+        ArrayNode a = NODES.arrayNode();
+        for (int i = r.nextInt(5); i > 0; i--) {
+          a.add(randomTree(r, depth + 1));
+        }
+        yield a;
+      }
+    };
+  }
+
+  private static String randomString(Random r) {
+    StringBuilder b = new StringBuilder();
+    for (int i = r.nextInt(12); i > 0; i--) {
+      switch (r.nextInt(6)) {
+        case 0 -> b.append((char) r.nextInt(0x20));
+        case 1 -> b.append("\"\\/".charAt(r.nextInt(3)));
+        case 2 -> b.append((char) (0x80 + r.nextInt(0x780)));
+        case 3 -> b.appendCodePoint(0x1F600 + r.nextInt(50));
+        case 4 -> b.append((char) (0x800 + r.nextInt(0xD000)));
+        default -> b.append((char) ('a' + r.nextInt(26)));
+      }
+    }
+    String s = b.toString();
+    assertThat(s.getBytes(StandardCharsets.UTF_8)).isNotNull();
+    return s;
+  }
+}
