@@ -21,8 +21,13 @@ import org.junit.jupiter.api.Test;
 class ThrottlingTest {
   private final ManualClock clock = ManualClock.startingAtEpoch2026();
 
-  /** 4,000 RU/s over 4 physical partitions: 1,000 RU/s each. */
   private Container container(ThrottlingMode mode, boolean burst, double ru, int partitions) {
+    return container(clock, mode, burst, ru, partitions);
+  }
+
+  /** A container keyed by /pk with {@code ru} RU/s over {@code partitions} partitions. */
+  private static Container container(
+      ManualClock clock, ThrottlingMode mode, boolean burst, double ru, int partitions) {
     CosmosEngine engine =
         CosmosEngine.builder().clock(clock).throttling(mode).burstCapacity(burst).build();
     return engine
@@ -154,16 +159,7 @@ class ThrottlingTest {
     Container enforce = container(ThrottlingMode.ENFORCE, false, 1_000, 1);
     enforce.create(obj("{'id':'a','pk':'p'}"));
     ManualClock other = ManualClock.startingAtEpoch2026();
-    Container observe =
-        CosmosEngine.builder()
-            .clock(other)
-            .throttling(ThrottlingMode.OBSERVE)
-            .build()
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(1_000))
-                    .withPhysicalPartitions(1));
+    Container observe = container(other, ThrottlingMode.OBSERVE, false, 1_000, 1);
     observe.create(obj("{'id':'a','pk':'p'}"));
     int refused = hammer(enforce, PartitionKeyValue.of("p"), "a", 3_000);
     assertThat(hammer(observe, PartitionKeyValue.of("p"), "a", 3_000)).isZero();
@@ -193,16 +189,7 @@ class ThrottlingTest {
     assertThat(refused).isZero();
 
     ManualClock other = ManualClock.startingAtEpoch2026();
-    Container noBurst =
-        CosmosEngine.builder()
-            .clock(other)
-            .throttling(ThrottlingMode.ENFORCE)
-            .build()
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(400))
-                    .withPhysicalPartitions(4));
+    Container noBurst = container(other, ThrottlingMode.ENFORCE, false, 400, 4);
     noBurst.create(obj("{'id':'a','pk':'p'}"));
     other.advance(Duration.ofMinutes(10));
     assertThat(hammer(noBurst, PartitionKeyValue.of("p"), "a", 2_000)).isEqualTo(1_900);

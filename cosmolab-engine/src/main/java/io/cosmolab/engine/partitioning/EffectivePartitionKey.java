@@ -137,6 +137,16 @@ public final class EffectivePartitionKey {
     return hex(encoded.bytes, encoded.length);
   }
 
+  /**
+   * The V1 binary encoding of a number, as hex: the form every V1 EPK starts with (its hash). Used
+   * to place split boundaries between hash values.
+   */
+  public static String encodeV1Number(double value) {
+    Buffer b = new Buffer(12);
+    writeNumberBinary(value, b);
+    return hex(b.bytes, b.length);
+  }
+
   private static void writeForHashingV2(PartitionKeyComponent c, Buffer buffer) {
     buffer.put(c.typeMarker());
     if (c instanceof PartitionKeyComponent.Str s) {

@@ -1,5 +1,6 @@
 package io.cosmolab.engine.routing;
 
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import java.math.BigInteger;
@@ -83,7 +84,7 @@ public final class SplitPoints {
       return null;
     }
     double mid = Math.floor((lo + hi) / 2);
-    String candidate = encodeV1Number(mid);
+    String candidate = EffectivePartitionKey.encodeV1Number(mid);
     return candidate.compareTo(range.min()) > 0 && candidate.compareTo(range.max()) < 0
         ? candidate
         : null;
@@ -108,27 +109,6 @@ public final class SplitPoints {
     return Double.longBitsToDouble(bits);
   }
 
-  /** The V1 binary encoding of a number, as hex (the form a V1 EPK starts with). */
-  static String encodeV1Number(double value) {
-    StringBuilder out = new StringBuilder("05");
-    long bits = Double.doubleToRawLongBits(value);
-    long payload = bits >= 0 ? bits ^ Long.MIN_VALUE : -bits;
-    out.append(String.format(Locale.ROOT, "%02X", payload >>> 56));
-    payload <<= 8;
-    int group = 0;
-    boolean first = true;
-    do {
-      if (!first) {
-        out.append(String.format(Locale.ROOT, "%02X", group));
-      }
-      first = false;
-      group = (int) (payload >>> 56) | 0x01;
-      payload <<= 7;
-    } while (payload != 0);
-    out.append(String.format(Locale.ROOT, "%02X", group & 0xFE));
-    return out.toString();
-  }
-
   /**
    * Boundaries that cut the key space into {@code count} equal parts of the hash space (the layout
    * of a new container, [D] PART: "the hash space is split evenly").
@@ -137,7 +117,7 @@ public final class SplitPoints {
     List<String> out = new ArrayList<>(Math.max(0, count - 1));
     if (definition.version() == 1) {
       for (int i = 1; i < count; i++) {
-        out.add(encodeV1Number(Math.floor(4294967296.0 * i / count)));
+        out.add(EffectivePartitionKey.encodeV1Number(Math.floor(4294967296.0 * i / count)));
       }
       return out;
     }
