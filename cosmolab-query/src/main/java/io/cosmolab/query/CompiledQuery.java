@@ -1,0 +1,111 @@
+package io.cosmolab.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.exec.Executor;
+import io.cosmolab.query.parse.QueryParser;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A parsed and validated query with its parameter values, ready to run over documents. Immutable
+ * and thread-safe; each {@link #execute} runs independently.
+ *
+ * <pre>{@code
+ * CompiledQuery q = CompiledQuery.compile(
+ *     "SELECT c.id FROM c WHERE c.total > @min ORDER BY c.total DESC",
+ *     Map.of("@min", IntNode.valueOf(100)));
+ * List<JsonNode> rows = q.execute(inputs, clock.instant());
+ * }</pre>
+ */
+public final class CompiledQuery {
+  private final String text;
+  private final Query query;
+  private final Map<String, JsonNode> parameters;
+
+  private CompiledQuery(String text, Query query, Map<String, JsonNode> parameters) {
+    this.text = text;
+    this.query = query;
+    this.parameters = parameters;
+  }
+
+  /**
+   * Parses and validates a query.
+   *
+   * @param parameters values by name ({@code @name}); a null value means undefined
+   * @throws QueryException for a syntax error (with its position) or a semantic error
+   */
+  public static CompiledQuery compile(String text, Map<String, JsonNode> parameters) {
+    Query query = QueryParser.parse(text);
+    Map<String, JsonNode> params =
+        Collections.unmodifiableMap(
+            new LinkedHashMap<>(parameters == null ? Map.of() : parameters));
+    new io.cosmolab.query.exec.ValidatorAccess().check(query, params);
+    return new CompiledQuery(text, query, params);
+  }
+
+  /**
+   * Parameters from the REST form, a list of (name, value) pairs, refusing duplicates and names
+   * without {@code @} as the service does.
+   */
+  public static Map<String, JsonNode> parameters(List<Map.Entry<String, JsonNode>> pairs) {
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> p : pairs) {
+      String name = p.getKey();
+      if (name == null || !name.startsWith("@") || name.length() < 2) {
+        throw new QueryException(
+            "SC2001", "parameter name '" + name + "' must start with '@', e.g. \"@min\"");
+      }
+      if (out.containsKey(name)) {
+        throw new QueryException("SC2001", "parameter '" + name + "' is given more than once");
+      }
+      out.put(name, p.getValue());
+    }
+    return out;
+  }
+
+  /**
+   * A patch condition, {@code FROM c WHERE ...}, as a query that keeps the document when the
+   * condition holds.
+   */
+  public static CompiledQuery condition(String fromWhere) {
+    String trimmed = fromWhere == null ? "" : fromWhere.strip();
+    if (!trimmed.regionMatches(true, 0, "FROM", 0, 4)) {
+      throw new QueryException(
+          "SC1001",
+          "a patch condition must be of the form \"FROM c WHERE ...\", was: " + fromWhere);
+    }
+    return compile("SELECT VALUE 1 " + trimmed, Map.of());
+  }
+
+  /** Runs the query over the inputs (in their order) with the clock read once, as {@code now}. */
+  public List<JsonNode> execute(Iterable<Executor.Input> inputs, Instant now) {
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT).run(query, inputs);
+  }
+
+  /** Runs the query with an explicit work limit (see {@link Executor}). */
+  public List<JsonNode> execute(Iterable<Executor.Input> inputs, Instant now, long workLimit) {
+    return new Executor(parameters, now, workLimit).run(query, inputs);
+  }
+
+  /** True if the query keeps {@code document} (for conditions: the WHERE holds). */
+  public boolean test(JsonNode document, Instant now) {
+    return !execute(List.of(new Executor.Input(document, 0)), now).isEmpty();
+  }
+
+  public String text() {
+    return text;
+  }
+
+  /** The syntax tree (for planners). */
+  public Query ast() {
+    return query;
+  }
+
+  public Map<String, JsonNode> parameterValues() {
+    return parameters;
+  }
+}

@@ -1,0 +1,734 @@
+package io.cosmolab.query.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.QueryException;
+import io.cosmolab.query.ast.Expr;
+import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.functions.SystemFunctions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Runs a validated query over input documents. One instance per execution; not thread-safe.
+ *
+ * <p>The clauses run in the service's logical order: FROM (and JOINs) → WHERE → GROUP BY → SELECT →
+ * DISTINCT → ORDER BY → OFFSET/LIMIT → TOP. ORDER BY keys are evaluated on the input rows (before
+ * projection); rows with equal keys keep the input order, ascending when the first key is ascending
+ * and descending otherwise (the document RID order the SDKs expect, {@code gateway-protocol.md}
+ * §7.6).
+ *
+ * <p>Three-valued logic: AND is false if either side is false, true if both are true, otherwise
+ * undefined; OR symmetrically; NOT of a non-boolean is undefined. WHERE keeps a row only if its
+ * filter is exactly true.
+ *
+ * <p>Work bound: every row produced by FROM/JOIN, every function call and every character a regular
+ * expression reads costs one unit against {@link #workLimit}; a query that passes it fails with a
+ * clear error instead of running on (a huge cross product, a pathological regex).
+ */
+public final class Executor {
+  /** A document with its position in the input order (the tie-breaker of ORDER BY). */
+  public record Input(JsonNode document, long order) {}
+
+  /** The default work limit per query. */
+  public static final long DEFAULT_WORK_LIMIT = 100_000_000L;
+
+  private final Map<String, JsonNode> parameters;
+  private final Instant now;
+  private final long workLimit;
+  private long work;
+  private final SystemFunctions.Context functionContext;
+
+  public Executor(Map<String, JsonNode> parameters, Instant now, long workLimit) {
+    this.parameters = parameters;
+    this.now = now;
+    this.workLimit = workLimit;
+    this.functionContext =
+        new SystemFunctions.Context() {
+          @Override
+          public Instant now() {
+            return Executor.this.now;
+          }
+
+          @Override
+          public CharSequence budgeted(String text) {
+            return new BudgetedText(text);
+          }
+        };
+  }
+
+  /** The work units spent so far. */
+  public long work() {
+    return work;
+  }
+
+  private void spend(long units) {
+    work += units;
+    if (work > workLimit) {
+      throw new QueryException(
+          "SC3031",
+          String.format(
+              Locale.ROOT,
+              "the query exceeded its work limit of %d steps (a very large JOIN cross product or"
+                  + " a pathological regular expression); narrow the query",
+              workLimit));
+    }
+  }
+
+  /** A row: the values of the FROM aliases, and the input order it came from. */
+  private record Row(Map<String, JsonNode> bindings, long order) {}
+
+  /** A projected result with what ORDER BY needs. */
+  private record Result(JsonNode value, List<JsonNode> keys, long order) {}
+
+  /** Runs a top-level query over the inputs. */
+  public List<JsonNode> run(Query q, Iterable<Input> inputs) {
+    return run(q, Map.of(), inputs);
+  }
+
+  private List<JsonNode> run(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
+    List<Row> rows = from(q, outer, inputs);
+    if (q.where() != null) {
+      List<Row> kept = new ArrayList<>(rows.size());
+      for (Row r : rows) {
+        if (Values.isTrue(eval(q.where(), r.bindings(), null))) {
+          kept.add(r);
+        }
+      }
+      rows = kept;
+    }
+    List<Result> results = new ArrayList<>();
+    if (!q.groupBy().isEmpty() || hasAggregate(q)) {
+      for (List<Row> group : groups(q, rows)) {
+        Row first = group.isEmpty() ? new Row(outer, 0) : group.get(0);
+        results.add(
+            new Result(
+                project(q, first.bindings(), group),
+                keys(q, first.bindings(), group),
+                first.order()));
+      }
+    } else {
+      for (Row r : rows) {
+        results.add(
+            new Result(project(q, r.bindings(), null), keys(q, r.bindings(), null), r.order()));
+      }
+    }
+    if (!q.orderBy().isEmpty()) {
+      results.sort(order(q));
+    }
+    List<JsonNode> values = new ArrayList<>(results.size());
+    Set<Values.Key> seen = q.distinct() ? new HashSet<>() : null;
+    for (Result r : results) {
+      if (r.value() == null) {
+        continue; // SELECT VALUE of undefined: no row
+      }
+      if (seen != null && !seen.add(new Values.Key(r.value()))) {
+        continue;
+      }
+      values.add(r.value());
+    }
+    int from = 0;
+    int to = values.size();
+    if (q.offset() != null) {
+      from = Math.min(to, count(q.offset(), "OFFSET"));
+      to = (int) Math.min(to, (long) from + count(q.limit(), "LIMIT"));
+    }
+    if (q.top() != null) {
+      to = Math.min(to, from + count(q.top(), "TOP"));
+    }
+    return new ArrayList<>(values.subList(from, to));
+  }
+
+  private int count(Expr e, String clause) {
+    JsonNode v = eval(e, Map.of(), null);
+    if (v == null
+        || !v.isNumber()
+        || v.doubleValue() < 0
+        || v.doubleValue() != Math.rint(v.doubleValue())) {
+      throw new QueryException(
+          "SC2064",
+          clause + " needs a non-negative whole number, got " + (v == null ? "undefined" : v));
+    }
+    return (int) Math.min(Integer.MAX_VALUE, v.longValue());
+  }
+
+  private static boolean hasAggregate(Query q) {
+    if (q.select() instanceof Query.Select.Value v) {
+      return containsAggregate(v.expression());
+    }
+    if (q.select() instanceof Query.Select.Items items) {
+      for (Query.Select.Item i : items.items()) {
+        if (containsAggregate(i.expression())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** True if the expression calls an aggregate outside any subquery. */
+  static boolean containsAggregate(Expr e) {
+    if (e instanceof Expr.Call c) {
+      if (SystemFunctions.AGGREGATES.contains(c.name())) {
+        return true;
+      }
+      return c.arguments().stream().anyMatch(Executor::containsAggregate);
+    }
+    if (e instanceof Expr.Member m) {
+      return containsAggregate(m.target());
+    }
+    if (e instanceof Expr.Index i) {
+      return containsAggregate(i.target()) || containsAggregate(i.index());
+    }
+    if (e instanceof Expr.Unary u) {
+      return containsAggregate(u.operand());
+    }
+    if (e instanceof Expr.Binary b) {
+      return containsAggregate(b.left()) || containsAggregate(b.right());
+    }
+    if (e instanceof Expr.Conditional c) {
+      return containsAggregate(c.condition())
+          || containsAggregate(c.then())
+          || containsAggregate(c.otherwise());
+    }
+    if (e instanceof Expr.ArrayLiteral a) {
+      return a.items().stream().anyMatch(Executor::containsAggregate);
+    }
+    if (e instanceof Expr.ObjectLiteral o) {
+      return o.properties().stream().anyMatch(p -> containsAggregate(p.value()));
+    }
+    if (e instanceof Expr.In in) {
+      return containsAggregate(in.value())
+          || in.items().stream().anyMatch(Executor::containsAggregate);
+    }
+    return false;
+  }
+
+  private List<List<Row>> groups(Query q, List<Row> rows) {
+    if (q.groupBy().isEmpty()) {
+      return List.of(rows); // one group, even when empty (COUNT is then 0)
+    }
+    Map<List<Values.Key>, List<Row>> groups = new LinkedHashMap<>();
+    for (Row r : rows) {
+      List<Values.Key> key = new ArrayList<>(q.groupBy().size());
+      for (Expr g : q.groupBy()) {
+        key.add(new Values.Key(eval(g, r.bindings(), null)));
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+    }
+    return new ArrayList<>(groups.values());
+  }
+
+  private JsonNode project(Query q, Map<String, JsonNode> env, List<Row> group) {
+    Query.Select select = q.select();
+    if (select instanceof Query.Select.Star) {
+      return env.get(q.from().get(0).alias());
+    }
+    if (select instanceof Query.Select.Value v) {
+      return eval(v.expression(), env, group);
+    }
+    ObjectNode out = Values.NODES.objectNode();
+    int unnamed = 0;
+    for (Query.Select.Item item : ((Query.Select.Items) select).items()) {
+      String name = item.alias();
+      if (name == null) {
+        name = derivedName(item.expression());
+        if (name == null) {
+          unnamed++;
+          name = "$" + unnamed;
+        }
+      }
+      JsonNode v = eval(item.expression(), env, group);
+      if (v != null) {
+        out.set(name, v);
+      }
+    }
+    return out;
+  }
+
+  /** The property name of an unaliased projection: c.name → name, c["x"] → x, c → c. */
+  static String derivedName(Expr e) {
+    if (e instanceof Expr.Member m) {
+      return m.property();
+    }
+    if (e instanceof Expr.Index i
+        && i.index() instanceof Expr.Literal l
+        && l.value() != null
+        && l.value().isTextual()) {
+      return l.value().textValue();
+    }
+    if (e instanceof Expr.Identifier id) {
+      return id.name();
+    }
+    return null;
+  }
+
+  private List<JsonNode> keys(Query q, Map<String, JsonNode> env, List<Row> group) {
+    List<JsonNode> keys = new ArrayList<>(q.orderBy().size());
+    for (Query.OrderItem o : q.orderBy()) {
+      keys.add(eval(o.expression(), env, group)); // may hold null (undefined)
+    }
+    return keys;
+  }
+
+  private static Comparator<Result> order(Query q) {
+    List<Query.OrderItem> items = q.orderBy();
+    boolean firstAscending = items.get(0).ascending();
+    return (a, b) -> {
+      for (int i = 0; i < items.size(); i++) {
+        int c = Values.ORDER.compare(a.keys().get(i), b.keys().get(i));
+        if (c != 0) {
+          return items.get(i).ascending() ? c : -c;
+        }
+      }
+      int c = Long.compare(a.order(), b.order());
+      return firstAscending ? c : -c;
+    };
+  }
+
+  // ------------------------------------------------------------------ FROM and JOIN
+
+  private List<Row> from(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
+    List<Row> rows = new ArrayList<>();
+    if (q.from().isEmpty()) {
+      rows.add(new Row(outer, 0));
+      return rows;
+    }
+    Query.FromSource first = q.from().get(0);
+    if (first.collection() instanceof Query.Collection.Path p && outer.containsKey(p.name())) {
+      bind(first, outer, outer.get(p.name()), 0, rows);
+    } else if (first.collection() instanceof Query.Collection.Subquery sq) {
+      long i = 0;
+      for (JsonNode v : run(sq.query(), outer, inputs)) {
+        bindValue(first, outer, v, i++, rows);
+      }
+    } else {
+      for (Input in : inputs) {
+        bind(first, outer, in.document(), in.order(), rows);
+      }
+    }
+    for (int s = 1; s < q.from().size(); s++) {
+      Query.FromSource source = q.from().get(s);
+      List<Row> joined = new ArrayList<>();
+      for (Row r : rows) {
+        if (source.collection() instanceof Query.Collection.Path p) {
+          bind(source, r.bindings(), r.bindings().get(p.name()), r.order(), joined);
+        } else {
+          for (JsonNode v :
+              run(
+                  ((Query.Collection.Subquery) source.collection()).query(),
+                  r.bindings(),
+                  List.of())) {
+            bindValue(source, r.bindings(), v, r.order(), joined);
+          }
+        }
+      }
+      rows = joined;
+    }
+    return rows;
+  }
+
+  /** Binds a source whose path starts at {@code start} (a document or an alias's value). */
+  private void bind(
+      Query.FromSource source,
+      Map<String, JsonNode> env,
+      JsonNode start,
+      long order,
+      List<Row> out) {
+    JsonNode v = start;
+    for (Object seg : ((Query.Collection.Path) source.collection()).segments()) {
+      if (v == null) {
+        return;
+      }
+      Object key = seg instanceof Expr e ? eval(e, env, null) : seg;
+      v = access(v, key instanceof JsonNode n ? toKey(n) : key);
+    }
+    bindValue(source, env, v, order, out);
+  }
+
+  private static Object toKey(JsonNode n) {
+    if (n == null) {
+      return null;
+    }
+    return n.isTextual() ? n.textValue() : n.isNumber() ? (Object) n.intValue() : null;
+  }
+
+  private void bindValue(
+      Query.FromSource source, Map<String, JsonNode> env, JsonNode v, long order, List<Row> out) {
+    if (v == null) {
+      return;
+    }
+    if (source instanceof Query.FromSource.Iteration) {
+      if (!v.isArray()) {
+        return;
+      }
+      for (JsonNode element : v) {
+        spend(1);
+        out.add(new Row(with(env, source.alias(), element), order));
+      }
+    } else {
+      spend(1);
+      out.add(new Row(with(env, source.alias(), v), order));
+    }
+  }
+
+  private static Map<String, JsonNode> with(Map<String, JsonNode> env, String alias, JsonNode v) {
+    Map<String, JsonNode> m = new HashMap<>(env.size() * 2 + 2);
+    m.putAll(env);
+    m.put(alias, v);
+    return m;
+  }
+
+  private static JsonNode access(JsonNode v, Object key) {
+    if (key instanceof String s) {
+      return v.isObject() ? v.get(s) : null;
+    }
+    if (key instanceof Integer i) {
+      return v.isArray() && i >= 0 && i < v.size() ? v.get(i) : null;
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  /**
+   * Evaluates an expression in an environment; {@code group} is the current group's rows when
+   * aggregates are being computed, else null.
+   */
+  JsonNode eval(Expr e, Map<String, JsonNode> env, List<Row> group) {
+    if (e instanceof Expr.Literal l) {
+      return l.value();
+    }
+    if (e instanceof Expr.Identifier id) {
+      return env.get(id.name());
+    }
+    if (e instanceof Expr.Member m) {
+      JsonNode t = eval(m.target(), env, group);
+      return t != null && t.isObject() ? t.get(m.property()) : null;
+    }
+    if (e instanceof Expr.Index i) {
+      JsonNode t = eval(i.target(), env, group);
+      JsonNode k = eval(i.index(), env, group);
+      if (t == null || k == null) {
+        return null;
+      }
+      if (k.isTextual()) {
+        return t.isObject() ? t.get(k.textValue()) : null;
+      }
+      if (k.isNumber() && k.doubleValue() == Math.rint(k.doubleValue())) {
+        return access(t, k.intValue());
+      }
+      return null;
+    }
+    if (e instanceof Expr.Parameter p) {
+      return parameters.get(p.name());
+    }
+    if (e instanceof Expr.Unary u) {
+      return unary(u, eval(u.operand(), env, group));
+    }
+    if (e instanceof Expr.Binary b) {
+      return binary(b, env, group);
+    }
+    if (e instanceof Expr.In in) {
+      JsonNode v = eval(in.value(), env, group);
+      if (v == null) {
+        return null;
+      }
+      for (Expr item : in.items()) {
+        if (Values.isTrue(Values.equal(v, eval(item, env, group)))) {
+          return Values.bool(!in.negated());
+        }
+      }
+      return Values.bool(in.negated());
+    }
+    if (e instanceof Expr.Between b) {
+      JsonNode v = eval(b.value(), env, group);
+      Integer lo = Values.compareScalars(v, eval(b.low(), env, group));
+      Integer hi = Values.compareScalars(v, eval(b.high(), env, group));
+      if (lo == null || hi == null) {
+        return null;
+      }
+      return Values.bool((lo >= 0 && hi <= 0) != b.negated());
+    }
+    if (e instanceof Expr.Like l) {
+      return like(l, env, group);
+    }
+    if (e instanceof Expr.Conditional c) {
+      JsonNode cond = eval(c.condition(), env, group);
+      // assumption: a non-boolean condition takes the else branch, as a false one does
+      return Values.isTrue(cond) ? eval(c.then(), env, group) : eval(c.otherwise(), env, group);
+    }
+    if (e instanceof Expr.Call c) {
+      return call(c, env, group);
+    }
+    if (e instanceof Expr.ArrayLiteral a) {
+      ArrayNode out = Values.NODES.arrayNode();
+      for (Expr item : a.items()) {
+        JsonNode v = eval(item, env, group);
+        // assumption: an undefined element is left out of an array literal, as the service
+        // drops undefined values when it serializes results
+        if (v != null) {
+          out.add(v);
+        }
+      }
+      return out;
+    }
+    if (e instanceof Expr.ObjectLiteral o) {
+      ObjectNode out = Values.NODES.objectNode();
+      for (Expr.Property p : o.properties()) {
+        JsonNode v = eval(p.value(), env, group);
+        if (v != null) {
+          out.set(p.name(), v);
+        }
+      }
+      return out;
+    }
+    if (e instanceof Expr.ScalarSubquery s) {
+      List<JsonNode> r = run(s.query(), env, List.of());
+      return r.isEmpty() ? null : r.get(0);
+    }
+    if (e instanceof Expr.Exists x) {
+      return Values.bool(!run(x.query(), env, List.of()).isEmpty());
+    }
+    if (e instanceof Expr.ArraySubquery a) {
+      ArrayNode out = Values.NODES.arrayNode();
+      run(a.query(), env, List.of()).forEach(out::add);
+      return out;
+    }
+    throw new QueryException("SC2005", "user-defined functions are not supported by cosmolab yet");
+  }
+
+  private static JsonNode unary(Expr.Unary u, JsonNode v) {
+    switch (u.op()) {
+      case NOT -> {
+        return v != null && v.isBoolean() ? Values.bool(!v.booleanValue()) : null;
+      }
+      case NEGATE -> {
+        return v != null && v.isNumber() ? Values.number(-v.doubleValue()) : null;
+      }
+      case PLUS -> {
+        return v != null && v.isNumber() ? v : null;
+      }
+      default -> {
+        return v != null && v.isNumber() ? Values.number(~toInt32(v.doubleValue())) : null;
+      }
+    }
+  }
+
+  private JsonNode binary(Expr.Binary b, Map<String, JsonNode> env, List<Row> group) {
+    if (b.op() == Expr.BinaryOp.AND || b.op() == Expr.BinaryOp.OR) {
+      boolean and = b.op() == Expr.BinaryOp.AND;
+      JsonNode l = eval(b.left(), env, group);
+      if (l != null && l.isBoolean() && l.booleanValue() != and) {
+        return l; // false AND x = false, true OR x = true
+      }
+      JsonNode r = eval(b.right(), env, group);
+      if (r != null && r.isBoolean() && r.booleanValue() != and) {
+        return r;
+      }
+      boolean bothBool = l != null && l.isBoolean() && r != null && r.isBoolean();
+      return bothBool ? Values.bool(and) : null;
+    }
+    if (b.op() == Expr.BinaryOp.COALESCE) {
+      JsonNode l = eval(b.left(), env, group);
+      return l != null ? l : eval(b.right(), env, group);
+    }
+    JsonNode l = eval(b.left(), env, group);
+    JsonNode r = eval(b.right(), env, group);
+    switch (b.op()) {
+      case EQUAL -> {
+        return Values.equal(l, r);
+      }
+      case NOT_EQUAL -> {
+        JsonNode eq = Values.equal(l, r);
+        return eq == null ? null : Values.bool(!eq.booleanValue());
+      }
+      case LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> {
+        Integer c = Values.compareScalars(l, r);
+        if (c == null) {
+          return null;
+        }
+        return Values.bool(
+            switch (b.op()) {
+              case LESS -> c < 0;
+              case LESS_OR_EQUAL -> c <= 0;
+              case GREATER -> c > 0;
+              default -> c >= 0;
+            });
+      }
+      case CONCAT -> {
+        return l != null && l.isTextual() && r != null && r.isTextual()
+            ? Values.text(l.textValue() + r.textValue())
+            : null;
+      }
+      default -> {
+        if (l == null || r == null || !l.isNumber() || !r.isNumber()) {
+          return null;
+        }
+        return arithmetic(b.op(), l.doubleValue(), r.doubleValue());
+      }
+    }
+  }
+
+  private static JsonNode arithmetic(Expr.BinaryOp op, double x, double y) {
+    return switch (op) {
+      case ADD -> Values.number(x + y);
+      case SUBTRACT -> Values.number(x - y);
+      case MULTIPLY -> Values.number(x * y);
+      case DIVIDE -> Values.number(x / y);
+      case MODULO -> Values.number(x % y);
+      case BIT_AND -> Values.number(toInt32(x) & toInt32(y));
+      case BIT_OR -> Values.number(toInt32(x) | toInt32(y));
+      case BIT_XOR -> Values.number(toInt32(x) ^ toInt32(y));
+      case SHIFT_LEFT -> Values.number(toInt32(x) << (toInt32(y) & 31));
+      case SHIFT_RIGHT -> Values.number(toInt32(x) >> (toInt32(y) & 31));
+      case SHIFT_RIGHT_ZERO_FILL ->
+          Values.number((double) ((toInt32(x) & 0xFFFFFFFFL) >>> (toInt32(y) & 31)));
+      default -> null;
+    };
+  }
+
+  /** ECMAScript ToInt32, which the service's bitwise operators follow. */
+  private static int toInt32(double d) {
+    if (!Double.isFinite(d)) {
+      return 0;
+    }
+    return (int) (long) d;
+  }
+
+  private JsonNode like(Expr.Like l, Map<String, JsonNode> env, List<Row> group) {
+    JsonNode v = eval(l.value(), env, group);
+    JsonNode p = eval(l.pattern(), env, group);
+    JsonNode esc = l.escape() == null ? null : eval(l.escape(), env, group);
+    if (v == null || !v.isTextual() || p == null || !p.isTextual()) {
+      return null;
+    }
+    if (l.escape() != null && (esc == null || !esc.isTextual() || esc.textValue().length() != 1)) {
+      throw new QueryException("SC2201", "the ESCAPE of LIKE must be a single character");
+    }
+    Character escape = esc == null ? null : esc.textValue().charAt(0);
+    Pattern regex = likePattern(p.textValue(), escape);
+    return Values.bool(regex.matcher(new BudgetedText(v.textValue())).matches() != l.negated());
+  }
+
+  /** LIKE → regex: % any run, _ one character, [..] a set, the escape makes the next literal. */
+  private static Pattern likePattern(String pattern, Character escape) {
+    StringBuilder re = new StringBuilder();
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (escape != null && c == escape && i + 1 < pattern.length()) {
+        re.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+      } else if (c == '%') {
+        re.append(".*");
+      } else if (c == '_') {
+        re.append('.');
+      } else if (c == '[') {
+        int end = pattern.indexOf(']', i + 1);
+        if (end < 0) {
+          re.append("\\[");
+        } else {
+          String set = pattern.substring(i + 1, end);
+          re.append('[')
+              .append(
+                  set.startsWith("^")
+                      ? "^" + set.substring(1).replace("\\", "\\\\")
+                      : set.replace("\\", "\\\\"))
+              .append(']');
+          i = end;
+        }
+      } else {
+        re.append(Pattern.quote(String.valueOf(c)));
+      }
+    }
+    return Pattern.compile(re.toString(), Pattern.DOTALL);
+  }
+
+  private JsonNode call(Expr.Call c, Map<String, JsonNode> env, List<Row> group) {
+    if (SystemFunctions.AGGREGATES.contains(c.name())) {
+      if (group == null) {
+        throw new QueryException(
+            "SC2101", "Aggregate " + c.name() + " used outside an aggregating SELECT");
+      }
+      return aggregate(c.name(), c.arguments().get(0), group);
+    }
+    spend(1);
+    List<JsonNode> args = new ArrayList<>(c.arguments().size());
+    for (Expr a : c.arguments()) {
+      args.add(eval(a, env, group));
+    }
+    return SystemFunctions.lookup(c.name()).impl().apply(args, functionContext);
+  }
+
+  private JsonNode aggregate(String name, Expr argument, List<Row> group) {
+    long count = 0;
+    double sum = 0;
+    boolean nonNumber = false;
+    JsonNode best = null;
+    for (Row r : group) {
+      JsonNode v = eval(argument, r.bindings(), null);
+      if (v == null) {
+        continue;
+      }
+      count++;
+      if (v.isNumber()) {
+        sum += v.doubleValue();
+      } else {
+        nonNumber = true;
+      }
+      if (best == null) {
+        best = v;
+      } else {
+        int cmp = Values.ORDER.compare(v, best);
+        if ((name.equals("MIN") && cmp < 0) || (name.equals("MAX") && cmp > 0)) {
+          best = v;
+        }
+      }
+    }
+    return switch (name) {
+      case "COUNT" -> Values.number(count);
+      case "SUM" -> count == 0 || nonNumber ? null : Values.number(sum);
+      case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
+      default -> best; // MIN, MAX: undefined over no values
+    };
+  }
+
+  /** Text whose character reads count against the work limit (bounds regex backtracking). */
+  private final class BudgetedText implements CharSequence {
+    private final String text;
+
+    BudgetedText(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public char charAt(int index) {
+      spend(1);
+      return text.charAt(index);
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new BudgetedText(text.substring(start, end));
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+}

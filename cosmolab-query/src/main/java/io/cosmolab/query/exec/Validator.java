@@ -1,0 +1,190 @@
+package io.cosmolab.query.exec;
+
+import io.cosmolab.query.QueryException;
+import io.cosmolab.query.ast.Expr;
+import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.functions.SystemFunctions;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a parsed query before it runs, as the service's compiler does: every identifier names a
+ * FROM alias in scope, every function exists with a valid number of arguments, every parameter has
+ * a value, aggregates appear only where they can, and {@code SELECT *} has exactly one input set.
+ */
+final class Validator {
+  private final Map<String, ?> parameters;
+
+  Validator(Map<String, ?> parameters) {
+    this.parameters = parameters;
+  }
+
+  void check(Query q) {
+    query(q, Set.of());
+  }
+
+  private void query(Query q, Set<String> outer) {
+    Set<String> scope = new HashSet<>(outer);
+    for (int i = 0; i < q.from().size(); i++) {
+      Query.FromSource s = q.from().get(i);
+      if (s.collection() instanceof Query.Collection.Path p) {
+        boolean known = scope.contains(p.name());
+        if (i > 0 && !known) {
+          throw unresolved(p.name());
+        }
+        for (Object seg : p.segments()) {
+          if (seg instanceof Expr e) {
+            expr(e, scope, false);
+          }
+        }
+      } else {
+        query(((Query.Collection.Subquery) s.collection()).query(), scope);
+      }
+      scope.add(s.alias());
+    }
+    if (q.select() instanceof Query.Select.Star) {
+      if (q.from().isEmpty()) {
+        throw new QueryException(
+            "SC2001", "'SELECT *' is not valid if the FROM clause is omitted.");
+      }
+      if (q.from().size() > 1) {
+        throw new QueryException("SC2001", "'SELECT *' is only valid with a single input set.");
+      }
+    } else if (q.select() instanceof Query.Select.Value v) {
+      expr(v.expression(), scope, true);
+    } else {
+      for (Query.Select.Item item : ((Query.Select.Items) q.select()).items()) {
+        expr(item.expression(), scope, true);
+      }
+    }
+    if (q.where() != null) {
+      expr(q.where(), scope, false);
+    }
+    for (Expr g : q.groupBy()) {
+      expr(g, scope, false);
+    }
+    for (Query.OrderItem o : q.orderBy()) {
+      expr(o.expression(), scope, true);
+    }
+    for (Expr e : new Expr[] {q.top(), q.offset(), q.limit()}) {
+      if (e instanceof Expr.Parameter p) {
+        parameter(p);
+      }
+    }
+  }
+
+  private void parameter(Expr.Parameter p) {
+    if (!parameters.containsKey(p.name())) {
+      throw new QueryException(
+          "SC2001",
+          String.format(
+              Locale.ROOT,
+              "Parameter '%s' is not defined: the request's parameters are %s",
+              p.name(),
+              parameters.keySet()));
+    }
+  }
+
+  private void expr(Expr e, Set<String> scope, boolean agg) {
+    if (e instanceof Expr.Parameter p) {
+      parameter(p);
+    } else if (e instanceof Expr.Identifier i) {
+      if (!scope.contains(i.name())) {
+        throw unresolved(i.name());
+      }
+    } else if (e instanceof Expr.Member m) {
+      expr(m.target(), scope, agg);
+    } else if (e instanceof Expr.Index i) {
+      expr(i.target(), scope, agg);
+      expr(i.index(), scope, agg);
+    } else if (e instanceof Expr.Unary u) {
+      expr(u.operand(), scope, agg);
+    } else if (e instanceof Expr.Binary b) {
+      expr(b.left(), scope, agg);
+      expr(b.right(), scope, agg);
+    } else if (e instanceof Expr.In in) {
+      expr(in.value(), scope, agg);
+      in.items().forEach(x -> expr(x, scope, agg));
+    } else if (e instanceof Expr.Between b) {
+      expr(b.value(), scope, agg);
+      expr(b.low(), scope, agg);
+      expr(b.high(), scope, agg);
+    } else if (e instanceof Expr.Like l) {
+      expr(l.value(), scope, agg);
+      expr(l.pattern(), scope, agg);
+      if (l.escape() != null) {
+        expr(l.escape(), scope, agg);
+      }
+    } else if (e instanceof Expr.Conditional c) {
+      expr(c.condition(), scope, agg);
+      expr(c.then(), scope, agg);
+      expr(c.otherwise(), scope, agg);
+    } else if (e instanceof Expr.Call c) {
+      call(c, scope, agg);
+    } else if (e instanceof Expr.UdfCall u) {
+      throw new QueryException(
+          "SC2005",
+          "user-defined function udf."
+              + u.name()
+              + " cannot run: executing user-defined functions is not supported by cosmolab yet");
+    } else if (e instanceof Expr.ArrayLiteral a) {
+      a.items().forEach(x -> expr(x, scope, agg));
+    } else if (e instanceof Expr.ObjectLiteral o) {
+      o.properties().forEach(p -> expr(p.value(), scope, agg));
+    } else if (e instanceof Expr.ScalarSubquery s) {
+      query(s.query(), scope);
+    } else if (e instanceof Expr.Exists x) {
+      query(x.query(), scope);
+    } else if (e instanceof Expr.ArraySubquery a) {
+      query(a.query(), scope);
+    }
+  }
+
+  private void call(Expr.Call c, Set<String> scope, boolean aggregatesAllowed) {
+    if (SystemFunctions.AGGREGATES.contains(c.name())) {
+      if (!aggregatesAllowed) {
+        throw new QueryException(
+            "SC2101",
+            "Aggregate function " + c.name() + " is not allowed here (not in WHERE or GROUP BY).");
+      }
+      if (c.arguments().size() != 1) {
+        throw arity(c.name(), "1", c.arguments().size());
+      }
+      expr(c.arguments().get(0), scope, false); // no aggregate inside an aggregate
+      return;
+    }
+    SystemFunctions.Function f = SystemFunctions.lookup(c.name());
+    if (f == null) {
+      throw new QueryException(
+          "SC2005", "'" + c.name() + "' is not a recognized built-in function name.");
+    }
+    int n = c.arguments().size();
+    if (n < f.minArgs() || n > f.maxArgs()) {
+      String expected =
+          f.minArgs() == f.maxArgs()
+              ? Integer.toString(f.minArgs())
+              : f.maxArgs() == Integer.MAX_VALUE
+                  ? "at least " + f.minArgs()
+                  : f.minArgs() + " to " + f.maxArgs();
+      throw arity(c.name(), expected, n);
+    }
+    c.arguments().forEach(x -> expr(x, scope, aggregatesAllowed));
+  }
+
+  private static QueryException arity(String name, String expected, int got) {
+    return new QueryException(
+        "SC2050",
+        String.format(
+            Locale.ROOT,
+            "The %s function requires %s argument(s), but %d were given.",
+            name,
+            expected,
+            got));
+  }
+
+  private static QueryException unresolved(String name) {
+    return new QueryException("SC2001", "Identifier '" + name + "' could not be resolved.");
+  }
+}

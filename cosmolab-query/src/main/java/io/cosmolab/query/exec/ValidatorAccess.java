@@ -1,0 +1,11 @@
+package io.cosmolab.query.exec;
+
+import io.cosmolab.query.ast.Query;
+import java.util.Map;
+
+/** Lets the API class run the package-private validator; not part of the API. */
+public final class ValidatorAccess {
+  public void check(Query query, Map<String, ?> parameters) {
+    new Validator(parameters).check(query);
+  }
+}

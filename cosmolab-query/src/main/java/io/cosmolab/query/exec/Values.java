@@ -1,0 +1,206 @@
+package io.cosmolab.query.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Query values and their semantics. A value is a Jackson {@link JsonNode}; Java {@code null} is
+ * {@code undefined} (a missing property, or the result of an expression over the wrong types).
+ *
+ * <ul>
+ *   <li>Numbers are IEEE-754 doubles, as the service stores them; integral results within 2^53 are
+ *       written without a fraction ({@code 4/2} is {@code 2}).
+ *   <li>Equality and ordering comparisons between values of different types are undefined; equality
+ *       of arrays and objects is deep.
+ *   <li>The order across types, used by ORDER BY, MIN and MAX, is undefined &lt; null &lt; false
+ *       &lt; true &lt; numbers &lt; strings &lt; arrays &lt; objects ({@code gateway-protocol.md}
+ *       §7.7, the SDKs' ItemComparator). Assumption: arrays and objects, which the documentation
+ *       does not order, sort after strings, arrays before objects, by their JSON text.
+ * </ul>
+ */
+public final class Values {
+  private Values() {}
+
+  static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** A number as the service writes it: integral values within 2^53 without a fraction. */
+  public static JsonNode number(double v) {
+    if (!Double.isFinite(v)) {
+      return null; // JSON has no Infinity or NaN: undefined
+    }
+    if (v == Math.rint(v) && Math.abs(v) <= 9.007199254740992E15 && !(v == 0 && 1 / v < 0)) {
+      long l = (long) v;
+      return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
+    }
+    return NODES.numberNode(v);
+  }
+
+  /** A whole number, exact. */
+  public static JsonNode number(long v) {
+    return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+  }
+
+  public static JsonNode bool(boolean b) {
+    return NODES.booleanNode(b);
+  }
+
+  public static JsonNode text(String s) {
+    return NODES.textNode(s);
+  }
+
+  public static boolean isTrue(JsonNode v) {
+    return v != null && v.isBoolean() && v.booleanValue();
+  }
+
+  /** The rank of a value's type in the cross-type order. */
+  static int typeRank(JsonNode v) {
+    if (v == null || v.isMissingNode()) {
+      return 0;
+    }
+    return switch (v.getNodeType()) {
+      case NULL -> 1;
+      case BOOLEAN -> v.booleanValue() ? 3 : 2;
+      case NUMBER -> 4;
+      case STRING -> 5;
+      case ARRAY -> 6;
+      case OBJECT -> 7;
+      default -> 8;
+    };
+  }
+
+  /** The total order of ORDER BY, MIN and MAX. */
+  public static final Comparator<JsonNode> ORDER = Values::compareForOrder;
+
+  static int compareForOrder(JsonNode a, JsonNode b) {
+    int ra = typeRank(a);
+    int rb = typeRank(b);
+    if (ra != rb) {
+      return Integer.compare(ra, rb);
+    }
+    return switch (ra) {
+      case 4 -> Double.compare(a.doubleValue(), b.doubleValue());
+      case 5 -> a.textValue().compareTo(b.textValue());
+      case 6, 7 -> a.toString().compareTo(b.toString());
+      default -> 0;
+    };
+  }
+
+  /**
+   * {@code a = b}: true or false for values of the same type, undefined (null) across types or with
+   * undefined.
+   */
+  static JsonNode equal(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    int ra = typeRank(a);
+    int rb = typeRank(b);
+    boolean sameClass = ra == rb || (ra >= 2 && ra <= 3 && rb >= 2 && rb <= 3);
+    if (!sameClass) {
+      return null;
+    }
+    return bool(deepEquals(a, b));
+  }
+
+  /** Deep equality; numbers compare numerically. */
+  public static boolean deepEquals(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return a == null && b == null;
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return a.doubleValue() == b.doubleValue();
+    }
+    if (a.getNodeType() != b.getNodeType()) {
+      return false;
+    }
+    if (a.isArray()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!deepEquals(a.get(i), b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.isObject()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (Iterator<Map.Entry<String, JsonNode>> it = a.properties().iterator(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!deepEquals(e.getValue(), b.get(e.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return a.equals(b);
+  }
+
+  /** A hash consistent with {@link #deepEquals}, for DISTINCT and GROUP BY. */
+  static int deepHash(JsonNode v) {
+    if (v == null) {
+      return 0;
+    }
+    if (v.isNumber()) {
+      return Double.hashCode(v.doubleValue());
+    }
+    if (v.isArray()) {
+      int h = 1;
+      for (JsonNode e : v) {
+        h = 31 * h + deepHash(e);
+      }
+      return h;
+    }
+    if (v.isObject()) {
+      int h = 0;
+      for (Map.Entry<String, JsonNode> e : v.properties()) {
+        h += e.getKey().hashCode() ^ deepHash(e.getValue());
+      }
+      return h;
+    }
+    return v.hashCode();
+  }
+
+  /**
+   * {@code a < b} and friends: -1, 0 or 1, or null when the values are not of one comparable type
+   * (numbers, strings, booleans, null).
+   */
+  static Integer compareScalars(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return Double.compare(a.doubleValue(), b.doubleValue());
+    }
+    if (a.isTextual() && b.isTextual()) {
+      int c = a.textValue().compareTo(b.textValue());
+      return Integer.signum(c);
+    }
+    if (a.isBoolean() && b.isBoolean()) {
+      return Boolean.compare(a.booleanValue(), b.booleanValue());
+    }
+    if (a.isNull() && b.isNull()) {
+      return 0;
+    }
+    return null;
+  }
+
+  /** A key wrapper giving values deep equality, for hash maps. */
+  record Key(JsonNode value) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && deepEquals(value, k.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return deepHash(value);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package io.cosmolab.query.functions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.query.exec.Values;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * Date and time functions on the injected clock. Date-times are ISO-8601 UTC strings in the
+ * service's format ({@code 2026-01-01T00:00:00.0000000Z}); timestamps are milliseconds since the
+ * Unix epoch; ticks are 100-nanosecond intervals since 0001-01-01. The {@code ...Static} variants
+ * and the plain ones agree within a query: the clock is read once per query.
+ */
+final class DateTimeFunctions {
+  private DateTimeFunctions() {}
+
+  /** Ticks between 0001-01-01 and the Unix epoch. */
+  private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
+
+  static void register(SystemFunctions.Registrar r) {
+    for (String suffix : new String[] {"", "STATIC"}) {
+      r.def(
+          "GETCURRENTDATETIME" + suffix,
+          0,
+          0,
+          (a, c) -> Values.text(SystemFunctions.formatDateTime(c.now())));
+      r.def("GETCURRENTTIMESTAMP" + suffix, 0, 0, (a, c) -> Values.number(c.now().toEpochMilli()));
+      r.def("GETCURRENTTICKS" + suffix, 0, 0, (a, c) -> Values.number(ticks(c.now())));
+    }
+    r.def(
+        "DATETIMEADD",
+        3,
+        3,
+        (a, c) -> {
+          ChronoUnit unit = part(a.get(0));
+          Instant t = instant(a.get(2));
+          if (unit == null || t == null || !isWhole(a.get(1))) {
+            return null;
+          }
+          long n = a.get(1).longValue();
+          LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+          return Values.text(
+              SystemFunctions.formatDateTime(d.plus(n, unit).toInstant(ZoneOffset.UTC)));
+        });
+    r.def(
+        "DATETIMEDIFF",
+        3,
+        3,
+        (a, c) -> {
+          ChronoUnit unit = part(a.get(0));
+          Instant start = instant(a.get(1));
+          Instant end = instant(a.get(2));
+          if (unit == null || start == null || end == null) {
+            return null;
+          }
+          // the number of unit boundaries crossed, as DateDiff counts them
+          LocalDateTime s = LocalDateTime.ofInstant(start, ZoneOffset.UTC);
+          LocalDateTime e = LocalDateTime.ofInstant(end, ZoneOffset.UTC);
+          return Values.number(unit.between(truncate(s, unit), truncate(e, unit)));
+        });
+    r.def(
+        "DATETIMEPART",
+        2,
+        2,
+        (a, c) -> {
+          ChronoUnit unit = part(a.get(0));
+          Instant t = instant(a.get(1));
+          if (unit == null || t == null) {
+            return null;
+          }
+          LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+          return Values.number(
+              switch (unit) {
+                case YEARS -> d.getYear();
+                case MONTHS -> d.getMonthValue();
+                case DAYS -> d.getDayOfMonth();
+                case HOURS -> d.getHour();
+                case MINUTES -> d.getMinute();
+                case SECONDS -> d.getSecond();
+                case MILLIS -> d.getNano() / 1_000_000;
+                case MICROS -> d.getNano() / 1_000;
+                default -> d.getNano();
+              });
+        });
+    r.def(
+        "DATETIMEBIN",
+        2,
+        4,
+        (a, c) -> {
+          Instant t = instant(a.get(0));
+          ChronoUnit unit = part(a.get(1));
+          if (t == null || unit == null || unit == ChronoUnit.YEARS || unit == ChronoUnit.MONTHS) {
+            return null;
+          }
+          long size = a.size() > 2 && isWhole(a.get(2)) ? a.get(2).longValue() : 1;
+          Instant origin = a.size() > 3 ? instant(a.get(3)) : Instant.EPOCH;
+          if (size <= 0 || origin == null) {
+            return null;
+          }
+          long binNanos = Duration.of(1, unit).toNanos() * size;
+          long since = Duration.between(origin, t).toNanos();
+          long bins = Math.floorDiv(since, binNanos);
+          return Values.text(SystemFunctions.formatDateTime(origin.plusNanos(bins * binNanos)));
+        });
+    r.def(
+        "DATETIMEFROMPARTS",
+        3,
+        7,
+        (a, c) -> {
+          for (JsonNode x : a) {
+            if (!isWhole(x)) {
+              return null;
+            }
+          }
+          try {
+            LocalDateTime d =
+                LocalDateTime.of(
+                    a.get(0).intValue(),
+                    a.get(1).intValue(),
+                    a.get(2).intValue(),
+                    a.size() > 3 ? a.get(3).intValue() : 0,
+                    a.size() > 4 ? a.get(4).intValue() : 0,
+                    a.size() > 5 ? a.get(5).intValue() : 0,
+                    a.size() > 6 ? a.get(6).intValue() * 100 : 0);
+            return Values.text(SystemFunctions.formatDateTime(d.toInstant(ZoneOffset.UTC)));
+          } catch (java.time.DateTimeException e) {
+            return null;
+          }
+        });
+    r.def(
+        "DATETIMETOTICKS",
+        1,
+        1,
+        (a, c) -> {
+          Instant t = instant(a.get(0));
+          return t == null ? null : Values.number(ticks(t));
+        });
+    r.def(
+        "DATETIMETOTIMESTAMP",
+        1,
+        1,
+        (a, c) -> {
+          Instant t = instant(a.get(0));
+          return t == null ? null : Values.number(t.toEpochMilli());
+        });
+    r.def(
+        "TICKSTODATETIME",
+        1,
+        1,
+        (a, c) -> {
+          if (!isWhole(a.get(0))) {
+            return null;
+          }
+          long sinceEpoch = a.get(0).longValue() - EPOCH_TICKS;
+          Instant t =
+              Instant.ofEpochSecond(
+                  Math.floorDiv(sinceEpoch, 10_000_000L),
+                  Math.floorMod(sinceEpoch, 10_000_000L) * 100);
+          return Values.text(SystemFunctions.formatDateTime(t));
+        });
+    r.def(
+        "TIMESTAMPTODATETIME",
+        1,
+        1,
+        (a, c) ->
+            isWhole(a.get(0))
+                ? Values.text(
+                    SystemFunctions.formatDateTime(Instant.ofEpochMilli(a.get(0).longValue())))
+                : null);
+  }
+
+  private static long ticks(Instant t) {
+    return EPOCH_TICKS + t.getEpochSecond() * 10_000_000L + t.getNano() / 100;
+  }
+
+  private static boolean isWhole(JsonNode v) {
+    return v != null && v.isNumber() && v.doubleValue() == Math.rint(v.doubleValue());
+  }
+
+  private static Instant instant(JsonNode v) {
+    return v != null && v.isTextual() ? SystemFunctions.parseDateTime(v.textValue()) : null;
+  }
+
+  private static LocalDateTime truncate(LocalDateTime d, ChronoUnit unit) {
+    return switch (unit) {
+      case YEARS -> d.withDayOfYear(1).truncatedTo(ChronoUnit.DAYS);
+      case MONTHS -> d.withDayOfMonth(1).truncatedTo(ChronoUnit.DAYS);
+      default -> d.truncatedTo(unit);
+    };
+  }
+
+  /** The service's date-part names and abbreviations. */
+  private static ChronoUnit part(JsonNode v) {
+    if (v == null || !v.isTextual()) {
+      return null;
+    }
+    return switch (v.textValue().toLowerCase(Locale.ROOT)) {
+      case "year", "yyyy", "yy" -> ChronoUnit.YEARS;
+      case "month", "mm", "m" -> ChronoUnit.MONTHS;
+      case "day", "dd", "d" -> ChronoUnit.DAYS;
+      case "hour", "hh" -> ChronoUnit.HOURS;
+      case "minute", "mi", "n" -> ChronoUnit.MINUTES;
+      case "second", "ss", "s" -> ChronoUnit.SECONDS;
+      case "millisecond", "ms" -> ChronoUnit.MILLIS;
+      case "microsecond", "mcs" -> ChronoUnit.MICROS;
+      case "nanosecond", "ns" -> ChronoUnit.NANOS;
+      default -> null;
+    };
+  }
+}

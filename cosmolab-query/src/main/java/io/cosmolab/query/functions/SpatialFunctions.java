@@ -1,0 +1,280 @@
+package io.cosmolab.query.functions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.exec.Values;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Spatial functions over GeoJSON Point, LineString and Polygon in geography coordinates ({@code
+ * [longitude, latitude]}).
+ *
+ * <p>Assumptions [H]: distances are great-circle distances on a sphere of the Earth's mean radius
+ * (6,371,008.8 m), where the service uses an ellipsoid (differences up to about 0.5 %); the
+ * distance to a line or polygon is the distance to its nearest vertex; containment treats edges as
+ * straight lines in longitude and latitude (as planar tests do), not as great-circle arcs.
+ */
+final class SpatialFunctions {
+  private SpatialFunctions() {}
+
+  private static final double EARTH_RADIUS_M = 6_371_008.8;
+
+  static void register(SystemFunctions.Registrar r) {
+    r.def(
+        "ST_DISTANCE",
+        2,
+        2,
+        (a, c) -> {
+          List<double[]> p = vertices(a.get(0));
+          List<double[]> q = vertices(a.get(1));
+          if (p == null || q == null || validity(a.get(0)) != null || validity(a.get(1)) != null) {
+            return null;
+          }
+          double best = Double.MAX_VALUE;
+          for (double[] x : p) {
+            for (double[] y : q) {
+              best = Math.min(best, haversine(x, y));
+            }
+          }
+          return Values.number(best);
+        });
+    r.def(
+        "ST_WITHIN",
+        2,
+        2,
+        (a, c) -> {
+          if (validity(a.get(0)) != null || validity(a.get(1)) != null) {
+            return null;
+          }
+          if (!"Polygon".equals(type(a.get(1)))) {
+            return Values.bool(false);
+          }
+          for (double[] v : vertices(a.get(0))) {
+            if (!inPolygon(v, a.get(1))) {
+              return Values.bool(false);
+            }
+          }
+          return Values.bool(true);
+        });
+    r.def(
+        "ST_INTERSECTS",
+        2,
+        2,
+        (a, c) -> {
+          if (validity(a.get(0)) != null || validity(a.get(1)) != null) {
+            return null;
+          }
+          return Values.bool(intersects(a.get(0), a.get(1)) || intersects(a.get(1), a.get(0)));
+        });
+    r.def("ST_ISVALID", 1, 1, (a, c) -> Values.bool(validity(a.get(0)) == null));
+    r.def(
+        "ST_ISVALIDDETAILED",
+        1,
+        1,
+        (a, c) -> {
+          String reason = validity(a.get(0));
+          ObjectNode out = JsonNodeFactory.instance.objectNode();
+          out.put("valid", reason == null);
+          out.put("reason", reason == null ? "" : reason);
+          return out;
+        });
+  }
+
+  private static String type(JsonNode g) {
+    return g != null && g.isObject() && g.path("type").isTextual()
+        ? g.get("type").textValue()
+        : null;
+  }
+
+  /** Why a geometry is invalid, or null if it is valid. */
+  static String validity(JsonNode g) {
+    String type = type(g);
+    if (type == null) {
+      return "The input is not a GeoJSON object with a \"type\".";
+    }
+    JsonNode coords = g.get("coordinates");
+    switch (type) {
+      case "Point" -> {
+        return position(coords);
+      }
+      case "LineString" -> {
+        if (coords == null || !coords.isArray() || coords.size() < 2) {
+          return "A LineString needs at least two positions.";
+        }
+        for (JsonNode p : coords) {
+          String why = position(p);
+          if (why != null) {
+            return why;
+          }
+        }
+        return null;
+      }
+      case "Polygon" -> {
+        if (coords == null || !coords.isArray() || coords.isEmpty()) {
+          return "A Polygon needs at least one linear ring.";
+        }
+        for (JsonNode ring : coords) {
+          if (!ring.isArray() || ring.size() < 4) {
+            return "A linear ring needs at least four positions.";
+          }
+          for (JsonNode p : ring) {
+            String why = position(p);
+            if (why != null) {
+              return why;
+            }
+          }
+          if (!Values.deepEquals(ring.get(0), ring.get(ring.size() - 1))) {
+            return "A linear ring must be closed: its first and last positions must be equal.";
+          }
+        }
+        return null;
+      }
+      default -> {
+        return "Geometry type \"" + type + "\" is not supported (Point, LineString, Polygon).";
+      }
+    }
+  }
+
+  private static String position(JsonNode p) {
+    if (p == null || !p.isArray() || p.size() < 2 || !p.get(0).isNumber() || !p.get(1).isNumber()) {
+      return "A position must be an array of two numbers: [longitude, latitude].";
+    }
+    double lon = p.get(0).doubleValue();
+    double lat = p.get(1).doubleValue();
+    if (lon < -180 || lon > 180 || lat < -90 || lat > 90) {
+      return "Latitude values must be between -90 and 90 degrees, longitude values between -180"
+          + " and 180 degrees.";
+    }
+    return null;
+  }
+
+  private static List<double[]> vertices(JsonNode g) {
+    String type = type(g);
+    if (type == null || g.get("coordinates") == null) {
+      return null;
+    }
+    List<double[]> out = new ArrayList<>();
+    JsonNode c = g.get("coordinates");
+    switch (type) {
+      case "Point" -> out.add(pos(c));
+      case "LineString" -> c.forEach(p -> out.add(pos(p)));
+      case "Polygon" -> c.forEach(ring -> ring.forEach(p -> out.add(pos(p))));
+      default -> {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  private static double[] pos(JsonNode p) {
+    return new double[] {p.get(0).doubleValue(), p.get(1).doubleValue()};
+  }
+
+  private static double haversine(double[] a, double[] b) {
+    double lat1 = Math.toRadians(a[1]);
+    double lat2 = Math.toRadians(b[1]);
+    double dLat = lat2 - lat1;
+    double dLon = Math.toRadians(b[0] - a[0]);
+    double h =
+        Math.sin(dLat / 2) * Math.sin(dLat / 2)
+            + Math.cos(lat1) * Math.cos(lat2) * Math.sin(dLon / 2) * Math.sin(dLon / 2);
+    return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+  }
+
+  /** Inside the outer ring and outside every hole (ray casting). */
+  private static boolean inPolygon(double[] v, JsonNode polygon) {
+    JsonNode rings = polygon.get("coordinates");
+    if (!inRing(v, rings.get(0))) {
+      return false;
+    }
+    for (int i = 1; i < rings.size(); i++) {
+      if (inRing(v, rings.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean inRing(double[] v, JsonNode ring) {
+    boolean inside = false;
+    for (int i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+      double[] a = pos(ring.get(i));
+      double[] b = pos(ring.get(j));
+      if ((a[1] > v[1]) != (b[1] > v[1])
+          && v[0] < (b[0] - a[0]) * (v[1] - a[1]) / (b[1] - a[1]) + a[0]) {
+        inside = !inside;
+      }
+    }
+    return inside;
+  }
+
+  private static boolean intersects(JsonNode a, JsonNode b) {
+    if ("Polygon".equals(type(b))) {
+      for (double[] v : vertices(a)) {
+        if (inPolygon(v, b)) {
+          return true;
+        }
+      }
+    }
+    List<double[][]> ea = edges(a);
+    List<double[][]> eb = edges(b);
+    for (double[][] x : ea) {
+      for (double[][] y : eb) {
+        if (segmentsCross(x[0], x[1], y[0], y[1])) {
+          return true;
+        }
+      }
+    }
+    if ("Point".equals(type(a)) && "Point".equals(type(b))) {
+      return Values.deepEquals(a.get("coordinates"), b.get("coordinates"));
+    }
+    return false;
+  }
+
+  private static List<double[][]> edges(JsonNode g) {
+    List<double[][]> out = new ArrayList<>();
+    String type = type(g);
+    JsonNode c = g.get("coordinates");
+    if ("LineString".equals(type)) {
+      for (int i = 1; i < c.size(); i++) {
+        out.add(new double[][] {pos(c.get(i - 1)), pos(c.get(i))});
+      }
+    } else if ("Polygon".equals(type)) {
+      for (JsonNode ring : c) {
+        for (int i = 1; i < ring.size(); i++) {
+          out.add(new double[][] {pos(ring.get(i - 1)), pos(ring.get(i))});
+        }
+      }
+    } else if ("Point".equals(type)) {
+      out.add(new double[][] {pos(c), pos(c)});
+    }
+    return out;
+  }
+
+  private static boolean segmentsCross(double[] p1, double[] p2, double[] q1, double[] q2) {
+    double d1 = cross(q1, q2, p1);
+    double d2 = cross(q1, q2, p2);
+    double d3 = cross(p1, p2, q1);
+    double d4 = cross(p1, p2, q2);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) {
+      return true;
+    }
+    return (d1 == 0 && onSegment(q1, q2, p1))
+        || (d2 == 0 && onSegment(q1, q2, p2))
+        || (d3 == 0 && onSegment(p1, p2, q1))
+        || (d4 == 0 && onSegment(p1, p2, q2));
+  }
+
+  private static double cross(double[] a, double[] b, double[] c) {
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  }
+
+  private static boolean onSegment(double[] a, double[] b, double[] p) {
+    return Math.min(a[0], b[0]) <= p[0]
+        && p[0] <= Math.max(a[0], b[0])
+        && Math.min(a[1], b[1]) <= p[1]
+        && p[1] <= Math.max(a[1], b[1]);
+  }
+}

@@ -1,0 +1,632 @@
+package io.cosmolab.query.functions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.QueryException;
+import io.cosmolab.query.exec.Values;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The built-in (system) functions of the query language, by family, from the public reference
+ * ("System functions" pages): type checking, string, mathematical (including the {@code Int*}
+ * functions and {@code NumberBin}), array, date and time (on the injected clock), conditional
+ * ({@code IIF}) and spatial.
+ *
+ * <p>Every function returns undefined (Java null) for arguments of the wrong type, as the service
+ * does, rather than failing the query. The aggregates (COUNT, SUM, MIN, MAX, AVG) are not here:
+ * they work over groups and live in the executor.
+ */
+public final class SystemFunctions {
+  private SystemFunctions() {}
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** What a function may read besides its arguments. */
+  public interface Context {
+    /** The injected clock. */
+    Instant now();
+
+    /** Wraps text so that regular-expression matching counts against the query's work budget. */
+    CharSequence budgeted(String text);
+  }
+
+  /** A function implementation. */
+  @FunctionalInterface
+  public interface Impl {
+    JsonNode apply(List<JsonNode> args, Context ctx);
+  }
+
+  /** A registered function: its arity and implementation. */
+  public record Function(String name, int minArgs, int maxArgs, Impl impl) {}
+
+  private static final Map<String, Function> FUNCTIONS = new HashMap<>();
+
+  /** The aggregate function names. */
+  public static final java.util.Set<String> AGGREGATES =
+      java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+
+  /** The function with this (upper-case) name, or null. */
+  public static Function lookup(String upperName) {
+    return FUNCTIONS.get(upperName);
+  }
+
+  private static void def(String name, int min, int max, Impl impl) {
+    FUNCTIONS.put(name.toUpperCase(Locale.ROOT), new Function(name, min, max, impl));
+  }
+
+  private static boolean isString(JsonNode v) {
+    return v != null && v.isTextual();
+  }
+
+  private static boolean isNumber(JsonNode v) {
+    return v != null && v.isNumber();
+  }
+
+  private static boolean allNumbers(List<JsonNode> args) {
+    for (JsonNode a : args) {
+      if (!isNumber(a)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static JsonNode math1(List<JsonNode> a, java.util.function.DoubleUnaryOperator f) {
+    return isNumber(a.get(0)) ? Values.number(f.applyAsDouble(a.get(0).doubleValue())) : null;
+  }
+
+  private static boolean ignoreCase(List<JsonNode> a, int at) {
+    return a.size() > at && a.get(at) != null && a.get(at).isBoolean() && a.get(at).booleanValue();
+  }
+
+  private static boolean isInteger(JsonNode v) {
+    return isNumber(v)
+        && v.doubleValue() == Math.rint(v.doubleValue())
+        && Math.abs(v.doubleValue()) < 0x1p63;
+  }
+
+  static {
+    // ---------------------------------------------------------------- type checking
+    def("IS_ARRAY", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isArray()));
+    def("IS_BOOL", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isBoolean()));
+    def("IS_DEFINED", 1, 1, (a, c) -> Values.bool(a.get(0) != null));
+    def("IS_NULL", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isNull()));
+    def("IS_NUMBER", 1, 1, (a, c) -> Values.bool(isNumber(a.get(0))));
+    def("IS_OBJECT", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isObject()));
+    def("IS_STRING", 1, 1, (a, c) -> Values.bool(isString(a.get(0))));
+    def(
+        "IS_PRIMITIVE",
+        1,
+        1,
+        (a, c) -> Values.bool(a.get(0) != null && !a.get(0).isContainerNode()));
+    def("IS_INTEGER", 1, 1, (a, c) -> Values.bool(isInteger(a.get(0))));
+    def(
+        "IS_FINITE_NUMBER",
+        1,
+        1,
+        (a, c) -> Values.bool(isNumber(a.get(0)) && Double.isFinite(a.get(0).doubleValue())));
+
+    // ---------------------------------------------------------------- strings
+    def(
+        "CONCAT",
+        2,
+        Integer.MAX_VALUE,
+        (a, c) -> {
+          StringBuilder b = new StringBuilder();
+          for (JsonNode x : a) {
+            if (!isString(x)) {
+              return null;
+            }
+            b.append(x.textValue());
+          }
+          return Values.text(b.toString());
+        });
+    def("CONTAINS", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.contains(t)));
+    def("STARTSWITH", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.startsWith(t)));
+    def("ENDSWITH", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.endsWith(t)));
+    def("STRINGEQUALS", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.equals(t)));
+    def(
+        "INDEX_OF",
+        2,
+        3,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isString(a.get(1))) {
+            return null;
+          }
+          int from = a.size() > 2 && isNumber(a.get(2)) ? a.get(2).intValue() : 0;
+          return Values.number(
+              a.get(0).textValue().indexOf(a.get(1).textValue(), Math.max(0, from)));
+        });
+    def(
+        "LEFT",
+        2,
+        2,
+        (a, c) ->
+            isString(a.get(0)) && isNumber(a.get(1))
+                ? Values.text(
+                    a.get(0)
+                        .textValue()
+                        .substring(0, clamp(a.get(1).intValue(), 0, a.get(0).textValue().length())))
+                : null);
+    def(
+        "RIGHT",
+        2,
+        2,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isNumber(a.get(1))) {
+            return null;
+          }
+          String s = a.get(0).textValue();
+          int n = clamp(a.get(1).intValue(), 0, s.length());
+          return Values.text(s.substring(s.length() - n));
+        });
+    def(
+        "LENGTH",
+        1,
+        1,
+        (a, c) -> isString(a.get(0)) ? Values.number(a.get(0).textValue().length()) : null);
+    def("LOWER", 1, 1, (a, c) -> str(a, s -> s.toLowerCase(Locale.ROOT)));
+    def("UPPER", 1, 1, (a, c) -> str(a, s -> s.toUpperCase(Locale.ROOT)));
+    def("LTRIM", 1, 1, (a, c) -> str(a, s -> s.replaceAll("^\\s+", "")));
+    def("RTRIM", 1, 1, (a, c) -> str(a, s -> s.replaceAll("\\s+$", "")));
+    def("TRIM", 1, 1, (a, c) -> str(a, String::strip));
+    def("REVERSE", 1, 1, (a, c) -> str(a, s -> new StringBuilder(s).reverse().toString()));
+    def(
+        "REPLACE",
+        3,
+        3,
+        (a, c) ->
+            isString(a.get(0)) && isString(a.get(1)) && isString(a.get(2))
+                ? Values.text(
+                    a.get(1).textValue().isEmpty()
+                        ? a.get(0).textValue()
+                        : a.get(0).textValue().replace(a.get(1).textValue(), a.get(2).textValue()))
+                : null);
+    def(
+        "REPLICATE",
+        2,
+        2,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isNumber(a.get(1)) || a.get(1).intValue() < 0) {
+            return null;
+          }
+          long total = (long) a.get(0).textValue().length() * a.get(1).intValue();
+          if (total > 10_000) {
+            return null; // the service limits the result to 10,000 characters
+          }
+          return Values.text(a.get(0).textValue().repeat(a.get(1).intValue()));
+        });
+    def(
+        "SUBSTRING",
+        3,
+        3,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isNumber(a.get(1)) || !isNumber(a.get(2))) {
+            return null;
+          }
+          String s = a.get(0).textValue();
+          int start = clamp(a.get(1).intValue(), 0, s.length());
+          int end = clamp(start + Math.max(0, a.get(2).intValue()), start, s.length());
+          return Values.text(s.substring(start, end));
+        });
+    def(
+        "REGEXMATCH",
+        2,
+        3,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isString(a.get(1))) {
+            return null;
+          }
+          int flags = 0;
+          if (a.size() > 2) {
+            if (!isString(a.get(2))) {
+              return null;
+            }
+            for (char m : a.get(2).textValue().toCharArray()) {
+              flags |=
+                  switch (m) {
+                    case 'm' -> Pattern.MULTILINE;
+                    case 's' -> Pattern.DOTALL;
+                    case 'i' -> Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+                    case 'x' -> Pattern.COMMENTS;
+                    default ->
+                        throw new QueryException(
+                            "SC2200", "RegexMatch modifier '" + m + "' is not one of m, s, i, x");
+                  };
+            }
+          }
+          try {
+            Pattern p = Pattern.compile(a.get(1).textValue(), flags);
+            return Values.bool(p.matcher(c.budgeted(a.get(0).textValue())).find());
+          } catch (PatternSyntaxException e) {
+            return null;
+          }
+        });
+    def(
+        "TOSTRING",
+        1,
+        1,
+        (a, c) ->
+            a.get(0) == null
+                ? null
+                : Values.text(a.get(0).isTextual() ? a.get(0).textValue() : a.get(0).toString()));
+    def("STRINGTOARRAY", 1, 1, (a, c) -> parsed(a, JsonNode::isArray));
+    def("STRINGTOOBJECT", 1, 1, (a, c) -> parsed(a, JsonNode::isObject));
+    def("STRINGTOBOOLEAN", 1, 1, (a, c) -> parsed(a, JsonNode::isBoolean));
+    def("STRINGTONULL", 1, 1, (a, c) -> parsed(a, JsonNode::isNull));
+    def("STRINGTONUMBER", 1, 1, (a, c) -> parsed(a, JsonNode::isNumber));
+    def(
+        "STRINGJOIN",
+        2,
+        2,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || !isString(a.get(1))) {
+            return null;
+          }
+          List<String> parts = new ArrayList<>();
+          for (JsonNode e : a.get(0)) {
+            if (!isString(e)) {
+              return null;
+            }
+            parts.add(e.textValue());
+          }
+          return Values.text(String.join(a.get(1).textValue(), parts));
+        });
+    def(
+        "STRINGSPLIT",
+        2,
+        2,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isString(a.get(1)) || a.get(1).textValue().isEmpty()) {
+            return null;
+          }
+          ArrayNode out = NODES.arrayNode();
+          for (String s : a.get(0).textValue().split(Pattern.quote(a.get(1).textValue()), -1)) {
+            out.add(s);
+          }
+          return out;
+        });
+
+    // ---------------------------------------------------------------- mathematics
+    def("ABS", 1, 1, (a, c) -> math1(a, Math::abs));
+    def("ACOS", 1, 1, (a, c) -> math1(a, Math::acos));
+    def("ASIN", 1, 1, (a, c) -> math1(a, Math::asin));
+    def("ATAN", 1, 1, (a, c) -> math1(a, Math::atan));
+    def(
+        "ATN2",
+        2,
+        2,
+        (a, c) ->
+            allNumbers(a)
+                ? Values.number(Math.atan2(a.get(1).doubleValue(), a.get(0).doubleValue()))
+                : null);
+    def("CEILING", 1, 1, (a, c) -> math1(a, Math::ceil));
+    def("COS", 1, 1, (a, c) -> math1(a, Math::cos));
+    def("COT", 1, 1, (a, c) -> math1(a, x -> 1 / Math.tan(x)));
+    def("DEGREES", 1, 1, (a, c) -> math1(a, Math::toDegrees));
+    def("EXP", 1, 1, (a, c) -> math1(a, Math::exp));
+    def("FLOOR", 1, 1, (a, c) -> math1(a, Math::floor));
+    def(
+        "LOG",
+        1,
+        2,
+        (a, c) -> {
+          if (!allNumbers(a)) {
+            return null;
+          }
+          double x = Math.log(a.get(0).doubleValue());
+          return Values.number(a.size() == 2 ? x / Math.log(a.get(1).doubleValue()) : x);
+        });
+    def("LOG10", 1, 1, (a, c) -> math1(a, Math::log10));
+    def("PI", 0, 0, (a, c) -> Values.number(Math.PI));
+    def(
+        "POWER",
+        2,
+        2,
+        (a, c) ->
+            allNumbers(a)
+                ? Values.number(Math.pow(a.get(0).doubleValue(), a.get(1).doubleValue()))
+                : null);
+    def("RADIANS", 1, 1, (a, c) -> math1(a, Math::toRadians));
+    def("RAND", 0, 0, (a, c) -> Values.number(Math.random()));
+    def(
+        "ROUND",
+        1,
+        1,
+        (a, c) -> math1(a, x -> Math.signum(x) * Math.floor(Math.abs(x) + 0.5))); // half away
+    def("SIGN", 1, 1, (a, c) -> math1(a, Math::signum));
+    def("SIN", 1, 1, (a, c) -> math1(a, Math::sin));
+    def("SQRT", 1, 1, (a, c) -> math1(a, Math::sqrt));
+    def("SQUARE", 1, 1, (a, c) -> math1(a, x -> x * x));
+    def("TAN", 1, 1, (a, c) -> math1(a, Math::tan));
+    def("TRUNC", 1, 1, (a, c) -> math1(a, x -> x < 0 ? Math.ceil(x) : Math.floor(x)));
+    def(
+        "NUMBERBIN",
+        1,
+        2,
+        (a, c) -> {
+          if (!allNumbers(a)) {
+            return null;
+          }
+          double size = a.size() == 2 ? a.get(1).doubleValue() : 1;
+          if (size <= 0) {
+            return null;
+          }
+          return Values.number(Math.floor(a.get(0).doubleValue() / size) * size);
+        });
+    intOp("INTADD", (x, y) -> x + y);
+    intOp("INTSUB", (x, y) -> x - y);
+    intOp("INTMUL", (x, y) -> x * y);
+    intOp("INTDIV", (x, y) -> y == 0 ? null : x / y);
+    intOp("INTMOD", (x, y) -> y == 0 ? null : x % y);
+    intOp("INTBITAND", (x, y) -> x & y);
+    intOp("INTBITOR", (x, y) -> x | y);
+    intOp("INTBITXOR", (x, y) -> x ^ y);
+    intOp("INTBITLEFTSHIFT", (x, y) -> x << y);
+    intOp("INTBITRIGHTSHIFT", (x, y) -> x >> y);
+    def(
+        "INTBITNOT",
+        1,
+        1,
+        (a, c) -> isInteger(a.get(0)) ? Values.number(~a.get(0).longValue()) : null);
+
+    // ---------------------------------------------------------------- arrays
+    def(
+        "ARRAY_CONCAT",
+        2,
+        Integer.MAX_VALUE,
+        (a, c) -> {
+          ArrayNode out = NODES.arrayNode();
+          for (JsonNode x : a) {
+            if (x == null || !x.isArray()) {
+              return null;
+            }
+            out.addAll((ArrayNode) x);
+          }
+          return out;
+        });
+    def(
+        "ARRAY_CONTAINS",
+        2,
+        3,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray()) {
+            return null;
+          }
+          boolean partial = a.size() > 2 && Values.isTrue(a.get(2));
+          for (JsonNode e : a.get(0)) {
+            if (partial ? partialMatch(e, a.get(1)) : Values.deepEquals(e, a.get(1))) {
+              return Values.bool(true);
+            }
+          }
+          return Values.bool(false);
+        });
+    def("ARRAY_CONTAINS_ANY", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, false));
+    def("ARRAY_CONTAINS_ALL", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, true));
+    def(
+        "ARRAY_LENGTH",
+        1,
+        1,
+        (a, c) -> a.get(0) != null && a.get(0).isArray() ? Values.number(a.get(0).size()) : null);
+    def(
+        "ARRAY_SLICE",
+        2,
+        3,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || !isNumber(a.get(1))) {
+            return null;
+          }
+          int n = a.get(0).size();
+          int start = a.get(1).intValue();
+          start = start < 0 ? Math.max(0, n + start) : Math.min(start, n);
+          int length = a.size() > 2 && isNumber(a.get(2)) ? a.get(2).intValue() : n;
+          int end = length < 0 ? Math.max(start, n + length) : Math.min(n, start + length);
+          ArrayNode out = NODES.arrayNode();
+          for (int i = start; i < end; i++) {
+            out.add(a.get(0).get(i));
+          }
+          return out;
+        });
+    def("SETINTERSECT", 2, 2, (a, c) -> setOp(a, true));
+    def("SETUNION", 2, 2, (a, c) -> setOp(a, false));
+    def(
+        "CHOOSE",
+        2,
+        Integer.MAX_VALUE,
+        (a, c) -> {
+          if (!isNumber(a.get(0))) {
+            return null;
+          }
+          int i = a.get(0).intValue();
+          return i >= 1 && i < a.size() ? a.get(i) : null;
+        });
+    def(
+        "OBJECTTOARRAY",
+        1,
+        1,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isObject()) {
+            return null;
+          }
+          ArrayNode out = NODES.arrayNode();
+          for (Map.Entry<String, JsonNode> e : a.get(0).properties()) {
+            ObjectNode kv = out.addObject();
+            kv.put("k", e.getKey());
+            kv.set("v", e.getValue());
+          }
+          return out;
+        });
+
+    // ---------------------------------------------------------------- conditional
+    def("IIF", 3, 3, (a, c) -> Values.isTrue(a.get(0)) ? a.get(1) : a.get(2));
+
+    DateTimeFunctions.register(SystemFunctions::def);
+    SpatialFunctions.register(SystemFunctions::def);
+  }
+
+  /** Registers a function; used by the families defined in other classes. */
+  interface Registrar {
+    void def(String name, int min, int max, Impl impl);
+  }
+
+  private interface LongOp {
+    Long apply(long x, long y);
+  }
+
+  private static void intOp(String name, LongOp op) {
+    def(
+        name,
+        2,
+        2,
+        (a, c) -> {
+          if (!isInteger(a.get(0)) || !isInteger(a.get(1))) {
+            return null;
+          }
+          Long r = op.apply(a.get(0).longValue(), a.get(1).longValue());
+          return r == null ? null : NODES.numberNode(r.longValue());
+        });
+  }
+
+  private interface StringTest {
+    boolean test(String s, String t);
+  }
+
+  private static JsonNode stringTest(List<JsonNode> a, StringTest test) {
+    if (!isString(a.get(0)) || !isString(a.get(1))) {
+      return null;
+    }
+    String s = a.get(0).textValue();
+    String t = a.get(1).textValue();
+    if (ignoreCase(a, 2)) {
+      s = s.toLowerCase(Locale.ROOT);
+      t = t.toLowerCase(Locale.ROOT);
+    }
+    return Values.bool(test.test(s, t));
+  }
+
+  private static JsonNode str(List<JsonNode> a, java.util.function.UnaryOperator<String> f) {
+    return isString(a.get(0)) ? Values.text(f.apply(a.get(0).textValue())) : null;
+  }
+
+  private static JsonNode parsed(List<JsonNode> a, java.util.function.Predicate<JsonNode> kind) {
+    if (!isString(a.get(0))) {
+      return null;
+    }
+    try {
+      JsonNode n = MAPPER.readTree(a.get(0).textValue().strip());
+      return n != null && !n.isMissingNode() && kind.test(n) ? n : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static int clamp(int v, int lo, int hi) {
+    return Math.max(lo, Math.min(hi, v));
+  }
+
+  /** Partial match for ARRAY_CONTAINS: every property of {@code pattern} matches in {@code e}. */
+  private static boolean partialMatch(JsonNode e, JsonNode pattern) {
+    if (pattern == null || !pattern.isObject() || e == null || !e.isObject()) {
+      return Values.deepEquals(e, pattern);
+    }
+    for (Map.Entry<String, JsonNode> p : pattern.properties()) {
+      if (!partialMatch(e.get(p.getKey()), p.getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static JsonNode containsSome(List<JsonNode> a, boolean all) {
+    if (a.get(0) == null || !a.get(0).isArray()) {
+      return null;
+    }
+    for (int i = 1; i < a.size(); i++) {
+      boolean found = false;
+      for (JsonNode e : a.get(0)) {
+        if (Values.deepEquals(e, a.get(i))) {
+          found = true;
+          break;
+        }
+      }
+      if (found && !all) {
+        return Values.bool(true);
+      }
+      if (!found && all) {
+        return Values.bool(false);
+      }
+    }
+    return Values.bool(all);
+  }
+
+  private static JsonNode setOp(List<JsonNode> a, boolean intersect) {
+    if (a.get(0) == null || !a.get(0).isArray() || a.get(1) == null || !a.get(1).isArray()) {
+      return null;
+    }
+    ArrayNode out = NODES.arrayNode();
+    java.util.function.BiPredicate<ArrayNode, JsonNode> has =
+        (arr, v) -> {
+          for (JsonNode x : arr) {
+            if (Values.deepEquals(x, v)) {
+              return true;
+            }
+          }
+          return false;
+        };
+    for (JsonNode x : a.get(0)) {
+      if (!has.test(out, x) && (!intersect || has.test((ArrayNode) a.get(1), x))) {
+        out.add(x);
+      }
+    }
+    if (!intersect) {
+      for (JsonNode x : a.get(1)) {
+        if (!has.test(out, x)) {
+          out.add(x);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Parses an ISO-8601 UTC date-time as the service writes it, or null. */
+  static Instant parseDateTime(String s) {
+    try {
+      if (s.endsWith("Z")) {
+        return Instant.parse(s);
+      }
+      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** The service's format: {@code YYYY-MM-DDThh:mm:ss.fffffffZ} (seven fraction digits). */
+  static String formatDateTime(Instant t) {
+    LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+    return String.format(
+        Locale.ROOT,
+        "%04d-%02d-%02dT%02d:%02d:%02d.%07dZ",
+        d.getYear(),
+        d.getMonthValue(),
+        d.getDayOfMonth(),
+        d.getHour(),
+        d.getMinute(),
+        d.getSecond(),
+        d.getNano() / 100);
+  }
+}

@@ -1,0 +1,87 @@
+package io.cosmolab.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.exec.Executor;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Work per query is bounded: pathological input fails with a clear error instead of hanging. */
+class WorkLimitTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  @Test
+  void catastrophicRegex_stopsAtTheWorkLimit() {
+    // unbounded, java.util.regex needs about 100 s for this on 41 characters (measured on JDK 25)
+    ObjectNode doc = NODES.objectNode().put("s", "a".repeat(40) + "!");
+    CompiledQuery q =
+        CompiledQuery.compile("SELECT VALUE REGEXMATCH(c.s, '^(.*a){12}$') FROM c", Map.of());
+    assertThatThrownBy(
+            () -> q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW, 1_000_000))
+        .isInstanceOfSatisfying(
+            QueryException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo("SC3031");
+              assertThat(e.getMessage()).contains("work limit of 1000000");
+            });
+  }
+
+  @Test
+  void hugeCrossProduct_stopsAtTheWorkLimit() {
+    ObjectNode doc = NODES.objectNode();
+    ArrayNode xs = doc.putArray("x");
+    for (int i = 0; i < 1000; i++) {
+      xs.add(i);
+    }
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE COUNT(1) FROM c JOIN a IN c.x JOIN b IN c.x JOIN d IN c.x", Map.of());
+    assertThatThrownBy(
+            () -> q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW, 200_000))
+        .isInstanceOf(QueryException.class)
+        .hasMessageContaining("work limit");
+  }
+
+  @Test
+  void ordinaryQuery_staysWellUnderTheDefaultLimit() {
+    ObjectNode doc = NODES.objectNode().put("s", "abc");
+    CompiledQuery q = CompiledQuery.compile("SELECT VALUE REGEXMATCH(c.s, 'b') FROM c", Map.of());
+    assertThat(q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW))
+        .containsExactly(NODES.booleanNode(true));
+  }
+
+  @Test
+  void queryOverTheLengthLimit_isRejected() {
+    String longQuery = "SELECT VALUE 1 -- " + "x".repeat(600_000);
+    assertThatThrownBy(() -> CompiledQuery.compile(longQuery, Map.of()))
+        .isInstanceOfSatisfying(
+            QueryException.class, e -> assertThat(e.getMessage()).contains("524288"));
+  }
+
+  @Test
+  void parameters_mustStartWithAtAndNotRepeat() {
+    assertThatThrownBy(() -> CompiledQuery.parameters(List.of(Map.entry("x", NODES.numberNode(1)))))
+        .hasMessageContaining("must start with '@'");
+    assertThatThrownBy(
+            () ->
+                CompiledQuery.parameters(
+                    List.of(
+                        Map.entry("@x", NODES.numberNode(1)),
+                        Map.entry("@x", NODES.numberNode(2)))))
+        .hasMessageContaining("more than once");
+  }
+
+  @Test
+  void condition_compilesFromWhereText() {
+    CompiledQuery c = CompiledQuery.condition("from c where c.n > 1");
+    assertThat(c.test(NODES.objectNode().put("n", 2), GoldenScriptsTest.NOW)).isTrue();
+    assertThat(c.test(NODES.objectNode().put("n", 0), GoldenScriptsTest.NOW)).isFalse();
+    assertThatThrownBy(() -> CompiledQuery.condition("c.n > 1"))
+        .hasMessageContaining("FROM c WHERE");
+  }
+}
