@@ -881,9 +881,44 @@ public final class Container {
     }
   }
 
+  // ------------------------------------------------------------------ queries
+
+  /**
+   * Runs a query in the request's scope and returns one page. Across several physical partitions
+   * the answer is complete (ORDER BY, aggregates, GROUP BY, DISTINCT, TOP, OFFSET/LIMIT merged), as
+   * for a client that sends the raw query to the gateway.
+   *
+   * @throws CosmosException 400 for a query that does not compile (with the service's code and the
+   *     position), 410/1002 for a range id that no longer exists, 429 when throttled
+   */
+  public io.cosmolab.engine.query.QueryPage query(io.cosmolab.engine.query.QueryRequest request) {
+    return new QueryRunner(this, engine).run(request);
+  }
+
+  /**
+   * A patch condition from its SQL text, {@code FROM c WHERE ...}, evaluated on this engine's
+   * clock.
+   *
+   * @throws CosmosException 400 if the text does not compile
+   */
+  public DocumentCondition condition(String fromWhere) {
+    io.cosmolab.query.CompiledQuery compiled;
+    try {
+      compiled = io.cosmolab.query.CompiledQuery.condition(fromWhere);
+    } catch (io.cosmolab.query.QueryException e) {
+      throw QueryRunner.asCosmos(e);
+    }
+    return DocumentCondition.of(fromWhere, doc -> compiled.test(doc, engine.clock().instant()));
+  }
+
+  /** Spends a query's charge on one of the partitions it ran on. */
+  void spendQuery(PartitionKeyRange range, Admission admission, double ru, long now) {
+    spend(range, null, admission, ru, now);
+  }
+
   // ------------------------------------------------------------------ throttling
 
-  private Admission admit(PartitionKeyRange range, String epk, long now) {
+  Admission admit(PartitionKeyRange range, String epk, long now) {
     ThrottlingMode mode = engine.throttling();
     if (mode == ThrottlingMode.OFF) {
       return Admission.ADMITTED;

@@ -1,0 +1,209 @@
+package io.cosmolab.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.query.QueryMetrics;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.resource.ResourceIds;
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.store.StoredDocument;
+import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import io.cosmolab.query.CompiledQuery;
+import io.cosmolab.query.QueryException;
+import io.cosmolab.query.exec.Executor;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.CRC32;
+
+/**
+ * Runs a query on a container: finds the physical partitions in scope, loads their documents, runs
+ * the query once over all of them — so ORDER BY, aggregates, GROUP BY, DISTINCT, TOP and
+ * OFFSET/LIMIT come out complete, as a client that sends the raw query expects — pages the result,
+ * and charges each partition it touched.
+ */
+/*
+ * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
+ * (2.5 RU) and the documents it loaded (10 RU per MB); the page pays a point read per row
+ * returned, by the row's size. Loading is charged on the first page only, because later pages
+ * resume a result the first page computed (on the service, later pages pay for their own
+ * slice of the work; the totals agree).
+ *
+ * Continuations: an opaque token "v1:<crc of text, parameters and scope>:<offset>". A token
+ * from another query is not an error: the SDKs resume ORDER BY queries by sending the token
+ * with a changed query text, and then the query starts from its beginning (gateway-protocol
+ * §7.6). A token that is not ours fails with 400. Assumption [H]: pages are offsets into a
+ * result recomputed per page, so writes between pages can shift rows.
+ *
+ * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
+ * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
+ */
+final class QueryRunner {
+  private final Container container;
+  private final CosmosEngine engine;
+
+  QueryRunner(Container container, CosmosEngine engine) {
+    this.container = container;
+    this.engine = engine;
+  }
+
+  /** Compiles query text, mapping its errors to the service's 400. */
+  static CompiledQuery compile(String text, java.util.Map<String, JsonNode> parameters) {
+    try {
+      return CompiledQuery.compile(text, parameters);
+    } catch (QueryException e) {
+      throw asCosmos(e);
+    }
+  }
+
+  static CosmosException asCosmos(QueryException e) {
+    String where =
+        e.start() < 0
+            ? ""
+            : String.format(Locale.ROOT, " (at offset %d to %d)", e.start(), e.end());
+    return CosmosError.BAD_REQUEST.exception("%s: %s%s", e.code(), e.getMessage(), where);
+  }
+
+  QueryPage run(QueryRequest request) {
+    CompiledQuery query = compile(request.text(), request.parameters());
+    RoutingMap map = container.routing();
+    EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
+    String exactEpk = null;
+    if (request.partitionKey() != null) {
+      String epk = EffectivePartitionKey.of(container.partitionKey(), request.partitionKey());
+      boolean prefix = request.partitionKey().size() < container.partitionKey().paths().size();
+      scope = intersect(scope, new EpkRange(epk, epk + (prefix ? "FF" : "0")));
+      exactEpk = prefix ? null : epk;
+    }
+    if (request.partitionKeyRangeId() != null) {
+      scope = intersect(scope, map.require(request.partitionKeyRangeId()).range());
+    }
+    List<PartitionKeyRange> targets = scope == null ? List.of() : map.overlapping(scope);
+    long now = engine.clock().millis();
+    Admission[] admissions = new Admission[targets.size()];
+    for (int i = 0; i < targets.size(); i++) {
+      admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
+    }
+
+    List<Executor.Input> inputs = new ArrayList<>();
+    long[] bytesLoaded = new long[targets.size()];
+    for (int i = 0; i < targets.size(); i++) {
+      EpkRange part = intersect(scope, targets.get(i).range());
+      Iterator<StoredDocument> it = container.scan(part);
+      while (it.hasNext()) {
+        StoredDocument d = it.next();
+        if (exactEpk != null && !exactEpk.equals(d.epk())) {
+          continue;
+        }
+        bytesLoaded[i] += d.sizeBytes();
+        byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
+        inputs.add(new Executor.Input(d.body(), ResourceIds.documentPart(rid)));
+      }
+    }
+    List<JsonNode> rows;
+    try {
+      rows = query.execute(inputs, engine.clock().instant());
+    } catch (QueryException e) {
+      throw asCosmos(e);
+    }
+
+    String binding = binding(request);
+    int offset = offset(request.continuation(), binding);
+    int end = (int) Math.min(rows.size(), (long) offset + request.pageSize());
+    List<JsonNode> page = new ArrayList<>(Math.max(0, end - offset));
+    double returned = 0;
+    for (int i = offset; i < end; i++) {
+      JsonNode row = rows.get(i).deepCopy(); // rows may be stored documents: never hand them out
+      returned += engine.costs().pointRead(DocumentShape.sizeOf(row), false);
+      page.add(row);
+    }
+    String next = end < rows.size() ? token(binding, end) : null;
+
+    double total = 0;
+    long loadedTotal = 0;
+    for (int i = 0; i < targets.size(); i++) {
+      long loaded = offset == 0 ? bytesLoaded[i] : 0;
+      loadedTotal += loaded;
+      double charge = engine.costs().query(1, loaded, i == 0 ? returned : 0);
+      container.spendQuery(targets.get(i), admissions[i], charge, now);
+      total += charge;
+    }
+    if (targets.isEmpty()) {
+      total = engine.costs().query(0, 0, 0);
+    }
+    QueryMetrics metrics =
+        new QueryMetrics(
+            targets.size(), offset == 0 ? inputs.size() : 0, loadedTotal, page.size(), 0);
+    return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+  }
+
+  private static EpkRange intersect(EpkRange a, EpkRange b) {
+    return a == null || b == null ? null : a.intersect(b);
+  }
+
+  private static String binding(QueryRequest r) {
+    CRC32 crc = new CRC32();
+    String scope =
+        r.text()
+            + '\u0000'
+            + r.parameters()
+            + '\u0000'
+            + r.partitionKey()
+            + '\u0000'
+            + r.partitionKeyRangeId()
+            + '\u0000'
+            + r.range();
+    crc.update(scope.getBytes(StandardCharsets.UTF_8));
+    return Long.toHexString(crc.getValue());
+  }
+
+  private static String token(String binding, int offset) {
+    String raw = "v1:" + binding + ":" + offset;
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int offset(String token, String binding) {
+    if (token == null || token.isEmpty()) {
+      return 0;
+    }
+    String raw;
+    try {
+      raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw invalidToken(token);
+    }
+    String[] parts = raw.split(":", -1);
+    if (parts.length != 3 || !parts[0].equals("v1")) {
+      throw invalidToken(token);
+    }
+    if (!parts[1].equals(binding)) {
+      return 0; // another query's token (the SDKs' ORDER BY resume changes the text): start over
+    }
+    try {
+      int offset = Integer.parseInt(parts[2]);
+      if (offset < 0) {
+        throw invalidToken(token);
+      }
+      return offset;
+    } catch (NumberFormatException e) {
+      throw invalidToken(token);
+    }
+  }
+
+  private static CosmosException invalidToken(String token) {
+    return CosmosError.BAD_REQUEST.exception(
+        "Invalid Continuation Token: '%s' was not issued by this server for a query",
+        token.length() > 64 ? token.substring(0, 64) + "…" : token);
+  }
+}

@@ -1,0 +1,17 @@
+package io.cosmolab.engine.query;
+
+/**
+ * The work behind a query page, as the service's query metrics report it.
+ *
+ * @param partitionsTargeted physical partitions the query ran on
+ * @param documentsLoaded documents read from storage
+ * @param bytesLoaded their size
+ * @param documentsReturned rows in this page
+ * @param indexHits documents found through an index (0 while every query scans)
+ */
+public record QueryMetrics(
+    int partitionsTargeted,
+    long documentsLoaded,
+    long bytesLoaded,
+    long documentsReturned,
+    long indexHits) {}

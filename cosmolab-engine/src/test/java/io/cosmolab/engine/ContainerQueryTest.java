@@ -1,0 +1,290 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.ContainerDocumentsTest.assertCosmosError;
+import static io.cosmolab.engine.Json.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import io.cosmolab.engine.document.PatchOperation;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.time.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ContainerQueryTest {
+  private final ManualClock clock = ManualClock.startingAtEpoch2026();
+
+  private Container container(int partitions) {
+    return Engines.onClock(clock, ThrottlingMode.OFF)
+        .createDatabase("db" + partitions)
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(100_000))
+                .withPhysicalPartitions(partitions));
+  }
+
+  private static void seed(Container c) {
+    for (int i = 0; i < 60; i++) {
+      c.create(
+          obj(
+              "{'id':'d"
+                  + i
+                  + "','pk':'k"
+                  + (i % 13)
+                  + "','n':"
+                  + (i * 7 % 23)
+                  + ",'grp':'g"
+                  + (i % 4)
+                  + "','tags':['t"
+                  + (i % 3)
+                  + "','t"
+                  + (i % 5)
+                  + "']}"));
+    }
+  }
+
+  private static List<JsonNode> all(Container c, String text) {
+    List<JsonNode> out = new ArrayList<>();
+    QueryRequest r = QueryRequest.of(text).withMaxItemCount(7);
+    for (int guard = 0; guard < 1000; guard++) {
+      QueryPage page = c.query(r);
+      out.addAll(page.rows());
+      if (page.continuation() == null) {
+        return out;
+      }
+      r = r.withContinuation(page.continuation());
+    }
+    throw new AssertionError("paging did not end");
+  }
+
+  @Test
+  void crossPartitionQueries_giveTheSameAnswerAsOnOnePartition() {
+    Container one = container(1);
+    Container eight = container(8);
+    seed(one);
+    seed(eight);
+    for (String q :
+        List.of(
+            "SELECT VALUE c.id FROM c ORDER BY c.n, c.id",
+            "SELECT c.id, c.n FROM c ORDER BY c.n DESC, c.id DESC",
+            "SELECT TOP 5 VALUE c.id FROM c ORDER BY c.id",
+            "SELECT VALUE c.id FROM c ORDER BY c.id OFFSET 10 LIMIT 7",
+            "SELECT DISTINCT VALUE c.grp FROM c ORDER BY c.grp",
+            "SELECT VALUE COUNT(1) FROM c",
+            "SELECT VALUE AVG(c.n) FROM c",
+            "SELECT c.grp, COUNT(1) AS n, SUM(c.n) AS s FROM c GROUP BY c.grp",
+            "SELECT COUNT(1) AS n, MAX(c.n) AS m FROM c",
+            "SELECT VALUE [c.id, t] FROM c JOIN t IN c.tags WHERE t = 't1' ORDER BY c.id")) {
+      List<JsonNode> a = all(one, q);
+      List<JsonNode> b = all(eight, q);
+      if (q.contains("GROUP BY")) {
+        assertThat(b).as(q).containsExactlyInAnyOrderElementsOf(a);
+      } else {
+        assertThat(b).as(q).isEqualTo(a);
+      }
+      assertThat(a).as(q).isNotEmpty();
+    }
+  }
+
+  @Test
+  void fanOut_costsTheBaseOncePerPartition_andATargetedQueryPaysOnce() {
+    Container ten = container(10);
+    seed(ten);
+    QueryPage fanOut = ten.query(QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.pk = 'k1'"));
+    QueryPage targeted =
+        ten.query(
+            QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.pk = 'k1'")
+                .withPartitionKey(PartitionKeyValue.of("k1")));
+    assertThat(fanOut.rows()).containsExactlyInAnyOrderElementsOf(targeted.rows());
+    assertThat(fanOut.metrics().partitionsTargeted()).isEqualTo(10);
+    assertThat(targeted.metrics().partitionsTargeted()).isEqualTo(1);
+    assertThat(fanOut.requestCharge() - targeted.requestCharge()).isGreaterThanOrEqualTo(22.5);
+    assertThat(targeted.metrics().documentsLoaded()).isEqualTo(5);
+  }
+
+  @Test
+  void hierarchicalPrefix_returnsExactlyThePrefixDocuments() {
+    Container h =
+        Engines.onClock(clock, ThrottlingMode.OFF)
+            .createDatabase("h")
+            .createContainer(
+                ContainerSettings.of("h", PartitionKeyDefinition.hierarchical("/t", "/u", "/s"))
+                    .withPhysicalPartitions(8));
+    for (int i = 0; i < 40; i++) {
+      h.create(
+          obj("{'id':'" + i + "','t':'t" + (i % 3) + "','u':'u" + (i % 4) + "','s':'s" + i + "'}"));
+    }
+    QueryPage page =
+        h.query(
+            QueryRequest.of("SELECT VALUE c.id FROM c")
+                .withPartitionKey(PartitionKeyValue.of("t1", "u2")));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      if (i % 3 == 1 && i % 4 == 2) {
+        expected.add(Integer.toString(i));
+      }
+    }
+    assertThat(page.rows())
+        .extracting(JsonNode::textValue)
+        .containsExactlyInAnyOrderElementsOf(expected);
+    QueryPage tenant =
+        h.query(
+            QueryRequest.of("SELECT VALUE COUNT(1) FROM c")
+                .withPartitionKey(PartitionKeyValue.of("t0")));
+    assertThat(tenant.rows()).containsExactly(IntNode.valueOf(14));
+  }
+
+  @Test
+  void paging_returnsEveryRowOnce_andTheLastPageHasNoContinuation() {
+    Container c = container(4);
+    seed(c);
+    List<JsonNode> paged = all(c, "SELECT VALUE c.id FROM c ORDER BY c.id");
+    assertThat(paged).hasSize(60).doesNotHaveDuplicates();
+    QueryPage whole = c.query(QueryRequest.of("SELECT VALUE c.id FROM c ORDER BY c.id"));
+    assertThat(whole.continuation()).isNull();
+    assertThat(whole.rows()).isEqualTo(paged);
+  }
+
+  @Test
+  void continuation_fromAnotherQueryStartsOver_andAForeignTokenIs400() {
+    Container c = container(2);
+    seed(c);
+    QueryPage first =
+        c.query(QueryRequest.of("SELECT VALUE c.id FROM c ORDER BY c.id").withMaxItemCount(5));
+    QueryPage other =
+        c.query(
+            QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n > 3 ORDER BY c.id")
+                .withMaxItemCount(5)
+                .withContinuation(first.continuation()));
+    QueryPage otherFirst =
+        c.query(
+            QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n > 3 ORDER BY c.id")
+                .withMaxItemCount(5));
+    assertThat(other.rows()).isEqualTo(otherFirst.rows());
+    assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT * FROM c").withContinuation("not-a-token")),
+        CosmosError.BAD_REQUEST,
+        "Invalid Continuation Token");
+  }
+
+  @Test
+  void perRangeQueries_partitionTheResult_andAGoneRangeIs410() {
+    Container c = container(4);
+    seed(c);
+    List<JsonNode> union = new ArrayList<>();
+    for (PartitionKeyRange r : c.routing().ranges()) {
+      union.addAll(c.query(QueryRequest.of("SELECT VALUE c.id FROM c").withRangeId(r.id())).rows());
+    }
+    assertThat(union).hasSize(60).doesNotHaveDuplicates();
+    c.splitPartition("0");
+    assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT * FROM c").withRangeId("0")),
+        CosmosError.PARTITION_KEY_RANGE_GONE);
+  }
+
+  @Test
+  void syntaxError_is400WithTheServiceCodeAndPosition() {
+    Container c = container(1);
+    assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT * FROM c WHERE")),
+        CosmosError.BAD_REQUEST,
+        "SC1001",
+        "offset 21");
+    assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT VALUE NOPE(1) FROM c")),
+        CosmosError.BAD_REQUEST,
+        "SC2005",
+        "'NOPE'");
+  }
+
+  @Test
+  void parameters_reachTheQuery() {
+    Container c = container(2);
+    seed(c);
+    QueryPage p =
+        c.query(
+            QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n = @n ORDER BY c.id")
+                .withParameters(Map.of("@n", IntNode.valueOf(0))));
+    assertThat(p.rows()).extracting(JsonNode::textValue).containsExactly("d0", "d23", "d46");
+  }
+
+  @Test
+  void conditionalPatch_fromSqlText() {
+    Container c = container(1);
+    c.create(obj("{'id':'a','pk':'p','status':'open','n':1}"));
+    assertCosmosError(
+        () ->
+            c.patch(
+                PartitionKeyValue.of("p"),
+                "a",
+                List.of(PatchOperation.set("/n", IntNode.valueOf(2))),
+                c.condition("FROM c WHERE c.status = 'closed'"),
+                ItemOptions.NONE),
+        CosmosError.PRECONDITION_FAILED,
+        "c.status = 'closed'");
+    c.patch(
+        PartitionKeyValue.of("p"),
+        "a",
+        List.of(PatchOperation.set("/n", IntNode.valueOf(2))),
+        c.condition("from c where c.status = 'open'"),
+        ItemOptions.NONE);
+    assertThat(c.read(PartitionKeyValue.of("p"), "a").document().get("n").intValue()).isEqualTo(2);
+    assertCosmosError(() -> c.condition("c.status = 'x'"), CosmosError.BAD_REQUEST, "FROM c WHERE");
+  }
+
+  @Test
+  void expiredDocuments_areNotReturned() {
+    Container c =
+        Engines.onClock(clock, ThrottlingMode.OFF)
+            .createDatabase("ttl")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withDefaultTimeToLive(10));
+    c.create(obj("{'id':'a','pk':'p'}"));
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(c.query(QueryRequest.of("SELECT * FROM c")).rows()).isEmpty();
+  }
+
+  @Test
+  void queries_spendThePartitionBudget_andAreThrottledInEnforceMode() {
+    Container c =
+        Engines.onClock(clock, ThrottlingMode.ENFORCE)
+            .createDatabase("t")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withThroughput(Throughput.manual(400))
+                    .withPhysicalPartitions(1));
+    c.create(obj("{'id':'a','pk':'p'}"));
+    clock.advance(Duration.ofSeconds(1));
+    int served = 0;
+    for (int i = 0; i < 400; i++) {
+      try {
+        c.query(QueryRequest.of("SELECT * FROM c"));
+        served++;
+      } catch (io.cosmolab.engine.error.CosmosException e) {
+        assertThat(e.status()).isEqualTo(429);
+      }
+    }
+    assertThat(served).isBetween(100, 120); // ~3.5 RU each within 400 RU/s
+  }
+
+  @Test
+  void returnedRows_areCopies() {
+    Container c = container(1);
+    c.create(obj("{'id':'a','pk':'p','n':1}"));
+    QueryPage p = c.query(QueryRequest.of("SELECT * FROM c"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) p.rows().get(0)).put("n", 99);
+    assertThat(c.read(PartitionKeyValue.of("p"), "a").document().get("n").intValue()).isEqualTo(1);
+  }
+}
