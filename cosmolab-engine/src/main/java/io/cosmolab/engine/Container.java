@@ -896,6 +896,18 @@ public final class Container {
   }
 
   /**
+   * The query plan the SDKs ask for before a cross-partition query ({@code
+   * PartitionedQueryExecutionInfo}): how to merge per-partition results, the rewritten query each
+   * partition runs, and the EPK ranges the query needs.
+   *
+   * @throws CosmosException 400 for a query that does not compile or cannot be planned
+   */
+  public com.fasterxml.jackson.databind.node.ObjectNode queryPlan(
+      String text, java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> parameters) {
+    return new QueryRunner(this, engine).plan(text, parameters);
+  }
+
+  /**
    * A patch condition from its SQL text, {@code FROM c WHERE ...}, evaluated on this engine's
    * clock.
    *

@@ -73,6 +73,87 @@ final class QueryRunner {
     return CosmosError.BAD_REQUEST.exception("%s: %s%s", e.code(), e.getMessage(), where);
   }
 
+  /**
+   * The gateway's query plan ({@code PartitionedQueryExecutionInfo}, version 2): the planner's
+   * queryInfo, and the EPK ranges the query needs — narrowed to point ranges (full keys) or prefix
+   * ranges (hierarchical prefixes) when the WHERE clause fixes the partition key with {@code =} or
+   * {@code IN}, the whole key space otherwise.
+   */
+  com.fasterxml.jackson.databind.node.ObjectNode plan(
+      String text, java.util.Map<String, JsonNode> parameters) {
+    CompiledQuery query = compile(text, parameters);
+    com.fasterxml.jackson.databind.node.ObjectNode out =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    out.put("partitionedQueryExecutionInfoVersion", 2);
+    try {
+      out.set("queryInfo", io.cosmolab.query.plan.QueryPlanner.queryInfo(query));
+    } catch (QueryException e) {
+      throw asCosmos(e);
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode ranges = out.putArray("queryRanges");
+    for (String[] r : queryRanges(query)) {
+      com.fasterxml.jackson.databind.node.ObjectNode range = ranges.addObject();
+      range.put("min", r[0]);
+      range.put("max", r[1]);
+      range.put("isMinInclusive", true);
+      range.put("isMaxInclusive", r[2] != null);
+    }
+    out.putNull("hybridSearchQueryInfo");
+    return out;
+  }
+
+  /** {min, max, maxInclusive-or-null}; point ranges are inclusive at both ends. */
+  private List<String[]> queryRanges(CompiledQuery query) {
+    io.cosmolab.engine.partitioning.PartitionKeyDefinition key = container.partitionKey();
+    List<List<String>> paths = new ArrayList<>();
+    for (String p : key.paths()) {
+      paths.add(io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(p));
+    }
+    List<List<JsonNode>> fixed = io.cosmolab.query.plan.QueryPlanner.keyValues(query, paths);
+    int levels = 0;
+    while (levels < fixed.size() && fixed.get(levels) != null) {
+      levels++;
+    }
+    List<String[]> out = new ArrayList<>();
+    if (levels == 0 || (levels < paths.size() && !key.isHierarchical())) {
+      out.add(new String[] {EpkRange.MIN, EpkRange.MAX, null});
+      return out;
+    }
+    List<List<JsonNode>> combos = new ArrayList<>();
+    combos.add(new ArrayList<>());
+    for (int level = 0; level < levels; level++) {
+      List<List<JsonNode>> next = new ArrayList<>();
+      for (List<JsonNode> combo : combos) {
+        for (JsonNode v : fixed.get(level)) {
+          List<JsonNode> c = new ArrayList<>(combo);
+          c.add(v);
+          next.add(c);
+        }
+      }
+      combos = next;
+      if (combos.size() > 1000) {
+        out.add(new String[] {EpkRange.MIN, EpkRange.MAX, null});
+        return out;
+      }
+    }
+    java.util.TreeMap<String, String[]> sorted = new java.util.TreeMap<>();
+    for (List<JsonNode> combo : combos) {
+      com.fasterxml.jackson.databind.node.ArrayNode keyJson =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+      combo.forEach(keyJson::add);
+      String epk =
+          EffectivePartitionKey.of(
+              key, io.cosmolab.engine.partitioning.PartitionKeyValue.fromJson(keyJson));
+      sorted.put(
+          epk,
+          levels == paths.size()
+              ? new String[] {epk, epk, "inclusive"}
+              : new String[] {epk, epk + "FF", null});
+    }
+    out.addAll(sorted.values());
+    return out;
+  }
+
   QueryPage run(QueryRequest request) {
     CompiledQuery query = compile(request.text(), request.parameters());
     RoutingMap map = container.routing();

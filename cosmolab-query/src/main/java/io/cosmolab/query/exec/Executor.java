@@ -177,7 +177,7 @@ public final class Executor {
   }
 
   /** True if the expression calls an aggregate outside any subquery. */
-  static boolean containsAggregate(Expr e) {
+  public static boolean containsAggregate(Expr e) {
     if (e instanceof Expr.Call c) {
       if (SystemFunctions.AGGREGATES.contains(c.name())) {
         return true;
@@ -257,7 +257,7 @@ public final class Executor {
   }
 
   /** The property name of an unaliased projection: c.name → name, c["x"] → x, c → c. */
-  static String derivedName(Expr e) {
+  public static String derivedName(Expr e) {
     if (e instanceof Expr.Member m) {
       return m.property();
     }

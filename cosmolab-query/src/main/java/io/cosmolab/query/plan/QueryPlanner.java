@@ -1,0 +1,377 @@
+package io.cosmolab.query.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.CompiledQuery;
+import io.cosmolab.query.QueryException;
+import io.cosmolab.query.ast.Expr;
+import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.exec.Executor;
+import io.cosmolab.query.functions.SystemFunctions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Plans a query for clients that merge per-partition results themselves (the SDKs): the gateway's
+ * {@code queryInfo} ({@code gateway-protocol.md} §7.2) with the rewritten query each partition runs
+ * (§7.4).
+ *
+ * <ul>
+ *   <li>ORDER BY: {@code SELECT r._rid, [{"item": k1}, ...] AS orderByItems, <payload> AS payload
+ *       FROM ... WHERE (<where>) AND ({documentdb-formattableorderbyquery-filter}) ORDER BY ...};
+ *       TOP is kept; OFFSET m LIMIT n becomes OFFSET 0 LIMIT m+n.
+ *   <li>VALUE aggregate: {@code SELECT VALUE [{"item": AGG(x)}] ...}; AVG as {@code {"item":
+ *       {"sum": SUM(x), "count": COUNT(x)}}}.
+ *   <li>Aggregates without VALUE, and GROUP BY: {@code SELECT [{"item": g}, ...] AS groupByItems,
+ *       {"alias": value or {"item": AGG(x)}} AS payload ... GROUP BY g, ...} (without GROUP BY: the
+ *       payload only).
+ *   <li>DISTINCT and TOP alone: no rewrite; the client de-duplicates and stops.
+ *   <li>OFFSET/LIMIT alone: OFFSET 0 LIMIT m+n per partition.
+ * </ul>
+ */
+public final class QueryPlanner {
+  private QueryPlanner() {}
+
+  /** The placeholder the SDKs replace with {@code true} or a resume predicate. */
+  public static final String ORDER_BY_FILTER = "{documentdb-formattableorderbyquery-filter}";
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** The gateway's queryInfo for a compiled query. */
+  public static ObjectNode queryInfo(CompiledQuery compiled) {
+    Query q = compiled.ast();
+    Map<String, JsonNode> params = compiled.parameterValues();
+    ObjectNode info = NODES.objectNode();
+    boolean grouped = !q.groupBy().isEmpty();
+    boolean aggregated = aggregated(q);
+    info.put(
+        "distinctType", !q.distinct() ? "None" : q.orderBy().isEmpty() ? "Unordered" : "Ordered");
+    putCount(info, "top", q.top(), params);
+    putCount(info, "offset", q.offset(), params);
+    putCount(info, "limit", q.limit(), params);
+    ArrayNode orderBy = info.putArray("orderBy");
+    ArrayNode orderByExpressions = info.putArray("orderByExpressions");
+    for (Query.OrderItem o : q.orderBy()) {
+      orderBy.add(o.ascending() ? "Ascending" : "Descending");
+      orderByExpressions.add(SqlWriter.write(o.expression()));
+    }
+    ArrayNode groupByExpressions = info.putArray("groupByExpressions");
+    ArrayNode groupByAliases = info.putArray("groupByAliases");
+    ArrayNode aggregates = info.putArray("aggregates");
+    ObjectNode aliasTypes = info.putObject("groupByAliasToAggregateType");
+    String rewritten = "";
+    String where = q.where() == null ? null : SqlWriter.write(q.where());
+    String from = q.from().isEmpty() ? "" : " FROM " + SqlWriter.from(q.from());
+
+    if (grouped || (aggregated && !(q.select() instanceof Query.Select.Value))) {
+      if (!q.orderBy().isEmpty() || q.select() instanceof Query.Select.Value) {
+        throw unsupported(
+            "ORDER BY or SELECT VALUE together with GROUP BY or non-VALUE aggregates");
+      }
+      for (Expr g : q.groupBy()) {
+        groupByExpressions.add(SqlWriter.write(g));
+      }
+      StringBuilder payload = new StringBuilder("{");
+      int unnamed = 0;
+      List<Query.Select.Item> items =
+          q.select() instanceof Query.Select.Items it ? it.items() : List.of();
+      for (int i = 0; i < items.size(); i++) {
+        Query.Select.Item item = items.get(i);
+        String alias = item.alias();
+        if (alias == null) {
+          alias = Executor.derivedName(item.expression());
+        }
+        if (alias == null) {
+          unnamed++;
+          alias = "$" + unnamed;
+        }
+        groupByAliases.add(alias);
+        String type = aggregateType(item.expression());
+        if (type == null) {
+          aliasTypes.putNull(alias);
+        } else {
+          aliasTypes.put(alias, type);
+        }
+        payload
+            .append(i > 0 ? ", " : "")
+            .append(NODES.textNode(alias))
+            .append(": ")
+            .append(type == null ? SqlWriter.write(item.expression()) : partial(item.expression()));
+      }
+      payload.append('}');
+      StringBuilder r = new StringBuilder("SELECT ");
+      if (grouped) {
+        r.append('[');
+        for (int i = 0; i < q.groupBy().size(); i++) {
+          r.append(i > 0 ? ", " : "")
+              .append("{\"item\": ")
+              .append(SqlWriter.write(q.groupBy().get(i)))
+              .append('}');
+        }
+        r.append("] AS groupByItems, ");
+      }
+      r.append(payload).append(" AS payload").append(from);
+      if (where != null) {
+        r.append(" WHERE ").append(where);
+      }
+      if (grouped) {
+        r.append(" GROUP BY ");
+        for (int i = 0; i < q.groupBy().size(); i++) {
+          r.append(i > 0 ? ", " : "").append(SqlWriter.write(q.groupBy().get(i)));
+        }
+      }
+      rewritten = r.toString();
+    } else if (aggregated) {
+      Expr value = ((Query.Select.Value) q.select()).expression();
+      String type = aggregateType(value);
+      if (type == null) {
+        throw unsupported("an expression over aggregates in SELECT VALUE (use one aggregate)");
+      }
+      aggregates.add(type);
+      rewritten =
+          "SELECT VALUE [" + partial(value) + "]" + from + (where == null ? "" : " WHERE " + where);
+    } else if (!q.orderBy().isEmpty()) {
+      rewritten = orderByRewrite(q, where, from, params);
+    } else if (q.offset() != null) {
+      Query perPartition =
+          new Query(
+              q.distinct(),
+              q.top(),
+              q.select(),
+              q.from(),
+              q.where(),
+              q.groupBy(),
+              q.orderBy(),
+              new Expr.Literal(NODES.numberNode(0)),
+              new Expr.Literal(
+                  NODES.numberNode(count(q.offset(), params) + (long) count(q.limit(), params))));
+      rewritten = SqlWriter.write(perPartition);
+    }
+    info.put("rewrittenQuery", rewritten);
+    info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
+    info.putNull("dCountInfo");
+    info.put("hasNonStreamingOrderBy", false);
+    return info;
+  }
+
+  private static String orderByRewrite(
+      Query q, String where, String from, Map<String, JsonNode> params) {
+    String root = q.from().isEmpty() ? null : q.from().get(0).alias();
+    if (root == null) {
+      throw unsupported("ORDER BY without FROM");
+    }
+    StringBuilder r = new StringBuilder("SELECT ");
+    if (q.top() != null) {
+      r.append("TOP ").append(count(q.top(), params)).append(' ');
+    }
+    r.append(root).append("._rid, [");
+    for (int i = 0; i < q.orderBy().size(); i++) {
+      r.append(i > 0 ? ", " : "")
+          .append("{\"item\": ")
+          .append(SqlWriter.write(q.orderBy().get(i).expression()))
+          .append('}');
+    }
+    r.append("] AS orderByItems, ");
+    if (q.select() instanceof Query.Select.Star) {
+      r.append(root);
+    } else if (q.select() instanceof Query.Select.Value v) {
+      r.append(SqlWriter.write(v.expression()));
+    } else {
+      r.append('{');
+      int unnamed = 0;
+      List<Query.Select.Item> items = ((Query.Select.Items) q.select()).items();
+      for (int i = 0; i < items.size(); i++) {
+        Query.Select.Item item = items.get(i);
+        String alias =
+            item.alias() != null ? item.alias() : Executor.derivedName(item.expression());
+        if (alias == null) {
+          unnamed++;
+          alias = "$" + unnamed;
+        }
+        r.append(i > 0 ? ", " : "")
+            .append(NODES.textNode(alias))
+            .append(": ")
+            .append(SqlWriter.write(item.expression()));
+      }
+      r.append('}');
+    }
+    r.append(" AS payload").append(from).append(" WHERE ");
+    if (where != null) {
+      r.append('(').append(where).append(") AND ");
+    }
+    r.append('(').append(ORDER_BY_FILTER).append(") ORDER BY ");
+    for (int i = 0; i < q.orderBy().size(); i++) {
+      Query.OrderItem o = q.orderBy().get(i);
+      r.append(i > 0 ? ", " : "")
+          .append(SqlWriter.write(o.expression()))
+          .append(o.ascending() ? " ASC" : " DESC");
+    }
+    if (q.offset() != null) {
+      r.append(" OFFSET 0 LIMIT ")
+          .append(count(q.offset(), params) + (long) count(q.limit(), params));
+    }
+    return r.toString();
+  }
+
+  /** The partial form of an aggregate: {"item": AGG(x)}, or for AVG its sum and count. */
+  private static String partial(Expr aggregate) {
+    Expr.Call c = (Expr.Call) aggregate;
+    String arg = SqlWriter.write(c.arguments().get(0));
+    if (c.name().equals("AVG")) {
+      return "{\"item\": {\"sum\": SUM(" + arg + "), \"count\": COUNT(" + arg + ")}}";
+    }
+    return "{\"item\": " + c.name() + "(" + arg + ")}";
+  }
+
+  /** Count, Sum, Min, Max or Average when the expression is exactly one aggregate call. */
+  private static String aggregateType(Expr e) {
+    if (!(e instanceof Expr.Call c) || !SystemFunctions.AGGREGATES.contains(c.name())) {
+      if (Executor.containsAggregate(e)) {
+        throw unsupported("an expression over aggregates (use one aggregate per projection)");
+      }
+      return null;
+    }
+    return switch (c.name()) {
+      case "COUNT" -> "Count";
+      case "SUM" -> "Sum";
+      case "MIN" -> "Min";
+      case "MAX" -> "Max";
+      default -> "Average";
+    };
+  }
+
+  private static boolean aggregated(Query q) {
+    if (q.select() instanceof Query.Select.Value v) {
+      return Executor.containsAggregate(v.expression());
+    }
+    if (q.select() instanceof Query.Select.Items items) {
+      for (Query.Select.Item i : items.items()) {
+        if (Executor.containsAggregate(i.expression())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void putCount(
+      ObjectNode info, String field, Expr e, Map<String, JsonNode> params) {
+    if (e == null) {
+      info.putNull(field);
+    } else {
+      info.put(field, count(e, params)); // the bound number, even for a parameter (as hosted)
+    }
+  }
+
+  private static int count(Expr e, Map<String, JsonNode> params) {
+    JsonNode v = e instanceof Expr.Parameter p ? params.get(p.name()) : ((Expr.Literal) e).value();
+    if (v == null || !v.canConvertToInt() || v.intValue() < 0 || !v.isIntegralNumber()) {
+      throw new QueryException(
+          "SC2064", "TOP, OFFSET and LIMIT need non-negative whole numbers, got " + v);
+    }
+    return v.intValue();
+  }
+
+  private static QueryException unsupported(String what) {
+    return new QueryException(
+        "SC2208",
+        String.format(
+            Locale.ROOT,
+            "cosmolab cannot plan %s for client-side merging; send the query without a plan"
+                + " request and the server answers it completely",
+            what));
+  }
+
+  /**
+   * Values the WHERE clause fixes for key paths: for each path (segments from the root alias), the
+   * values of a top-level {@code path = v} or {@code path IN (v, ...)} conjunct, or null when the
+   * path is not fixed. Used to narrow the plan's query ranges to the keys' EPKs.
+   */
+  public static List<List<JsonNode>> keyValues(
+      CompiledQuery compiled, List<List<String>> keyPaths) {
+    Query q = compiled.ast();
+    List<List<JsonNode>> out = new ArrayList<>();
+    String root = q.from().isEmpty() ? null : q.from().get(0).alias();
+    boolean rootIsDocument =
+        !q.from().isEmpty()
+            && q.from().get(0) instanceof Query.FromSource.Aliased
+            && q.from().get(0).collection() instanceof Query.Collection.Path p
+            && p.segments().isEmpty();
+    Map<String, List<JsonNode>> fixed = new LinkedHashMap<>();
+    if (root != null && rootIsDocument && q.where() != null) {
+      collect(q.where(), root, compiled.parameterValues(), fixed);
+    }
+    for (List<String> path : keyPaths) {
+      out.add(fixed.get(String.join("/", path)));
+    }
+    return out;
+  }
+
+  private static void collect(
+      Expr e, String root, Map<String, JsonNode> params, Map<String, List<JsonNode>> fixed) {
+    if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
+      collect(b.left(), root, params, fixed);
+      collect(b.right(), root, params, fixed);
+    } else if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQUAL) {
+      String left = path(b.left(), root);
+      String right = path(b.right(), root);
+      JsonNode lv = constant(b.right(), params);
+      JsonNode rv = constant(b.left(), params);
+      if (left != null && lv != null) {
+        fixed.put(left, List.of(lv));
+      } else if (right != null && rv != null) {
+        fixed.put(right, List.of(rv));
+      }
+    } else if (e instanceof Expr.In in && !in.negated()) {
+      String p = path(in.value(), root);
+      List<JsonNode> values = new ArrayList<>();
+      for (Expr item : in.items()) {
+        JsonNode v = constant(item, params);
+        if (v == null) {
+          return;
+        }
+        values.add(v);
+      }
+      if (p != null) {
+        fixed.put(p, values);
+      }
+    }
+  }
+
+  private static String path(Expr e, String root) {
+    List<String> segments = new ArrayList<>();
+    Expr cur = e;
+    while (true) {
+      if (cur instanceof Expr.Member m) {
+        segments.add(0, m.property());
+        cur = m.target();
+      } else if (cur instanceof Expr.Index i
+          && i.index() instanceof Expr.Literal l
+          && l.value() != null
+          && l.value().isTextual()) {
+        segments.add(0, l.value().textValue());
+        cur = i.target();
+      } else {
+        break;
+      }
+    }
+    return cur instanceof Expr.Identifier id && id.name().equals(root) && !segments.isEmpty()
+        ? String.join("/", segments)
+        : null;
+  }
+
+  private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
+    JsonNode v = null;
+    if (e instanceof Expr.Literal l) {
+      v = l.value();
+    } else if (e instanceof Expr.Parameter p) {
+      v = params.get(p.name());
+    }
+    return v != null && (v.isTextual() || v.isNumber() || v.isBoolean() || v.isNull()) ? v : null;
+  }
+}
