@@ -86,6 +86,7 @@ public final class Container {
   private final Map<String, long[]> rangeUsage = new ConcurrentHashMap<>(); // {docs, bytes}
   private final LogicalPartitions logical = new LogicalPartitions();
   private final TimeToLive ttl;
+  private final io.cosmolab.engine.index.ContainerIndex index;
 
   private volatile Throughput throughput; // null: the database's shared throughput
   private double maxEverProvisioned;
@@ -107,6 +108,7 @@ public final class Container {
     this.throughput = throughput;
     this.maxEverProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
+    this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
     int partitions = initialPartitions(settings, throughput);
     this.routing =
         new AtomicReference<>(RoutingMap.of(SplitPoints.evenBoundaries(partitionKey, partitions)));
@@ -923,6 +925,36 @@ public final class Container {
     return DocumentCondition.of(fromWhere, doc -> compiled.test(doc, engine.clock().instant()));
   }
 
+  /** The container's indexing policy. */
+  public io.cosmolab.engine.index.IndexingPolicy indexingPolicy() {
+    return index.policy();
+  }
+
+  /**
+   * The documents an index selects for the first index-servable predicate, building the index of
+   * its path if needed; null when no predicate's path is indexed (the query must scan).
+   */
+  java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> indexCandidates(
+      List<io.cosmolab.query.plan.IndexPredicate> predicates) {
+    io.cosmolab.query.plan.IndexPredicate p = index.usable(predicates);
+    if (p == null) {
+      return null;
+    }
+    writeLock.lock();
+    try {
+      index.ensure(p.path(), () -> store.scan(EpkRange.FULL));
+    } finally {
+      writeLock.unlock();
+    }
+    return index.lookup(p);
+  }
+
+  /** A stored, live document by key, for index hits; null if gone or expired. */
+  StoredDocument liveDocument(String epk, String id, long now) {
+    StoredDocument d = store.get(epk, id);
+    return d == null || ttl.isExpired(d, now) ? null : d;
+  }
+
   /** Spends a query's charge on one of the partitions it ran on. */
   void spendQuery(PartitionKeyRange range, Admission admission, double ru, long now) {
     spend(range, null, admission, ru, now);
@@ -1379,6 +1411,27 @@ public final class Container {
       delta[1] -= 1;
     }
 
+    /** Replays the writes in order against the versions they replace, for the indexes. */
+    private void maintainIndexes() {
+      Map<String, StoredDocument> current = new java.util.HashMap<>();
+      for (ContainerStore.Write w : writes) {
+        if (w instanceof ContainerStore.Write.Put put) {
+          StoredDocument d = put.document();
+          String k = key(d.epk(), d.id());
+          StoredDocument before =
+              current.containsKey(k) ? current.get(k) : store.get(d.epk(), d.id());
+          index.onWrite(before, d);
+          current.put(k, d);
+        } else if (w instanceof ContainerStore.Write.Delete del) {
+          String k = key(del.epk(), del.id());
+          StoredDocument before =
+              current.containsKey(k) ? current.get(k) : store.get(del.epk(), del.id());
+          index.onWrite(before, null);
+          current.put(k, null);
+        }
+      }
+    }
+
     private long[] logicalDelta(String epk) {
       return logicalDelta.computeIfAbsent(epk, e -> new long[2]);
     }
@@ -1386,6 +1439,9 @@ public final class Container {
     void commit() {
       if (writes.isEmpty()) {
         return;
+      }
+      if (index.active()) {
+        maintainIndexes();
       }
       store.commit(writes);
       lsn = nextLsn;

@@ -15,15 +15,20 @@ import io.cosmolab.engine.throughput.Throughput;
  *     items expire n seconds after their last write
  * @param physicalPartitions the number of physical partitions to start with, overriding the
  *     throughput rule; null to follow the rule
+ * @param indexingPolicy which paths are indexed; null for the default (everything)
  */
 public record ContainerSettings(
     String id,
     PartitionKeyDefinition partitionKey,
     Throughput throughput,
     Integer defaultTimeToLive,
-    Integer physicalPartitions) {
+    Integer physicalPartitions,
+    io.cosmolab.engine.index.IndexingPolicy indexingPolicy) {
 
   public ContainerSettings {
+    if (indexingPolicy == null) {
+      indexingPolicy = io.cosmolab.engine.index.IndexingPolicy.DEFAULT;
+    }
     ResourceNames.check("container", id);
     if (partitionKey == null) {
       throw CosmosError.BAD_REQUEST.exception(
@@ -48,18 +53,26 @@ public record ContainerSettings(
 
   /** A container with this key and the default throughput. */
   public static ContainerSettings of(String id, PartitionKeyDefinition key) {
-    return new ContainerSettings(id, key, null, null, null);
+    return new ContainerSettings(id, key, null, null, null, null);
   }
 
   public ContainerSettings withThroughput(Throughput t) {
-    return new ContainerSettings(id, partitionKey, t, defaultTimeToLive, physicalPartitions);
+    return new ContainerSettings(
+        id, partitionKey, t, defaultTimeToLive, physicalPartitions, indexingPolicy);
   }
 
   public ContainerSettings withDefaultTimeToLive(Integer seconds) {
-    return new ContainerSettings(id, partitionKey, throughput, seconds, physicalPartitions);
+    return new ContainerSettings(
+        id, partitionKey, throughput, seconds, physicalPartitions, indexingPolicy);
   }
 
   public ContainerSettings withPhysicalPartitions(Integer count) {
-    return new ContainerSettings(id, partitionKey, throughput, defaultTimeToLive, count);
+    return new ContainerSettings(
+        id, partitionKey, throughput, defaultTimeToLive, count, indexingPolicy);
+  }
+
+  public ContainerSettings withIndexingPolicy(io.cosmolab.engine.index.IndexingPolicy policy) {
+    return new ContainerSettings(
+        id, partitionKey, throughput, defaultTimeToLive, physicalPartitions, policy);
   }
 }

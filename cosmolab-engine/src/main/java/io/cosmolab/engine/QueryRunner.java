@@ -177,17 +177,41 @@ final class QueryRunner {
 
     List<Executor.Input> inputs = new ArrayList<>();
     long[] bytesLoaded = new long[targets.size()];
-    for (int i = 0; i < targets.size(); i++) {
-      EpkRange part = intersect(scope, targets.get(i).range());
-      Iterator<StoredDocument> it = container.scan(part);
-      while (it.hasNext()) {
-        StoredDocument d = it.next();
-        if (exactEpk != null && !exactEpk.equals(d.epk())) {
+    java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
+        targets.isEmpty()
+            ? null
+            : container.indexCandidates(io.cosmolab.query.plan.IndexPredicate.of(query));
+    long indexHits = 0;
+    if (candidates != null) {
+      // an index served a filter: load only its hits, in (EPK, id) order as a scan would
+      List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted = new ArrayList<>(candidates);
+      sorted.sort(
+          java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
+              .thenComparing(io.cosmolab.engine.index.ContainerIndex.DocRef::id));
+      for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : sorted) {
+        if (!scope.contains(ref.epk()) || (exactEpk != null && !exactEpk.equals(ref.epk()))) {
           continue;
         }
-        bytesLoaded[i] += d.sizeBytes();
-        byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
-        inputs.add(new Executor.Input(d.body(), ResourceIds.documentPart(rid)));
+        StoredDocument d = container.liveDocument(ref.epk(), ref.id(), now);
+        if (d == null) {
+          continue;
+        }
+        indexHits++;
+        bytesLoaded[owner(targets, d.epk())] += d.sizeBytes();
+        inputs.add(input(d));
+      }
+    } else {
+      for (int i = 0; i < targets.size(); i++) {
+        EpkRange part = intersect(scope, targets.get(i).range());
+        Iterator<StoredDocument> it = container.scan(part);
+        while (it.hasNext()) {
+          StoredDocument d = it.next();
+          if (exactEpk != null && !exactEpk.equals(d.epk())) {
+            continue;
+          }
+          bytesLoaded[i] += d.sizeBytes();
+          inputs.add(input(d));
+        }
       }
     }
     List<JsonNode> rows;
@@ -223,8 +247,26 @@ final class QueryRunner {
     }
     QueryMetrics metrics =
         new QueryMetrics(
-            targets.size(), offset == 0 ? inputs.size() : 0, loadedTotal, page.size(), 0);
+            targets.size(),
+            offset == 0 ? inputs.size() : 0,
+            loadedTotal,
+            page.size(),
+            offset == 0 ? indexHits : 0);
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+  }
+
+  private static Executor.Input input(StoredDocument d) {
+    byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
+    return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
+  }
+
+  private static int owner(List<PartitionKeyRange> targets, String epk) {
+    for (int i = 0; i < targets.size(); i++) {
+      if (targets.get(i).contains(epk)) {
+        return i;
+      }
+    }
+    return 0;
   }
 
   private static EpkRange intersect(EpkRange a, EpkRange b) {

@@ -294,84 +294,16 @@ public final class QueryPlanner {
    */
   public static List<List<JsonNode>> keyValues(
       CompiledQuery compiled, List<List<String>> keyPaths) {
-    Query q = compiled.ast();
-    List<List<JsonNode>> out = new ArrayList<>();
-    String root = q.from().isEmpty() ? null : q.from().get(0).alias();
-    boolean rootIsDocument =
-        !q.from().isEmpty()
-            && q.from().get(0) instanceof Query.FromSource.Aliased
-            && q.from().get(0).collection() instanceof Query.Collection.Path p
-            && p.segments().isEmpty();
-    Map<String, List<JsonNode>> fixed = new LinkedHashMap<>();
-    if (root != null && rootIsDocument && q.where() != null) {
-      collect(q.where(), root, compiled.parameterValues(), fixed);
+    Map<List<String>, List<JsonNode>> fixed = new LinkedHashMap<>();
+    for (IndexPredicate p : IndexPredicate.of(compiled)) {
+      if (p.op() == IndexPredicate.Op.EQUAL) {
+        fixed.put(p.path(), p.values());
+      }
     }
+    List<List<JsonNode>> out = new ArrayList<>();
     for (List<String> path : keyPaths) {
-      out.add(fixed.get(String.join("/", path)));
+      out.add(fixed.get(path));
     }
     return out;
-  }
-
-  private static void collect(
-      Expr e, String root, Map<String, JsonNode> params, Map<String, List<JsonNode>> fixed) {
-    if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
-      collect(b.left(), root, params, fixed);
-      collect(b.right(), root, params, fixed);
-    } else if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQUAL) {
-      String left = path(b.left(), root);
-      String right = path(b.right(), root);
-      JsonNode lv = constant(b.right(), params);
-      JsonNode rv = constant(b.left(), params);
-      if (left != null && lv != null) {
-        fixed.put(left, List.of(lv));
-      } else if (right != null && rv != null) {
-        fixed.put(right, List.of(rv));
-      }
-    } else if (e instanceof Expr.In in && !in.negated()) {
-      String p = path(in.value(), root);
-      List<JsonNode> values = new ArrayList<>();
-      for (Expr item : in.items()) {
-        JsonNode v = constant(item, params);
-        if (v == null) {
-          return;
-        }
-        values.add(v);
-      }
-      if (p != null) {
-        fixed.put(p, values);
-      }
-    }
-  }
-
-  private static String path(Expr e, String root) {
-    List<String> segments = new ArrayList<>();
-    Expr cur = e;
-    while (true) {
-      if (cur instanceof Expr.Member m) {
-        segments.add(0, m.property());
-        cur = m.target();
-      } else if (cur instanceof Expr.Index i
-          && i.index() instanceof Expr.Literal l
-          && l.value() != null
-          && l.value().isTextual()) {
-        segments.add(0, l.value().textValue());
-        cur = i.target();
-      } else {
-        break;
-      }
-    }
-    return cur instanceof Expr.Identifier id && id.name().equals(root) && !segments.isEmpty()
-        ? String.join("/", segments)
-        : null;
-  }
-
-  private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
-    JsonNode v = null;
-    if (e instanceof Expr.Literal l) {
-      v = l.value();
-    } else if (e instanceof Expr.Parameter p) {
-      v = params.get(p.name());
-    }
-    return v != null && (v.isTextual() || v.isNumber() || v.isBoolean() || v.isNull()) ? v : null;
   }
 }

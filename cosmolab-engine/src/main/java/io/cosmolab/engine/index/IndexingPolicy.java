@@ -1,0 +1,123 @@
+package io.cosmolab.engine.index;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.error.CosmosError;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which document paths are indexed, in the service's form: included and excluded path patterns
+ * ({@code /*} everything below, {@code /a/?} exactly the value at /a, {@code /a/*} /a and below).
+ * The most specific (longest) matching pattern decides; the default includes everything ({@code
+ * /*}) and excludes {@code /"_etag"/?}, as new containers on the service do. Mode {@code none}
+ * indexes nothing.
+ */
+public record IndexingPolicy(String mode, List<String> includedPaths, List<String> excludedPaths) {
+
+  public static final IndexingPolicy DEFAULT =
+      new IndexingPolicy("consistent", List.of("/*"), List.of("/\"_etag\"/?"));
+
+  public IndexingPolicy {
+    mode = mode == null ? "consistent" : mode.toLowerCase(java.util.Locale.ROOT);
+    if (!mode.equals("consistent") && !mode.equals("none") && !mode.equals("lazy")) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "indexingMode must be consistent, lazy or none, was '%s'", mode);
+    }
+    includedPaths = List.copyOf(includedPaths);
+    excludedPaths = List.copyOf(excludedPaths);
+    for (String p : includedPaths) {
+      check(p);
+    }
+    for (String p : excludedPaths) {
+      check(p);
+    }
+  }
+
+  private static void check(String pattern) {
+    if (pattern == null
+        || !pattern.startsWith("/")
+        || !(pattern.endsWith("/*") || pattern.endsWith("/?") || pattern.equals("/*"))) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "index path '%s' must start with '/' and end with '/*' or '/?', e.g. \"/name/?\"",
+          pattern);
+    }
+  }
+
+  /** Whether the value at {@code path} (segments from the document root) is indexed. */
+  public boolean isIndexed(List<String> path) {
+    if (mode.equals("none")) {
+      return false;
+    }
+    int bestIncluded = best(includedPaths, path);
+    int bestExcluded = best(excludedPaths, path);
+    return bestIncluded >= 0 && bestIncluded >= bestExcluded;
+  }
+
+  /** The length (in segments) of the longest pattern matching the path, or -1. */
+  private static int best(List<String> patterns, List<String> path) {
+    int best = -1;
+    for (String p : patterns) {
+      List<String> segs = segments(p);
+      String last = segs.remove(segs.size() - 1); // "*" or "?"
+      if (segs.size() > path.size()) {
+        continue;
+      }
+      boolean prefix = true;
+      for (int i = 0; i < segs.size(); i++) {
+        if (!segs.get(i).equals(path.get(i))) {
+          prefix = false;
+          break;
+        }
+      }
+      boolean matches = prefix && (last.equals("*") || segs.size() == path.size());
+      if (matches) {
+        best = Math.max(best, segs.size() * 2 + (last.equals("?") ? 1 : 0));
+      }
+    }
+    return best;
+  }
+
+  private static List<String> segments(String pattern) {
+    List<String> out = new ArrayList<>();
+    for (String s : pattern.substring(1).split("/", -1)) {
+      out.add(
+          s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")
+              ? s.substring(1, s.length() - 1)
+              : s);
+    }
+    return out;
+  }
+
+  /** The REST form. */
+  public ObjectNode toJson() {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("indexingMode", mode);
+    n.put("automatic", true);
+    includedPaths.forEach(p -> n.withArray("includedPaths").addObject().put("path", p));
+    excludedPaths.forEach(p -> n.withArray("excludedPaths").addObject().put("path", p));
+    return n;
+  }
+
+  /** Parses the REST form; missing parts take the defaults. */
+  public static IndexingPolicy fromJson(JsonNode json) {
+    if (json == null || json.isNull()) {
+      return DEFAULT;
+    }
+    List<String> included = paths(json.get("includedPaths"), DEFAULT.includedPaths());
+    List<String> excluded = paths(json.get("excludedPaths"), List.of());
+    return new IndexingPolicy(json.path("indexingMode").asText("consistent"), included, excluded);
+  }
+
+  private static List<String> paths(JsonNode array, List<String> fallback) {
+    if (array == null || !array.isArray()) {
+      return fallback;
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode p : array) {
+      out.add(p.isTextual() ? p.textValue() : p.path("path").asText(null));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,150 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.Json.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.engine.index.IndexingPolicy;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.time.ManualClock;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class IndexTest {
+  private final ManualClock clock = ManualClock.startingAtEpoch2026();
+
+  private Container container(String name, IndexingPolicy policy) {
+    return Engines.onClock(clock, ThrottlingMode.OFF)
+        .createDatabase(name)
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withPhysicalPartitions(4)
+                .withIndexingPolicy(policy));
+  }
+
+  private static final IndexingPolicy NOTHING_BUT_PK =
+      new IndexingPolicy("consistent", List.of("/pk/?"), List.of("/*"));
+
+  @Test
+  void indexedEquality_loadsOnlyItsHits_andCostsFarLessThanAScan() {
+    Container indexed = container("i", IndexingPolicy.DEFAULT);
+    Container scanned = container("s", NOTHING_BUT_PK);
+    for (int i = 0; i < 2000; i++) {
+      String doc =
+          "{'id':'d"
+              + i
+              + "','pk':'k"
+              + (i % 50)
+              + "','sku':'s"
+              + i
+              + "','pad':'"
+              + "x".repeat(900)
+              + "'}";
+      indexed.create(obj(doc));
+      scanned.create(obj(doc));
+    }
+    String q = "SELECT * FROM c WHERE c.sku = 's1234'";
+    QueryPage viaIndex = indexed.query(QueryRequest.of(q));
+    QueryPage viaScan = scanned.query(QueryRequest.of(q));
+    assertThat(viaIndex.rows()).isEqualTo(viaScan.rows()).hasSize(1);
+    assertThat(viaIndex.metrics().indexHits()).isEqualTo(1);
+    assertThat(viaIndex.metrics().documentsLoaded()).isEqualTo(1);
+    assertThat(viaScan.metrics().indexHits()).isZero();
+    assertThat(viaScan.metrics().documentsLoaded()).isEqualTo(2000);
+    // both pay 2.5 RU on each of the 4 partitions; the scan also pays for the 2 MB it loads
+    // (10 RU per MB), which is what an excluded path costs (TQP: 2.98 RU indexed, 409.51 RU not)
+    double loadedMb =
+        (viaScan.metrics().bytesLoaded() - viaIndex.metrics().bytesLoaded()) / 1024.0 / 1024.0;
+    assertThat(viaIndex.requestCharge()).isLessThan(12);
+    assertThat(viaScan.requestCharge() - viaIndex.requestCharge())
+        .isCloseTo(10 * loadedMb, org.assertj.core.api.Assertions.within(0.05));
+    assertThat(loadedMb).isGreaterThan(1.9);
+  }
+
+  @Test
+  void index_isMaintainedByEveryKindOfWrite() {
+    Container c = container("m", IndexingPolicy.DEFAULT);
+    for (int i = 0; i < 20; i++) {
+      c.create(obj("{'id':'d" + i + "','pk':'k" + (i % 3) + "','n':" + i + "}"));
+    }
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.n >= 18 ORDER BY c.id"))
+        .containsExactly("d18", "d19");
+    c.upsert(obj("{'id':'d0','pk':'k0','n':100}"));
+    c.delete(PartitionKeyValue.of("k1"), "d19");
+    c.create(obj("{'id':'new','pk':'k2','n':50}"));
+    c.patch(
+        PartitionKeyValue.of("k0"),
+        "d3",
+        List.of(io.cosmolab.engine.document.PatchOperation.set("/n", Json.node("-1"))));
+    c.executeBatch(
+        PartitionKeyValue.of("k1"),
+        List.of(
+            new io.cosmolab.engine.batch.BatchOperation.Replace(
+                "d1", obj("{'id':'d1','pk':'k1','n':99}"), null)));
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.n >= 18 ORDER BY c.id"))
+        .containsExactly("d0", "d1", "d18", "new");
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.n = 3")).isEmpty();
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.n < 0")).containsExactly("d3");
+  }
+
+  @Test
+  void rangeLookups_selectValuesOfTheComparedTypeOnly() {
+    Container c = container("t", IndexingPolicy.DEFAULT);
+    c.create(obj("{'id':'num','pk':'p','v':5}"));
+    c.create(obj("{'id':'str','pk':'p','v':'5'}"));
+    c.create(obj("{'id':'bool','pk':'p','v':true}"));
+    c.create(obj("{'id':'nul','pk':'p','v':null}"));
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.v > 1")).containsExactly("num");
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.v < 'z'")).containsExactly("str");
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.v = null")).containsExactly("nul");
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.v IN (5, '5')"))
+        .containsExactlyInAnyOrder("num", "str");
+  }
+
+  @Test
+  void indexedAndScannedAnswers_agreeOnRandomFilters() {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    Container indexed = container("ri", IndexingPolicy.DEFAULT);
+    Container scanned = container("rs", NOTHING_BUT_PK);
+    for (int i = 0; i < 300; i++) {
+      String v = r.nextInt(4) == 0 ? "'s" + r.nextInt(5) + "'" : Integer.toString(r.nextInt(20));
+      String doc = "{'id':'d" + i + "','pk':'k" + r.nextInt(9) + "','v':" + v + "}";
+      indexed.create(obj(doc));
+      scanned.create(obj(doc));
+      if (r.nextInt(10) == 0) {
+        String q =
+            "SELECT VALUE c.id FROM c WHERE c.v "
+                + List.of("=", "<", "<=", ">", ">=").get(r.nextInt(5))
+                + " "
+                + r.nextInt(20)
+                + " ORDER BY c.id";
+        assertThat(ids(indexed, q)).as("seed %d: %s", seed, q).isEqualTo(ids(scanned, q));
+      }
+    }
+  }
+
+  @Test
+  void policy_mostSpecificPatternWins() {
+    IndexingPolicy p =
+        new IndexingPolicy(
+            "consistent", List.of("/*", "/a/keep/?"), List.of("/a/*", "/\"_etag\"/?"));
+    assertThat(p.isIndexed(List.of("b"))).isTrue();
+    assertThat(p.isIndexed(List.of("a", "x"))).isFalse();
+    assertThat(p.isIndexed(List.of("a", "keep"))).isTrue();
+    assertThat(p.isIndexed(List.of("_etag"))).isFalse();
+    assertThat(new IndexingPolicy("none", List.of("/*"), List.of()).isIndexed(List.of("b")))
+        .isFalse();
+    assertThat(IndexingPolicy.fromJson(IndexingPolicy.DEFAULT.toJson()))
+        .isEqualTo(IndexingPolicy.DEFAULT);
+  }
+
+  private static List<String> ids(Container c, String q) {
+    return c.query(QueryRequest.of(q)).rows().stream().map(JsonNode::textValue).toList();
+  }
+}

@@ -1,0 +1,145 @@
+package io.cosmolab.query.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.query.CompiledQuery;
+import io.cosmolab.query.ast.Expr;
+import io.cosmolab.query.ast.Query;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A filter an index can serve: a top-level conjunct of the WHERE clause comparing a document path
+ * with constants ({@code c.a = 1}, {@code c.a IN (1, 2)}, {@code c.n > 5}, {@code c.s <= "m"}). The
+ * documents it selects are a superset of the query's result, which still runs in full on them.
+ *
+ * @param path the property path from the document root
+ * @param op the comparison
+ * @param values the constants (several for IN)
+ */
+public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
+
+  /** The comparisons an index serves. */
+  public enum Op {
+    EQUAL,
+    LESS,
+    LESS_OR_EQUAL,
+    GREATER,
+    GREATER_OR_EQUAL
+  }
+
+  public IndexPredicate {
+    path = List.copyOf(path);
+    values = List.copyOf(values);
+  }
+
+  /** The index-servable conjuncts of a query's WHERE, in the order written. */
+  public static List<IndexPredicate> of(CompiledQuery compiled) {
+    Query q = compiled.ast();
+    List<IndexPredicate> out = new ArrayList<>();
+    if (q.where() == null
+        || q.from().isEmpty()
+        || !(q.from().get(0) instanceof Query.FromSource.Aliased)
+        || !(q.from().get(0).collection() instanceof Query.Collection.Path p)
+        || !p.segments().isEmpty()) {
+      return out;
+    }
+    collect(q.where(), q.from().get(0).alias(), compiled.parameterValues(), out);
+    return out;
+  }
+
+  private static void collect(
+      Expr e, String root, Map<String, JsonNode> params, List<IndexPredicate> out) {
+    if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
+      collect(b.left(), root, params, out);
+      collect(b.right(), root, params, out);
+      return;
+    }
+    if (e instanceof Expr.In in && !in.negated()) {
+      List<String> path = path(in.value(), root);
+      List<JsonNode> values = new ArrayList<>();
+      for (Expr item : in.items()) {
+        JsonNode v = constant(item, params);
+        if (v == null) {
+          return;
+        }
+        values.add(v);
+      }
+      if (path != null) {
+        out.add(new IndexPredicate(path, Op.EQUAL, values));
+      }
+      return;
+    }
+    if (!(e instanceof Expr.Binary b)) {
+      return;
+    }
+    Op op = op(b.op());
+    if (op == null) {
+      return;
+    }
+    List<String> left = path(b.left(), root);
+    JsonNode right = constant(b.right(), params);
+    if (left != null && right != null) {
+      out.add(new IndexPredicate(left, op, List.of(right)));
+      return;
+    }
+    List<String> rightPath = path(b.right(), root);
+    JsonNode leftValue = constant(b.left(), params);
+    if (rightPath != null && leftValue != null) {
+      out.add(new IndexPredicate(rightPath, flip(op), List.of(leftValue)));
+    }
+  }
+
+  private static Op op(Expr.BinaryOp op) {
+    return switch (op) {
+      case EQUAL -> Op.EQUAL;
+      case LESS -> Op.LESS;
+      case LESS_OR_EQUAL -> Op.LESS_OR_EQUAL;
+      case GREATER -> Op.GREATER;
+      case GREATER_OR_EQUAL -> Op.GREATER_OR_EQUAL;
+      default -> null;
+    };
+  }
+
+  private static Op flip(Op op) {
+    return switch (op) {
+      case LESS -> Op.GREATER;
+      case LESS_OR_EQUAL -> Op.GREATER_OR_EQUAL;
+      case GREATER -> Op.LESS;
+      case GREATER_OR_EQUAL -> Op.LESS_OR_EQUAL;
+      default -> op;
+    };
+  }
+
+  private static List<String> path(Expr e, String root) {
+    List<String> segments = new ArrayList<>();
+    Expr cur = e;
+    while (true) {
+      if (cur instanceof Expr.Member m) {
+        segments.add(0, m.property());
+        cur = m.target();
+      } else if (cur instanceof Expr.Index i
+          && i.index() instanceof Expr.Literal l
+          && l.value() != null
+          && l.value().isTextual()) {
+        segments.add(0, l.value().textValue());
+        cur = i.target();
+      } else {
+        break;
+      }
+    }
+    return cur instanceof Expr.Identifier id && id.name().equals(root) && !segments.isEmpty()
+        ? segments
+        : null;
+  }
+
+  private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
+    JsonNode v = null;
+    if (e instanceof Expr.Literal l) {
+      v = l.value();
+    } else if (e instanceof Expr.Parameter p) {
+      v = params.get(p.name());
+    }
+    return v != null && (v.isTextual() || v.isNumber() || v.isBoolean() || v.isNull()) ? v : null;
+  }
+}
