@@ -182,6 +182,7 @@ final class QueryRunner {
             ? null
             : container.indexCandidates(io.cosmolab.query.plan.IndexPredicate.of(query));
     long indexHits = 0;
+    boolean ordered = !query.ast().orderBy().isEmpty();
     if (candidates != null) {
       // an index served a filter: load only its hits, in (EPK, id) order as a scan would
       List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted = new ArrayList<>(candidates);
@@ -198,7 +199,7 @@ final class QueryRunner {
         }
         indexHits++;
         bytesLoaded[owner(targets, d.epk())] += d.sizeBytes();
-        inputs.add(input(d));
+        inputs.add(input(d, ordered));
       }
     } else {
       for (int i = 0; i < targets.size(); i++) {
@@ -210,7 +211,7 @@ final class QueryRunner {
             continue;
           }
           bytesLoaded[i] += d.sizeBytes();
-          inputs.add(input(d));
+          inputs.add(input(d, ordered));
         }
       }
     }
@@ -255,7 +256,11 @@ final class QueryRunner {
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
 
-  private static Executor.Input input(StoredDocument d) {
+  /** An input; its order (the RID's document part) matters only to ORDER BY ties. */
+  private static Executor.Input input(StoredDocument d, boolean ordered) {
+    if (!ordered) {
+      return new Executor.Input(d.body(), 0);
+    }
     byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
     return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
   }

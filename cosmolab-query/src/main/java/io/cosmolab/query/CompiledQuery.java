@@ -22,6 +22,24 @@ import java.util.Map;
  * }</pre>
  */
 public final class CompiledQuery {
+  /**
+   * Parsed queries by text: applications repeat the same texts with new parameters, and parsing
+   * dominated a point query. ASTs are immutable; the cache holds at most {@value #CACHE_SIZE} texts
+   * and then forgets the oldest.
+   */
+  private static final int CACHE_SIZE = 1024;
+
+  private static final Map<String, Query> PARSED =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Query> eldest) {
+              return size() > CACHE_SIZE;
+            }
+          });
+
   private final String text;
   private final Query query;
   private final Map<String, JsonNode> parameters;
@@ -39,7 +57,7 @@ public final class CompiledQuery {
    * @throws QueryException for a syntax error (with its position) or a semantic error
    */
   public static CompiledQuery compile(String text, Map<String, JsonNode> parameters) {
-    Query query = QueryParser.parse(text);
+    Query query = PARSED.computeIfAbsent(text, QueryParser::parse);
     Map<String, JsonNode> params =
         Collections.unmodifiableMap(
             new LinkedHashMap<>(parameters == null ? Map.of() : parameters));

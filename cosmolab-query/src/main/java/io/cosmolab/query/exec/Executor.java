@@ -88,8 +88,8 @@ public final class Executor {
   /** A row: the values of the FROM aliases, and the input order it came from. */
   private record Row(Map<String, JsonNode> bindings, long order) {}
 
-  /** A projected result with what ORDER BY needs. */
-  private record Result(JsonNode value, List<JsonNode> keys, long order) {}
+  /** A projected result (or, before projection, the row's bindings) with its sort keys. */
+  private record Result(Object value, List<JsonNode> keys, long order) {}
 
   /** Runs a top-level query over the inputs. */
   public List<JsonNode> run(Query q, Iterable<Input> inputs) {
@@ -117,6 +117,27 @@ public final class Executor {
                 keys(q, first.bindings(), group),
                 first.order()));
       }
+    } else if (!q.orderBy().isEmpty() && !q.distinct() && topBound(q) >= 0) {
+      // ORDER BY with TOP or OFFSET/LIMIT: keep the best k rows by key, project only those
+      int k = topBound(q);
+      Comparator<Result> order = order(q);
+      java.util.PriorityQueue<Result> best = new java.util.PriorityQueue<>(order.reversed());
+      for (Row r : rows) {
+        Result candidate = new Result(r.bindings(), keys(q, r.bindings(), null), r.order());
+        if (best.size() < k) {
+          best.add(candidate);
+        } else if (k > 0 && order.compare(candidate, best.peek()) < 0) {
+          best.poll();
+          best.add(candidate);
+        }
+      }
+      List<Result> kept = new ArrayList<>(best);
+      kept.sort(order);
+      for (Result r : kept) {
+        @SuppressWarnings("unchecked")
+        Map<String, JsonNode> bindings = (Map<String, JsonNode>) r.value();
+        results.add(new Result(project(q, bindings, null), r.keys(), r.order()));
+      }
     } else {
       for (Row r : rows) {
         results.add(
@@ -129,13 +150,14 @@ public final class Executor {
     List<JsonNode> values = new ArrayList<>(results.size());
     Set<Values.Key> seen = q.distinct() ? new HashSet<>() : null;
     for (Result r : results) {
-      if (r.value() == null) {
+      JsonNode v = (JsonNode) r.value();
+      if (v == null) {
         continue; // SELECT VALUE of undefined: no row
       }
-      if (seen != null && !seen.add(new Values.Key(r.value()))) {
+      if (seen != null && !seen.add(new Values.Key(v))) {
         continue;
       }
-      values.add(r.value());
+      values.add(v);
     }
     int from = 0;
     int to = values.size();
@@ -147,6 +169,25 @@ public final class Executor {
       to = Math.min(to, from + count(q.top(), "TOP"));
     }
     return new ArrayList<>(values.subList(from, to));
+  }
+
+  /**
+   * How many sorted rows the query can return at most (TOP, or OFFSET + LIMIT), or -1 when
+   * unbounded. A SELECT VALUE may be undefined and dropped after sorting, so it is never bounded.
+   */
+  private int topBound(Query q) {
+    if (q.select() instanceof Query.Select.Value) {
+      return -1;
+    }
+    long bound = -1;
+    if (q.top() != null) {
+      bound = count(q.top(), "TOP");
+    }
+    if (q.offset() != null) {
+      long ol = (long) count(q.offset(), "OFFSET") + count(q.limit(), "LIMIT");
+      bound = bound < 0 ? ol : Math.min(bound, ol);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, bound);
   }
 
   private int count(Expr e, String clause) {
@@ -383,6 +424,9 @@ public final class Executor {
   }
 
   private static Map<String, JsonNode> with(Map<String, JsonNode> env, String alias, JsonNode v) {
+    if (env.isEmpty()) {
+      return Map.of(alias, v); // the common single-source row: no hash map per row
+    }
     Map<String, JsonNode> m = new HashMap<>(env.size() * 2 + 2);
     m.putAll(env);
     m.put(alias, v);
