@@ -1,0 +1,148 @@
+package io.cosmolab.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.plan.QueryPlanner;
+import io.cosmolab.query.plan.SqlWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The plan shapes of gateway-protocol.md §7.2–7.4, field by field. */
+class QueryPlannerTest {
+  private static ObjectNode plan(String q) {
+    return QueryPlanner.queryInfo(CompiledQuery.compile(q, Map.of("@n", IntNode.valueOf(3))));
+  }
+
+  @Test
+  void orderBy_rewritesToRidItemsAndPayloadWithTheResumePlaceholder() {
+    ObjectNode info = plan("SELECT * FROM c ORDER BY c.id");
+    assertThat(info.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT c._rid, [{\"item\": c.id}] AS orderByItems, c AS payload FROM c AS c WHERE"
+                + " ({documentdb-formattableorderbyquery-filter}) ORDER BY c.id ASC");
+    assertThat(info.get("orderBy")).hasToString("[\"Ascending\"]");
+    assertThat(info.get("orderByExpressions")).hasToString("[\"c.id\"]");
+    assertThat(info.get("distinctType").textValue()).isEqualTo("None");
+    assertThat(info.get("hasSelectValue").booleanValue()).isFalse();
+  }
+
+  @Test
+  void orderBy_withProjectionFilterTopAndSeveralKeys() {
+    ObjectNode info =
+        plan("SELECT TOP 5 c.id, c.x AS y FROM c WHERE c.n > 1 ORDER BY c.n DESC, c.id");
+    assertThat(info.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT TOP 5 c._rid, [{\"item\": c.n}, {\"item\": c.id}] AS orderByItems, {\"id\":"
+                + " c.id, \"y\": c.x} AS payload FROM c AS c WHERE ((c.n > 1)) AND"
+                + " ({documentdb-formattableorderbyquery-filter}) ORDER BY c.n DESC, c.id ASC");
+    assertThat(info.get("top").intValue()).isEqualTo(5);
+    assertThat(info.get("orderBy")).hasToString("[\"Descending\",\"Ascending\"]");
+  }
+
+  @Test
+  void offsetLimit_withOrderBy_becomesOffsetZeroLimitSum() {
+    ObjectNode info = plan("SELECT VALUE c.id FROM c ORDER BY c.id OFFSET 5 LIMIT 7");
+    assertThat(info.get("rewrittenQuery").textValue())
+        .endsWith("ORDER BY c.id ASC OFFSET 0 LIMIT 12");
+    assertThat(info.get("offset").intValue()).isEqualTo(5);
+    assertThat(info.get("limit").intValue()).isEqualTo(7);
+    assertThat(info.get("hasSelectValue").booleanValue()).isTrue();
+  }
+
+  @Test
+  void valueAggregates_rewriteToItemArrays_andAverageToSumAndCount() {
+    ObjectNode count = plan("SELECT VALUE COUNT(1) FROM c");
+    assertThat(count.get("aggregates")).hasToString("[\"Count\"]");
+    assertThat(count.get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT VALUE [{\"item\": COUNT(1)}] FROM c AS c");
+    ObjectNode avg = plan("SELECT VALUE AVG(c.x) FROM c WHERE c.y = 'a'");
+    assertThat(avg.get("aggregates")).hasToString("[\"Average\"]");
+    assertThat(avg.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT VALUE [{\"item\": {\"sum\": SUM(c.x), \"count\": COUNT(c.x)}}] FROM c AS c"
+                + " WHERE (c.y = \"a\")");
+  }
+
+  @Test
+  void groupBy_rewritesToGroupByItemsAndPayload_withAliasTypes() {
+    ObjectNode info = plan("SELECT c.grp, COUNT(1) AS n FROM c GROUP BY c.grp");
+    assertThat(info.get("groupByExpressions")).hasToString("[\"c.grp\"]");
+    assertThat(info.get("groupByAliases")).hasToString("[\"grp\",\"n\"]");
+    assertThat(info.get("groupByAliasToAggregateType"))
+        .hasToString("{\"grp\":null,\"n\":\"Count\"}");
+    assertThat(info.get("aggregates")).isEmpty();
+    assertThat(info.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT [{\"item\": c.grp}] AS groupByItems, {\"grp\": c.grp, \"n\": {\"item\":"
+                + " COUNT(1)}} AS payload FROM c AS c GROUP BY c.grp");
+  }
+
+  @Test
+  void nonValueAggregate_isPlannedAsAGroupWithoutExpressions_unnamedAsDollarOne() {
+    ObjectNode info = plan("SELECT COUNT(1) AS cnt, MAX(c.x) FROM c");
+    assertThat(info.get("groupByAliases")).hasToString("[\"cnt\",\"$1\"]");
+    assertThat(info.get("groupByAliasToAggregateType"))
+        .hasToString("{\"cnt\":\"Count\",\"$1\":\"Max\"}");
+    assertThat(info.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT {\"cnt\": {\"item\": COUNT(1)}, \"$1\": {\"item\": MAX(c.x)}} AS payload FROM c"
+                + " AS c");
+  }
+
+  @Test
+  void distinctAndTopAlone_needNoRewrite() {
+    ObjectNode distinct = plan("SELECT DISTINCT VALUE c.id FROM c");
+    assertThat(distinct.get("distinctType").textValue()).isEqualTo("Unordered");
+    assertThat(distinct.get("rewrittenQuery").textValue()).isEmpty();
+    assertThat(
+            plan("SELECT DISTINCT VALUE c.id FROM c ORDER BY c.id").get("distinctType").textValue())
+        .isEqualTo("Ordered");
+    ObjectNode top = plan("SELECT TOP @n * FROM c");
+    assertThat(top.get("top").intValue()).isEqualTo(3); // the bound number, as the hosted gateway
+    assertThat(top.get("rewrittenQuery").textValue()).isEmpty();
+    assertThat(plan("SELECT c.id FROM c WHERE c.x = 1").get("rewrittenQuery").textValue())
+        .isEmpty();
+  }
+
+  @Test
+  void unplannableShapes_sayWhy() {
+    assertThatThrownBy(() -> plan("SELECT VALUE SUM(c.x) + 1 FROM c"))
+        .hasMessageContaining("use one aggregate");
+    assertThatThrownBy(() -> plan("SELECT c.g, COUNT(1) AS n FROM c GROUP BY c.g ORDER BY c.g"))
+        .hasMessageContaining("ORDER BY or SELECT VALUE together with GROUP BY");
+  }
+
+  @Test
+  void sqlWriter_textReparsesToTheSameTree() {
+    for (String q :
+        List.of(
+            "SELECT DISTINCT TOP 3 c.a, c[\"odd key\"] AS k FROM root c JOIN t IN c.tags WHERE"
+                + " (c.n BETWEEN 1 AND 5 OR NOT c.b) AND c.s LIKE 'a%' ORDER BY c.a DESC",
+            "SELECT VALUE {\"x\": [1, 2.5, \"s\", null, true], \"y\": -c.n ?? 0} FROM c",
+            "SELECT VALUE COUNT(1) FROM c WHERE EXISTS(SELECT VALUE t FROM t IN c.tags WHERE t ="
+                + " @n)",
+            "SELECT c.g, AVG(c.n) AS m FROM c GROUP BY c.g OFFSET 1 LIMIT 2")) {
+      CompiledQuery original = CompiledQuery.compile(q, Map.of("@n", IntNode.valueOf(1)));
+      String written = SqlWriter.write(original.ast());
+      CompiledQuery reparsed = CompiledQuery.compile(written, Map.of("@n", IntNode.valueOf(1)));
+      assertThat(reparsed.ast()).as(written).isEqualTo(original.ast());
+    }
+  }
+
+  @Test
+  void keyValues_findEqualityAndInOnKeyPaths() {
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT * FROM c WHERE c.t = 'acme' AND c.u IN ('a', 'b') AND c.x > 1", Map.of());
+    List<List<JsonNode>> fixed =
+        QueryPlanner.keyValues(q, List.of(List.of("t"), List.of("u"), List.of("x")));
+    assertThat(fixed.get(0)).hasToString("[\"acme\"]");
+    assertThat(fixed.get(1)).hasToString("[\"a\", \"b\"]");
+    assertThat(fixed.get(2)).isNull();
+  }
+}
