@@ -31,7 +31,8 @@ public final class Values {
     if (!Double.isFinite(v)) {
       return null; // JSON has no Infinity or NaN: undefined
     }
-    if (v == Math.rint(v) && Math.abs(v) <= 9.007199254740992E15 && !(v == 0 && 1 / v < 0)) {
+    // negative zero is written as 0, as JSON serializers of doubles do
+    if (v == Math.rint(v) && Math.abs(v) <= 9.007199254740992E15) {
       long l = (long) v;
       return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
     }

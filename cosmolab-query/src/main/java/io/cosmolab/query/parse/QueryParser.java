@@ -437,7 +437,11 @@ public final class QueryParser {
           return NODES.numberNode(Long.parseLong(s.substring(2), 16));
         }
         if (s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0) {
-          return NODES.numberNode(Long.parseLong(s));
+          long l = Long.parseLong(s);
+          if (Math.abs(l) <= (1L << 53)) {
+            return NODES.numberNode(l);
+          }
+          // beyond 2^53 the service holds numbers as doubles: fall through to the double
         }
       } catch (NumberFormatException e) {
         // too large for a long: a double, as the service stores such numbers
