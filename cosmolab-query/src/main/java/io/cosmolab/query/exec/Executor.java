@@ -97,8 +97,8 @@ public final class Executor {
   }
 
   private List<JsonNode> run(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
-    List<Row> rows = from(q, outer, inputs);
-    if (q.where() != null) {
+    List<Row> rows = from(q, outer, inputs); // applies WHERE as rows are produced
+    if (q.where() != null && q.from().isEmpty()) {
       List<Row> kept = new ArrayList<>(rows.size());
       for (Row r : rows) {
         if (Values.isTrue(eval(q.where(), r.bindings(), null))) {
@@ -345,32 +345,36 @@ public final class Executor {
       rows.add(new Row(outer, 0));
       return rows;
     }
+    // WHERE is applied by the last source as it binds, so rows it drops are never kept
+    int last = q.from().size() - 1;
+    Expr filter = last == 0 ? q.where() : null;
     Query.FromSource first = q.from().get(0);
     if (first.collection() instanceof Query.Collection.Path p && outer.containsKey(p.name())) {
-      bind(first, outer, outer.get(p.name()), 0, rows);
+      bind(first, outer, outer.get(p.name()), 0, rows, filter);
     } else if (first.collection() instanceof Query.Collection.Subquery sq) {
       long i = 0;
       for (JsonNode v : run(sq.query(), outer, inputs)) {
-        bindValue(first, outer, v, i++, rows);
+        bindValue(first, outer, v, i++, rows, filter);
       }
     } else {
       for (Input in : inputs) {
-        bind(first, outer, in.document(), in.order(), rows);
+        bind(first, outer, in.document(), in.order(), rows, filter);
       }
     }
     for (int s = 1; s < q.from().size(); s++) {
       Query.FromSource source = q.from().get(s);
+      Expr joinFilter = s == last ? q.where() : null;
       List<Row> joined = new ArrayList<>();
       for (Row r : rows) {
         if (source.collection() instanceof Query.Collection.Path p) {
-          bind(source, r.bindings(), r.bindings().get(p.name()), r.order(), joined);
+          bind(source, r.bindings(), r.bindings().get(p.name()), r.order(), joined, joinFilter);
         } else {
           for (JsonNode v :
               run(
                   ((Query.Collection.Subquery) source.collection()).query(),
                   r.bindings(),
                   List.of())) {
-            bindValue(source, r.bindings(), v, r.order(), joined);
+            bindValue(source, r.bindings(), v, r.order(), joined, joinFilter);
           }
         }
       }
@@ -385,7 +389,8 @@ public final class Executor {
       Map<String, JsonNode> env,
       JsonNode start,
       long order,
-      List<Row> out) {
+      List<Row> out,
+      Expr filter) {
     JsonNode v = start;
     for (Object seg : ((Query.Collection.Path) source.collection()).segments()) {
       if (v == null) {
@@ -394,7 +399,7 @@ public final class Executor {
       Object key = seg instanceof Expr e ? eval(e, env, null) : seg;
       v = access(v, key instanceof JsonNode n ? toKey(n) : key);
     }
-    bindValue(source, env, v, order, out);
+    bindValue(source, env, v, order, out, filter);
   }
 
   private static Object toKey(JsonNode n) {
@@ -405,7 +410,12 @@ public final class Executor {
   }
 
   private void bindValue(
-      Query.FromSource source, Map<String, JsonNode> env, JsonNode v, long order, List<Row> out) {
+      Query.FromSource source,
+      Map<String, JsonNode> env,
+      JsonNode v,
+      long order,
+      List<Row> out,
+      Expr filter) {
     if (v == null) {
       return;
     }
@@ -415,11 +425,17 @@ public final class Executor {
       }
       for (JsonNode element : v) {
         spend(1);
-        out.add(new Row(with(env, source.alias(), element), order));
+        keep(new Row(with(env, source.alias(), element), order), out, filter);
       }
     } else {
       spend(1);
-      out.add(new Row(with(env, source.alias(), v), order));
+      keep(new Row(with(env, source.alias(), v), order), out, filter);
+    }
+  }
+
+  private void keep(Row row, List<Row> out, Expr filter) {
+    if (filter == null || Values.isTrue(eval(filter, row.bindings(), null))) {
+      out.add(row);
     }
   }
 
