@@ -55,17 +55,7 @@ class ContainerQueryTest {
   }
 
   private static List<JsonNode> all(Container c, String text) {
-    List<JsonNode> out = new ArrayList<>();
-    QueryRequest r = QueryRequest.of(text).withMaxItemCount(7);
-    for (int guard = 0; guard < 1000; guard++) {
-      QueryPage page = c.query(r);
-      out.addAll(page.rows());
-      if (page.continuation() == null) {
-        return out;
-      }
-      r = r.withContinuation(page.continuation());
-    }
-    throw new AssertionError("paging did not end");
+    return Engines.drainQuery(c, QueryRequest.of(text), 7);
   }
 
   @Test

@@ -13,6 +13,22 @@ public final class Engines {
     return CosmosEngine.builder().clock(clock).throttling(mode).build();
   }
 
+  /** Every row of a query, following continuations page by page ({@code pageSize} rows each). */
+  public static java.util.List<com.fasterxml.jackson.databind.JsonNode> drainQuery(
+      Container c, io.cosmolab.engine.query.QueryRequest request, int pageSize) {
+    java.util.List<com.fasterxml.jackson.databind.JsonNode> out = new java.util.ArrayList<>();
+    io.cosmolab.engine.query.QueryRequest r = request.withMaxItemCount(pageSize);
+    for (int guard = 0; guard < 10_000; guard++) {
+      io.cosmolab.engine.query.QueryPage page = c.query(r);
+      out.addAll(page.rows());
+      if (page.continuation() == null) {
+        return out;
+      }
+      r = r.withContinuation(page.continuation());
+    }
+    throw new AssertionError("paging did not end");
+  }
+
   /** A container keyed by {@code /pk} with {@code partitions} physical partitions. */
   public static Container container(ManualClock clock, int partitions) {
     return onClock(clock, ThrottlingMode.OFF)

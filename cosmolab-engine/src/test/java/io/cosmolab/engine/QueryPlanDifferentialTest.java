@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.resource.ResourceIds;
 import io.cosmolab.engine.routing.PartitionKeyRange;
@@ -135,17 +134,7 @@ class QueryPlanDifferentialTest {
   }
 
   private static List<JsonNode> drain(Container c, QueryRequest request) {
-    List<JsonNode> out = new ArrayList<>();
-    QueryRequest r = request.withMaxItemCount(5);
-    for (int guard = 0; guard < 10_000; guard++) {
-      QueryPage page = c.query(r);
-      out.addAll(page.rows());
-      if (page.continuation() == null) {
-        return out;
-      }
-      r = r.withContinuation(page.continuation());
-    }
-    throw new AssertionError("paging did not end");
+    return Engines.drainQuery(c, request, 5);
   }
 
   // ------------------------------------------------------------------ the client's side
