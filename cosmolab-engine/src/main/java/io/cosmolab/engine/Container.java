@@ -1,14 +1,11 @@
 package io.cosmolab.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.batch.BatchOperation;
 import io.cosmolab.engine.batch.BatchResult;
-import io.cosmolab.engine.changefeed.ChangeFeedMode;
 import io.cosmolab.engine.changefeed.ChangeFeedPage;
 import io.cosmolab.engine.changefeed.ChangeFeedRequest;
-import io.cosmolab.engine.changefeed.ChangeFeedStart;
 import io.cosmolab.engine.document.DocumentCondition;
 import io.cosmolab.engine.document.PatchOperation;
 import io.cosmolab.engine.error.CosmosError;
@@ -33,7 +30,6 @@ import io.cosmolab.engine.throughput.PartitionBudget;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.engine.throughput.Throughput;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -66,7 +62,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * after the operation, when it is known.
  */
 public final class Container {
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Database database;
   private final CosmosEngine engine;
@@ -401,7 +396,11 @@ public final class Container {
    * @throws CosmosException 429 when any partition of the range is throttled (enforce mode)
    */
   public ChangeFeedPage readChangeFeed(ChangeFeedRequest request) {
-    long now = now();
+    return new ChangeFeedReader(this, engine, store, ttl).read(request);
+  }
+
+  /** Deletes the documents whose time to live has passed, if any is due. */
+  void expireDue(long now) {
     if (ttl.hasDue(now)) {
       writeLock.lock();
       try {
@@ -410,143 +409,6 @@ public final class Container {
         writeLock.unlock();
       }
     }
-    String exactEpk = null;
-    EpkRange range = request.range();
-    if (request.partitionKey() != null) {
-      exactEpk = EffectivePartitionKey.of(partitionKey, request.partitionKey());
-      EpkRange keyRange =
-          request.partitionKey().size() < partitionKey.paths().size()
-              ? new EpkRange(exactEpk, exactEpk + "FF")
-              : new EpkRange(exactEpk, exactEpk + "0");
-      if (request.partitionKey().size() < partitionKey.paths().size()) {
-        exactEpk = null; // a prefix: the range is enough
-      }
-      range = range.intersect(keyRange);
-      if (range == null) {
-        return new ChangeFeedPage(List.of(), startLsn(request.start()), 1);
-      }
-    }
-    List<PartitionKeyRange> ranges = routing.get().overlapping(range);
-    Admission[] admissions = new Admission[ranges.size()];
-    for (int i = 0; i < ranges.size(); i++) {
-      admissions[i] = admit(ranges.get(i), ranges.get(i).range().min(), now);
-    }
-    long upTo = committedLsn;
-    long after = startLsn(request.start());
-    List<ObjectNode> items = new ArrayList<>();
-    double[] perRange = new double[ranges.size()];
-    long continuation = after;
-    boolean full = false;
-    Iterator<ChangeRecord> it = store.changesAfter(after);
-    while (it.hasNext()) {
-      ChangeRecord c = it.next();
-      if (c.lsn() > upTo) {
-        break;
-      }
-      if (items.size() == request.maxItems()) {
-        full = true; // c stays unread: the next page starts at it
-        break;
-      }
-      continuation = c.lsn();
-      if (!range.contains(c.epk()) || (exactEpk != null && !exactEpk.equals(c.epk()))) {
-        continue;
-      }
-      ObjectNode item = feedItem(c, request.mode(), now);
-      if (item != null) {
-        items.add(item);
-        perRange[indexOf(ranges, c.epk())] += engine.costs().pointRead(c.sizeBytes(), false);
-      }
-    }
-    if (!full) {
-      continuation = Math.max(continuation, upTo); // caught up: everything to upTo was seen
-    }
-    double reads = 0;
-    for (double r : perRange) {
-      reads += r;
-    }
-    double total = engine.costs().feed(reads);
-    perRange[0] += total - reads; // the minimum charge of a page, if any, goes to the first range
-    for (int i = 0; i < ranges.size(); i++) {
-      spend(ranges.get(i), null, admissions[i], perRange[i], now);
-    }
-    return new ChangeFeedPage(items, continuation, total);
-  }
-
-  private static int indexOf(List<PartitionKeyRange> ranges, String epk) {
-    for (int i = 0; i < ranges.size(); i++) {
-      if (ranges.get(i).contains(epk)) {
-        return i;
-      }
-    }
-    return 0;
-  }
-
-  private long startLsn(ChangeFeedStart start) {
-    if (start instanceof ChangeFeedStart.Beginning) {
-      return 0;
-    }
-    if (start instanceof ChangeFeedStart.Now) {
-      return committedLsn;
-    }
-    if (start instanceof ChangeFeedStart.Continuation c) {
-      if (c.lsn() < 0) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "change feed continuation %d is not a valid LSN", c.lsn());
-      }
-      return c.lsn();
-    }
-    Instant time = ((ChangeFeedStart.PointInTime) start).time();
-    long millis = time.toEpochMilli();
-    long upTo = committedLsn;
-    Iterator<ChangeRecord> it = store.changesAfter(0);
-    long before = 0;
-    while (it.hasNext()) {
-      ChangeRecord c = it.next();
-      if (c.lsn() > upTo || c.timestampMillis() >= millis) {
-        return before;
-      }
-      before = c.lsn();
-    }
-    return before;
-  }
-
-  private ObjectNode feedItem(ChangeRecord c, ChangeFeedMode mode, long now) {
-    if (mode == ChangeFeedMode.LATEST_VERSION) {
-      if (c.operation() == ChangeRecord.Operation.DELETE) {
-        return null;
-      }
-      StoredDocument current = store.get(c.epk(), c.id());
-      if (current == null || current.lsn() != c.lsn() || ttl.isExpired(current, now)) {
-        return null; // superseded, deleted or expired: shown at its newest LSN, or not at all
-      }
-      ObjectNode doc = c.current().deepCopy();
-      doc.put("_lsn", c.lsn());
-      return doc;
-    }
-    ObjectNode envelope = NODES.objectNode();
-    if (c.current() != null) {
-      ObjectNode cur = c.current().deepCopy();
-      cur.put("_lsn", c.lsn());
-      envelope.set("current", cur);
-    } else {
-      envelope.set("current", NODES.objectNode());
-    }
-    if (c.previous() != null) {
-      envelope.set("previous", c.previous().deepCopy());
-    }
-    ObjectNode meta = envelope.putObject("metadata");
-    meta.put("operationType", c.operation().wireName());
-    meta.put("lsn", c.lsn());
-    meta.put("crts", c.timestampMillis() / 1000);
-    if (c.previousLsn() > 0) {
-      meta.put("previousImageLSN", c.previousLsn());
-    }
-    meta.put("timeToLiveExpired", c.timeToLiveExpired());
-    if (c.operation() == ChangeRecord.Operation.DELETE) {
-      meta.put("id", c.id());
-      meta.set("partitionKey", c.partitionKey().toJson());
-    }
-    return envelope;
   }
 
   // ------------------------------------------------------------------ layout: splits, merges

@@ -1,0 +1,192 @@
+package io.cosmolab.engine;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.changefeed.ChangeFeedMode;
+import io.cosmolab.engine.changefeed.ChangeFeedPage;
+import io.cosmolab.engine.changefeed.ChangeFeedRequest;
+import io.cosmolab.engine.changefeed.ChangeFeedStart;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
+import io.cosmolab.engine.store.StoredDocument;
+import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Reads a container's change feed from its change log: latest version (each document once, at its
+ * newest LSN, no deletes) or all versions and deletes, over any EPK range, charged to the
+ * partitions that served it.
+ *
+ * <p>Readers take no lock: they read the log only up to the container's committed LSN, so a
+ * continuation never skips a write still being committed. A continuation is a container LSN, so one
+ * taken before a split keeps working on the children.
+ */
+final class ChangeFeedReader {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final Container container;
+  private final CosmosEngine engine;
+  private final ContainerStore store;
+  private final TimeToLive ttl;
+
+  ChangeFeedReader(Container container, CosmosEngine engine, ContainerStore store, TimeToLive ttl) {
+    this.container = container;
+    this.engine = engine;
+    this.store = store;
+    this.ttl = ttl;
+  }
+
+  /**
+   * Reads a page of the change feed.
+   *
+   * @throws CosmosException 429 when any partition of the range is throttled (enforce mode)
+   */
+  ChangeFeedPage read(ChangeFeedRequest request) {
+    long now = engine.clock().millis();
+    container.expireDue(now);
+    String exactEpk = null;
+    EpkRange range = request.range();
+    if (request.partitionKey() != null) {
+      exactEpk = EffectivePartitionKey.of(container.partitionKey(), request.partitionKey());
+      EpkRange keyRange =
+          request.partitionKey().size() < container.partitionKey().paths().size()
+              ? new EpkRange(exactEpk, exactEpk + "FF")
+              : new EpkRange(exactEpk, exactEpk + "0");
+      if (request.partitionKey().size() < container.partitionKey().paths().size()) {
+        exactEpk = null; // a prefix: the range is enough
+      }
+      range = range.intersect(keyRange);
+      if (range == null) {
+        return new ChangeFeedPage(List.of(), startLsn(request.start()), 1);
+      }
+    }
+    List<PartitionKeyRange> ranges = container.routing().overlapping(range);
+    Admission[] admissions = new Admission[ranges.size()];
+    for (int i = 0; i < ranges.size(); i++) {
+      admissions[i] = container.admit(ranges.get(i), ranges.get(i).range().min(), now);
+    }
+    long upTo = container.lsn();
+    long after = startLsn(request.start());
+    List<ObjectNode> items = new ArrayList<>();
+    double[] perRange = new double[ranges.size()];
+    long continuation = after;
+    boolean full = false;
+    Iterator<ChangeRecord> it = store.changesAfter(after);
+    while (it.hasNext()) {
+      ChangeRecord c = it.next();
+      if (c.lsn() > upTo) {
+        break;
+      }
+      if (items.size() == request.maxItems()) {
+        full = true; // c stays unread: the next page starts at it
+        break;
+      }
+      continuation = c.lsn();
+      if (!range.contains(c.epk()) || (exactEpk != null && !exactEpk.equals(c.epk()))) {
+        continue;
+      }
+      ObjectNode item = feedItem(c, request.mode(), now);
+      if (item != null) {
+        items.add(item);
+        perRange[indexOf(ranges, c.epk())] += engine.costs().pointRead(c.sizeBytes(), false);
+      }
+    }
+    if (!full) {
+      continuation = Math.max(continuation, upTo); // caught up: everything to upTo was seen
+    }
+    double reads = 0;
+    for (double r : perRange) {
+      reads += r;
+    }
+    double total = engine.costs().feed(reads);
+    perRange[0] += total - reads; // the minimum charge of a page, if any, goes to the first range
+    for (int i = 0; i < ranges.size(); i++) {
+      container.spendQuery(ranges.get(i), admissions[i], perRange[i], now);
+    }
+    return new ChangeFeedPage(items, continuation, total);
+  }
+
+  private static int indexOf(List<PartitionKeyRange> ranges, String epk) {
+    for (int i = 0; i < ranges.size(); i++) {
+      if (ranges.get(i).contains(epk)) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  private long startLsn(ChangeFeedStart start) {
+    if (start instanceof ChangeFeedStart.Beginning) {
+      return 0;
+    }
+    if (start instanceof ChangeFeedStart.Now) {
+      return container.lsn();
+    }
+    if (start instanceof ChangeFeedStart.Continuation c) {
+      if (c.lsn() < 0) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "change feed continuation %d is not a valid LSN", c.lsn());
+      }
+      return c.lsn();
+    }
+    Instant time = ((ChangeFeedStart.PointInTime) start).time();
+    long millis = time.toEpochMilli();
+    long upTo = container.lsn();
+    Iterator<ChangeRecord> it = store.changesAfter(0);
+    long before = 0;
+    while (it.hasNext()) {
+      ChangeRecord c = it.next();
+      if (c.lsn() > upTo || c.timestampMillis() >= millis) {
+        return before;
+      }
+      before = c.lsn();
+    }
+    return before;
+  }
+
+  private ObjectNode feedItem(ChangeRecord c, ChangeFeedMode mode, long now) {
+    if (mode == ChangeFeedMode.LATEST_VERSION) {
+      if (c.operation() == ChangeRecord.Operation.DELETE) {
+        return null;
+      }
+      StoredDocument current = store.get(c.epk(), c.id());
+      if (current == null || current.lsn() != c.lsn() || ttl.isExpired(current, now)) {
+        return null; // superseded, deleted or expired: shown at its newest LSN, or not at all
+      }
+      ObjectNode doc = c.current().deepCopy();
+      doc.put("_lsn", c.lsn());
+      return doc;
+    }
+    ObjectNode envelope = NODES.objectNode();
+    if (c.current() != null) {
+      ObjectNode cur = c.current().deepCopy();
+      cur.put("_lsn", c.lsn());
+      envelope.set("current", cur);
+    } else {
+      envelope.set("current", NODES.objectNode());
+    }
+    if (c.previous() != null) {
+      envelope.set("previous", c.previous().deepCopy());
+    }
+    ObjectNode meta = envelope.putObject("metadata");
+    meta.put("operationType", c.operation().wireName());
+    meta.put("lsn", c.lsn());
+    meta.put("crts", c.timestampMillis() / 1000);
+    if (c.previousLsn() > 0) {
+      meta.put("previousImageLSN", c.previousLsn());
+    }
+    meta.put("timeToLiveExpired", c.timeToLiveExpired());
+    if (c.operation() == ChangeRecord.Operation.DELETE) {
+      meta.put("id", c.id());
+      meta.set("partitionKey", c.partitionKey().toJson());
+    }
+    return envelope;
+  }
+}
