@@ -354,7 +354,7 @@ public final class Executor {
     } else if (first.collection() instanceof Query.Collection.Subquery sq) {
       long i = 0;
       for (JsonNode v : run(sq.query(), outer, inputs)) {
-        bindValue(first, outer, v, i++, rows, filter);
+        bindRow(first, outer, v, i++, rows, filter);
       }
     } else {
       for (Input in : inputs) {
@@ -374,7 +374,7 @@ public final class Executor {
                   ((Query.Collection.Subquery) source.collection()).query(),
                   r.bindings(),
                   List.of())) {
-            bindValue(source, r.bindings(), v, r.order(), joined, joinFilter);
+            bindRow(source, r.bindings(), v, r.order(), joined, joinFilter);
           }
         }
       }
@@ -428,6 +428,23 @@ public final class Executor {
         keep(new Row(with(env, source.alias(), element), order), out, filter);
       }
     } else {
+      spend(1);
+      keep(new Row(with(env, source.alias(), v), order), out, filter);
+    }
+  }
+
+  /**
+   * Binds one row of a subquery: for {@code x IN (SELECT ...)} and {@code (SELECT ...) x} alike,
+   * each result row is one value of the alias (iterating a subquery iterates its rows).
+   */
+  private void bindRow(
+      Query.FromSource source,
+      Map<String, JsonNode> env,
+      JsonNode v,
+      long order,
+      List<Row> out,
+      Expr filter) {
+    if (v != null) {
       spend(1);
       keep(new Row(with(env, source.alias(), v), order), out, filter);
     }
