@@ -156,6 +156,7 @@ final class QueryRunner {
 
   QueryPage run(QueryRequest request) {
     CompiledQuery query = compile(request.text(), request.parameters());
+    checkOrderByIsIndexed(query.ast());
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -254,6 +255,52 @@ final class QueryRunner {
             page.size(),
             offset == 0 ? indexHits : 0);
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+  }
+
+  /**
+   * The service serves ORDER BY from its indexes, so it refuses what they cannot serve [D]
+   * ("Indexing policies"; the messages are the service's): an item that is not a property path, one
+   * path the policy does not index, and two or more paths without a composite index listing them in
+   * order with the same directions, or all reversed.
+   */
+  private void checkOrderByIsIndexed(io.cosmolab.query.ast.Query q) {
+    if (q.orderBy().isEmpty() || q.from().isEmpty()) {
+      return;
+    }
+    String root = q.from().get(0).alias();
+    List<String> paths = new ArrayList<>();
+    List<Boolean> ascending = new ArrayList<>();
+    io.cosmolab.engine.index.IndexingPolicy policy = container.indexingPolicy();
+    for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
+      List<String> segments = io.cosmolab.query.plan.IndexPredicate.path(item.expression(), root);
+      if (segments == null) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "Unsupported ORDER BY clause. ORDER BY item expression %s could not be mapped to a"
+                + " document path.",
+            io.cosmolab.query.plan.SqlWriter.write(item.expression()));
+      }
+      if (q.orderBy().size() == 1 && !policy.isIndexed(segments)) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "Order-by item requires a range index to be defined on the corresponding index path:"
+                + " /%s is excluded by the container's indexing policy.",
+            String.join("/", segments));
+      }
+      paths.add("/" + String.join("/", segments));
+      ascending.add(item.ascending());
+    }
+    if (paths.size() > 1 && !policy.servesOrderBy(paths, ascending)) {
+      StringBuilder wanted = new StringBuilder();
+      for (int i = 0; i < paths.size(); i++) {
+        wanted
+            .append(i > 0 ? ", " : "")
+            .append(paths.get(i))
+            .append(ascending.get(i) ? " ASC" : " DESC");
+      }
+      throw CosmosError.BAD_REQUEST.exception(
+          "The order by query does not have a corresponding composite index that it can be served"
+              + " from. Add a composite index (%s) to the container's indexing policy.",
+          wanted);
+    }
   }
 
   /** An input; its order (the RID's document part) matters only to ORDER BY ties. */

@@ -31,7 +31,11 @@ class ContainerQueryTest {
         .createContainer(
             ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
                 .withThroughput(Throughput.manual(100_000))
-                .withPhysicalPartitions(partitions));
+                .withPhysicalPartitions(partitions)
+                .withIndexingPolicy(
+                    io.cosmolab.engine.index.IndexingPolicy.DEFAULT.withCompositeIndex(
+                        new io.cosmolab.engine.index.IndexingPolicy.CompositePath("/n", true),
+                        new io.cosmolab.engine.index.IndexingPolicy.CompositePath("/id", true))));
   }
 
   private static void seed(Container c) {

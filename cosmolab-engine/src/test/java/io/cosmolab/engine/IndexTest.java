@@ -28,7 +28,7 @@ class IndexTest {
   }
 
   private static final IndexingPolicy NOTHING_BUT_PK =
-      new IndexingPolicy("consistent", List.of("/pk/?"), List.of("/*"));
+      new IndexingPolicy("consistent", List.of("/pk/?", "/id/?"), List.of("/*"));
 
   @Test
   void indexedEquality_loadsOnlyItsHits_andCostsFarLessThanAScan() {
@@ -142,6 +142,67 @@ class IndexTest {
         .isFalse();
     assertThat(IndexingPolicy.fromJson(IndexingPolicy.DEFAULT.toJson()))
         .isEqualTo(IndexingPolicy.DEFAULT);
+  }
+
+  @Test
+  void orderByOnTwoPaths_needsAMatchingCompositeIndex_asOnTheService() {
+    Container plain = container("o1", IndexingPolicy.DEFAULT);
+    plain.create(obj("{'id':'a','pk':'p','x':1,'y':2}"));
+    ContainerDocumentsTest.assertCosmosError(
+        () -> plain.query(QueryRequest.of("SELECT * FROM c ORDER BY c.x, c.y DESC")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "does not have a corresponding composite index",
+        "/x ASC, /y DESC");
+    Container composite =
+        container(
+            "o2",
+            IndexingPolicy.DEFAULT.withCompositeIndex(
+                new IndexingPolicy.CompositePath("/x", true),
+                new IndexingPolicy.CompositePath("/y", false)));
+    composite.create(obj("{'id':'a','pk':'p','x':1,'y':2}"));
+    assertThat(
+            composite
+                .query(QueryRequest.of("SELECT VALUE c.id FROM c ORDER BY c.x, c.y DESC"))
+                .rows())
+        .hasSize(1);
+    // all directions reversed is served by the same index; a mix is not
+    assertThat(
+            composite
+                .query(QueryRequest.of("SELECT VALUE c.id FROM c ORDER BY c.x DESC, c.y"))
+                .rows())
+        .hasSize(1);
+    ContainerDocumentsTest.assertCosmosError(
+        () -> composite.query(QueryRequest.of("SELECT * FROM c ORDER BY c.x, c.y")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "composite index");
+  }
+
+  @Test
+  void orderByOnAnExcludedPath_orAnExpression_isRefused() {
+    Container c = container("o3", NOTHING_BUT_PK);
+    c.create(obj("{'id':'a','pk':'p','x':1}"));
+    ContainerDocumentsTest.assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.x")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "requires a range index",
+        "/x");
+    Container d = container("o4", IndexingPolicy.DEFAULT);
+    ContainerDocumentsTest.assertCosmosError(
+        () -> d.query(QueryRequest.of("SELECT * FROM c ORDER BY c.x + 1")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "could not be mapped to a document path");
+  }
+
+  @Test
+  void compositeIndexes_roundTripThroughTheRestForm() {
+    IndexingPolicy p =
+        IndexingPolicy.fromJson(
+            Json.node(
+                "{'indexingMode':'consistent','includedPaths':[{'path':'/*'}],'excludedPaths':[],"
+                    + "'compositeIndexes':[[{'path':'/a','order':'ascending'},{'path':'/b','order':'descending'}]]}"));
+    assertThat(p.compositeIndexes()).hasSize(1);
+    assertThat(p.servesOrderBy(List.of("/a", "/b"), List.of(true, false))).isTrue();
+    assertThat(IndexingPolicy.fromJson(p.toJson())).isEqualTo(p);
   }
 
   private static List<String> ids(Container c, String q) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryRequest;
@@ -67,7 +68,16 @@ class QueryPlanDifferentialTest {
         .createDatabase(db)
         .createContainer(
             ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                .withPhysicalPartitions(partitions));
+                .withPhysicalPartitions(partitions)
+                // ORDER BY c.a, c.id in any directions needs these (as on the service)
+                .withIndexingPolicy(
+                    IndexingPolicy.DEFAULT
+                        .withCompositeIndex(
+                            new IndexingPolicy.CompositePath("/a", true),
+                            new IndexingPolicy.CompositePath("/id", true))
+                        .withCompositeIndex(
+                            new IndexingPolicy.CompositePath("/a", true),
+                            new IndexingPolicy.CompositePath("/id", false))));
   }
 
   private static ObjectNode randomDocument(Random r, int i) {

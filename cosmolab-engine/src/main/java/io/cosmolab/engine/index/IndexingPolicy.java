@@ -8,16 +8,69 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which document paths are indexed, in the service's form: included and excluded path patterns
- * ({@code /*} everything below, {@code /a/?} exactly the value at /a, {@code /a/*} /a and below).
- * The most specific (longest) matching pattern decides; the default includes everything ({@code
- * /*}) and excludes {@code /"_etag"/?}, as new containers on the service do. Mode {@code none}
- * indexes nothing.
+ * Which document paths are indexed, and the composite indexes, in the service's form: included and
+ * excluded path patterns ({@code /*} everything below, {@code /a/?} exactly the value at /a, {@code
+ * /a/*} /a and below). The most specific (longest) matching pattern decides; the default includes
+ * everything ({@code /*}) and excludes {@code /"_etag"/?}, as new containers on the service do.
+ * Mode {@code none} indexes nothing.
+ *
+ * <p>Composite indexes ({@code [[{"path": "/a", "order": "ascending"}, ...], ...]}) are what an
+ * ORDER BY on two or more properties needs: the service refuses such a query unless a composite
+ * index lists its paths in order with its directions, or all of them reversed ([D] "Indexing
+ * policies": "Queries that have an ORDER BY clause with two or more properties require a composite
+ * index").
  */
-public record IndexingPolicy(String mode, List<String> includedPaths, List<String> excludedPaths) {
+public record IndexingPolicy(
+    String mode,
+    List<String> includedPaths,
+    List<String> excludedPaths,
+    List<List<IndexingPolicy.CompositePath>> compositeIndexes) {
+
+  /** One path of a composite index with its direction. */
+  public record CompositePath(String path, boolean ascending) {}
 
   public static final IndexingPolicy DEFAULT =
-      new IndexingPolicy("consistent", List.of("/*"), List.of("/\"_etag\"/?"));
+      new IndexingPolicy("consistent", List.of("/*"), List.of("/\"_etag\"/?"), List.of());
+
+  /** A policy with these included and excluded paths and no composite indexes. */
+  public IndexingPolicy(String mode, List<String> includedPaths, List<String> excludedPaths) {
+    this(mode, includedPaths, excludedPaths, List.of());
+  }
+
+  /** This policy with one more composite index, e.g. {@code ("/a", true), ("/b", false)}. */
+  public IndexingPolicy withCompositeIndex(CompositePath... paths) {
+    List<List<CompositePath>> all = new ArrayList<>(compositeIndexes);
+    all.add(List.of(paths));
+    return new IndexingPolicy(mode, includedPaths, excludedPaths, all);
+  }
+
+  /**
+   * Whether a composite index serves an ORDER BY on these paths (as {@code /a/b}) with these
+   * directions: the index lists the same paths in the same order, with the same directions or all
+   * of them reversed.
+   */
+  public boolean servesOrderBy(List<String> paths, List<Boolean> ascending) {
+    for (List<CompositePath> index : compositeIndexes) {
+      if (index.size() != paths.size()) {
+        continue;
+      }
+      boolean same = true;
+      boolean reversed = true;
+      for (int i = 0; i < index.size(); i++) {
+        if (!index.get(i).path().equals(paths.get(i))) {
+          same = false;
+          reversed = false;
+          break;
+        }
+        same &= index.get(i).ascending() == ascending.get(i);
+        reversed &= index.get(i).ascending() != ascending.get(i);
+      }
+      if (same || reversed) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   public IndexingPolicy {
     mode = mode == null ? "consistent" : mode.toLowerCase(java.util.Locale.ROOT);
@@ -27,6 +80,16 @@ public record IndexingPolicy(String mode, List<String> includedPaths, List<Strin
     }
     includedPaths = List.copyOf(includedPaths);
     excludedPaths = List.copyOf(excludedPaths);
+    List<List<CompositePath>> composites = new ArrayList<>();
+    for (List<CompositePath> c :
+        compositeIndexes == null ? List.<List<CompositePath>>of() : compositeIndexes) {
+      if (c.size() < 2) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "a composite index needs at least two paths, got %s", c);
+      }
+      composites.add(List.copyOf(c));
+    }
+    compositeIndexes = List.copyOf(composites);
     for (String p : includedPaths) {
       check(p);
     }
@@ -95,8 +158,20 @@ public record IndexingPolicy(String mode, List<String> includedPaths, List<Strin
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("indexingMode", mode);
     n.put("automatic", true);
+    n.putArray("includedPaths");
+    n.putArray("excludedPaths");
     includedPaths.forEach(p -> n.withArray("includedPaths").addObject().put("path", p));
     excludedPaths.forEach(p -> n.withArray("excludedPaths").addObject().put("path", p));
+    com.fasterxml.jackson.databind.node.ArrayNode composites = n.putArray("compositeIndexes");
+    for (List<CompositePath> c : compositeIndexes) {
+      com.fasterxml.jackson.databind.node.ArrayNode index = composites.addArray();
+      for (CompositePath p : c) {
+        index
+            .addObject()
+            .put("path", p.path())
+            .put("order", p.ascending() ? "ascending" : "descending");
+      }
+    }
     return n;
   }
 
@@ -107,7 +182,25 @@ public record IndexingPolicy(String mode, List<String> includedPaths, List<Strin
     }
     List<String> included = paths(json.get("includedPaths"), DEFAULT.includedPaths());
     List<String> excluded = paths(json.get("excludedPaths"), List.of());
-    return new IndexingPolicy(json.path("indexingMode").asText("consistent"), included, excluded);
+    List<List<CompositePath>> composites = new ArrayList<>();
+    JsonNode c = json.get("compositeIndexes");
+    if (c != null && c.isArray()) {
+      for (JsonNode index : c) {
+        List<CompositePath> paths = new ArrayList<>();
+        for (JsonNode p : index) {
+          String order = p.path("order").asText("ascending");
+          if (!order.equalsIgnoreCase("ascending") && !order.equalsIgnoreCase("descending")) {
+            throw CosmosError.BAD_REQUEST.exception(
+                "composite index order must be ascending or descending, was '%s'", order);
+          }
+          paths.add(
+              new CompositePath(p.path("path").asText(), order.equalsIgnoreCase("ascending")));
+        }
+        composites.add(paths);
+      }
+    }
+    return new IndexingPolicy(
+        json.path("indexingMode").asText("consistent"), included, excluded, composites);
   }
 
   private static List<String> paths(JsonNode array, List<String> fallback) {

@@ -111,7 +111,11 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
     };
   }
 
-  private static List<String> path(Expr e, String root) {
+  /**
+   * The property path an expression reads from the alias {@code root} ({@code c.a["b"]} → [a, b]),
+   * or null if it is not a plain path.
+   */
+  public static List<String> path(Expr e, String root) {
     List<String> segments = new ArrayList<>();
     Expr cur = e;
     while (true) {
