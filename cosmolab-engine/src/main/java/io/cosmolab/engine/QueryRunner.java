@@ -176,8 +176,10 @@ final class QueryRunner {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
 
-    List<Executor.Input> inputs = new ArrayList<>();
+    List<Executor.Input> hits = new ArrayList<>();
+    Iterable<Executor.Input> inputs = hits;
     long[] bytesLoaded = new long[targets.size()];
+    long[] documentsLoaded = new long[1];
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty()
             ? null
@@ -200,21 +202,12 @@ final class QueryRunner {
         }
         indexHits++;
         bytesLoaded[owner(targets, d.epk())] += d.sizeBytes();
-        inputs.add(input(d, ordered));
+        documentsLoaded[0]++;
+        hits.add(input(d, ordered));
       }
     } else {
-      for (int i = 0; i < targets.size(); i++) {
-        EpkRange part = intersect(scope, targets.get(i).range());
-        Iterator<StoredDocument> it = container.scan(part);
-        while (it.hasNext()) {
-          StoredDocument d = it.next();
-          if (exactEpk != null && !exactEpk.equals(d.epk())) {
-            continue;
-          }
-          bytesLoaded[i] += d.sizeBytes();
-          inputs.add(input(d, ordered));
-        }
-      }
+      // a scan streams its documents into the query: no list of every input is built
+      inputs = scan(targets, scope, exactEpk, ordered, bytesLoaded, documentsLoaded);
     }
     List<JsonNode> rows;
     try {
@@ -250,7 +243,7 @@ final class QueryRunner {
     QueryMetrics metrics =
         new QueryMetrics(
             targets.size(),
-            offset == 0 ? inputs.size() : 0,
+            offset == 0 ? documentsLoaded[0] : 0,
             loadedTotal,
             page.size(),
             offset == 0 ? indexHits : 0);
@@ -301,6 +294,57 @@ final class QueryRunner {
               + " from. Add a composite index (%s) to the container's indexing policy.",
           wanted);
     }
+  }
+
+  /**
+   * The documents of the targets in scope, in key order, as query inputs, counting what is loaded
+   * per target while the query reads them.
+   */
+  private Iterable<Executor.Input> scan(
+      List<PartitionKeyRange> targets,
+      EpkRange scope,
+      String exactEpk,
+      boolean ordered,
+      long[] bytesLoaded,
+      long[] documentsLoaded) {
+    return () ->
+        new Iterator<>() {
+          private int target = -1;
+          private Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
+          private Executor.Input next = advance();
+
+          private Executor.Input advance() {
+            while (true) {
+              while (current.hasNext()) {
+                StoredDocument d = current.next();
+                if (exactEpk == null || exactEpk.equals(d.epk())) {
+                  bytesLoaded[target] += d.sizeBytes();
+                  documentsLoaded[0]++;
+                  return input(d, ordered);
+                }
+              }
+              if (++target >= targets.size()) {
+                return null;
+              }
+              current = container.scan(intersect(scope, targets.get(target).range()));
+            }
+          }
+
+          @Override
+          public boolean hasNext() {
+            return next != null;
+          }
+
+          @Override
+          public Executor.Input next() {
+            if (next == null) {
+              throw new java.util.NoSuchElementException();
+            }
+            Executor.Input n = next;
+            next = advance();
+            return n;
+          }
+        };
   }
 
   /** An input; its order (the RID's document part) matters only to ORDER BY ties. */

@@ -427,9 +427,58 @@ public final class Executor {
         spend(1);
         keep(new Row(with(env, source.alias(), element), order), out, filter);
       }
+    } else if (env.isEmpty() && filter != null) {
+      // the common scan: test the filter on a reused one-entry binding, keep only what passes
+      spend(1);
+      probe.set(source.alias(), v);
+      if (Values.isTrue(compiled(filter).eval(probe, null))) {
+        out.add(new Row(Map.of(source.alias(), v), order));
+      }
     } else {
       spend(1);
       keep(new Row(with(env, source.alias(), v), order), out, filter);
+    }
+  }
+
+  /** The reusable binding a filter is tested on before a row is kept. */
+  private final SingleBinding probe = new SingleBinding();
+
+  /**
+   * A mutable one-entry map: the bindings of a single-source row while its filter is tested.
+   * Evaluation only reads it (subqueries copy what they need), so one instance serves every row.
+   */
+  private static final class SingleBinding extends java.util.AbstractMap<String, JsonNode> {
+    private String key;
+    private JsonNode value;
+
+    void set(String k, JsonNode v) {
+      key = k;
+      value = v;
+    }
+
+    @Override
+    public JsonNode get(Object k) {
+      return key.equals(k) ? value : null;
+    }
+
+    @Override
+    public boolean containsKey(Object k) {
+      return key.equals(k);
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return false;
+    }
+
+    @Override
+    public int size() {
+      return 1;
+    }
+
+    @Override
+    public java.util.Set<Map.Entry<String, JsonNode>> entrySet() {
+      return java.util.Set.of(Map.entry(key, value));
     }
   }
 
@@ -451,8 +500,155 @@ public final class Executor {
   }
 
   private void keep(Row row, List<Row> out, Expr filter) {
-    if (filter == null || Values.isTrue(eval(filter, row.bindings(), null))) {
+    if (filter == null || Values.isTrue(compiled(filter).eval(row.bindings(), null))) {
       out.add(row);
+    }
+  }
+
+  // ------------------------------------------------------------------ compiled expressions
+
+  /** An expression compiled once per execution: a closure per node instead of a dispatch. */
+  @FunctionalInterface
+  private interface Compiled {
+    JsonNode eval(Map<String, JsonNode> env, List<Row> group);
+  }
+
+  private final java.util.IdentityHashMap<Expr, Compiled> compiled =
+      new java.util.IdentityHashMap<>();
+
+  private Compiled compiled(Expr e) {
+    Compiled c = compiled.get(e);
+    if (c == null) {
+      c = compile(e);
+      compiled.put(e, c);
+    }
+    return c;
+  }
+
+  /**
+   * Compiles the node kinds a filter or projection spends its time in; everything else (LIKE,
+   * subqueries, aggregates, literals of arrays and objects) falls back to {@link #eval}, which has
+   * the same semantics.
+   */
+  private Compiled compile(Expr e) {
+    if (e instanceof Expr.Literal l) {
+      JsonNode v = l.value();
+      return (env, g) -> v;
+    }
+    if (e instanceof Expr.Parameter p) {
+      JsonNode v = parameters.get(p.name());
+      return (env, g) -> v;
+    }
+    if (e instanceof Expr.Identifier id) {
+      String name = id.name();
+      return (env, g) -> env.get(name);
+    }
+    if (e instanceof Expr.Member m) {
+      Compiled target = compile(m.target());
+      String property = m.property();
+      return (env, g) -> {
+        JsonNode t = target.eval(env, g);
+        return t != null && t.isObject() ? t.get(property) : null;
+      };
+    }
+    if (e instanceof Expr.Unary u) {
+      Compiled operand = compile(u.operand());
+      return (env, g) -> unary(u, operand.eval(env, g));
+    }
+    if (e instanceof Expr.Binary b) {
+      return compileBinary(b);
+    }
+    if (e instanceof Expr.Call c
+        && !SystemFunctions.AGGREGATES.contains(c.name())
+        && !containsAggregate(c)) {
+      SystemFunctions.Impl impl = SystemFunctions.lookup(c.name()).impl();
+      List<Compiled> args = new ArrayList<>(c.arguments().size());
+      for (Expr a : c.arguments()) {
+        args.add(compile(a));
+      }
+      return (env, g) -> {
+        spend(1);
+        List<JsonNode> values = new ArrayList<>(args.size());
+        for (Compiled a : args) {
+          values.add(a.eval(env, g));
+        }
+        return impl.apply(values, functionContext);
+      };
+    }
+    return (env, g) -> eval(e, env, g);
+  }
+
+  private Compiled compileBinary(Expr.Binary b) {
+    if (containsAggregate(b)) {
+      return (env, g) -> eval(b, env, g);
+    }
+    Compiled left = compile(b.left());
+    Compiled right = compile(b.right());
+    Expr.BinaryOp op = b.op();
+    switch (op) {
+      case AND, OR -> {
+        boolean and = op == Expr.BinaryOp.AND;
+        return (env, g) -> {
+          JsonNode l = left.eval(env, g);
+          if (l != null && l.isBoolean() && l.booleanValue() != and) {
+            return l;
+          }
+          JsonNode r = right.eval(env, g);
+          if (r != null && r.isBoolean() && r.booleanValue() != and) {
+            return r;
+          }
+          return l != null && l.isBoolean() && r != null && r.isBoolean() ? Values.bool(and) : null;
+        };
+      }
+      case COALESCE -> {
+        return (env, g) -> {
+          JsonNode l = left.eval(env, g);
+          return l != null ? l : right.eval(env, g);
+        };
+      }
+      case EQUAL -> {
+        return (env, g) -> Values.equal(left.eval(env, g), right.eval(env, g));
+      }
+      case NOT_EQUAL -> {
+        return (env, g) -> {
+          JsonNode eq = Values.equal(left.eval(env, g), right.eval(env, g));
+          return eq == null ? null : Values.bool(!eq.booleanValue());
+        };
+      }
+      case LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> {
+        return (env, g) -> {
+          Integer c = Values.compareScalars(left.eval(env, g), right.eval(env, g));
+          if (c == null) {
+            return null;
+          }
+          return Values.bool(
+              switch (op) {
+                case LESS -> c < 0;
+                case LESS_OR_EQUAL -> c <= 0;
+                case GREATER -> c > 0;
+                default -> c >= 0;
+              });
+        };
+      }
+      case CONCAT -> {
+        return (env, g) -> {
+          JsonNode l = left.eval(env, g);
+          JsonNode r = right.eval(env, g);
+          return l != null && l.isTextual() && r != null && r.isTextual()
+              ? Values.text(l.textValue() + r.textValue())
+              : null;
+        };
+      }
+      default -> {
+        return (env, g) -> {
+          JsonNode l = left.eval(env, g);
+          JsonNode r = right.eval(env, g);
+          if (l == null || r == null || !l.isNumber() || !r.isNumber()) {
+            return null;
+          }
+          return arithmetic(op, l.doubleValue(), r.doubleValue());
+        };
+      }
     }
   }
 
