@@ -276,7 +276,7 @@ public final class Executor {
       return env.get(q.from().get(0).alias());
     }
     if (select instanceof Query.Select.Value v) {
-      return eval(v.expression(), env, group);
+      return compiled(v.expression()).eval(env, group);
     }
     ObjectNode out = Values.NODES.objectNode();
     int unnamed = 0;
@@ -289,7 +289,7 @@ public final class Executor {
           name = "$" + unnamed;
         }
       }
-      JsonNode v = eval(item.expression(), env, group);
+      JsonNode v = compiled(item.expression()).eval(env, group);
       if (v != null) {
         out.set(name, v);
       }
@@ -317,7 +317,7 @@ public final class Executor {
   private List<JsonNode> keys(Query q, Map<String, JsonNode> env, List<Row> group) {
     List<JsonNode> keys = new ArrayList<>(q.orderBy().size());
     for (Query.OrderItem o : q.orderBy()) {
-      keys.add(eval(o.expression(), env, group)); // may hold null (undefined)
+      keys.add(compiled(o.expression()).eval(env, group)); // may hold null (undefined)
     }
     return keys;
   }
