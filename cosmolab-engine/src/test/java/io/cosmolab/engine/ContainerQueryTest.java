@@ -274,6 +274,30 @@ class ContainerQueryTest {
   }
 
   @Test
+  void rewrittenOrderByQuery_runsWithTheSdksResumePredicateInPlaceOfThePlaceholder() {
+    Container c = container(4);
+    seed(c);
+    String rewritten =
+        c.queryPlan("SELECT c.id, c.n FROM c ORDER BY c.n", Map.of())
+            .get("queryInfo")
+            .get("rewrittenQuery")
+            .textValue();
+    // on resume the SDK sends the filter "values after the last one it saw" in the placeholder
+    String resumed =
+        rewritten.replace(io.cosmolab.query.plan.QueryPlanner.ORDER_BY_FILTER, "c.n > 20");
+    List<JsonNode> rows = all(c, resumed);
+    assertThat(rows).isNotEmpty();
+    for (JsonNode row : rows) {
+      assertThat(row.get("orderByItems").get(0).get("item").intValue()).isGreaterThan(20);
+      assertThat(row.get("payload").get("n").intValue()).isGreaterThan(20);
+      assertThat(row.get("_rid").textValue()).isNotEmpty();
+    }
+    List<Integer> keys =
+        rows.stream().map(r -> r.get("orderByItems").get(0).get("item").intValue()).toList();
+    assertThat(keys).isSorted();
+  }
+
+  @Test
   void returnedRows_areCopies() {
     Container c = container(1);
     c.create(obj("{'id':'a','pk':'p','n':1}"));
