@@ -1345,11 +1345,4 @@ public final class Container {
       v >>>= 4;
     }
   }
-
-  static final class JsonSupport {
-    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-
-    private JsonSupport() {}
-  }
 }

@@ -169,9 +169,4 @@ public final class PartitionMetrics {
         java.util.Comparator.comparingDouble(HotKey::ru).reversed().thenComparing(HotKey::epk));
     return all.size() <= n ? all : new ArrayList<>(all.subList(0, n));
   }
-
-  /** Forgets the per-second history of ranges that no longer exist. */
-  public void retire(String rangeId) {
-    series.remove(rangeId);
-  }
 }

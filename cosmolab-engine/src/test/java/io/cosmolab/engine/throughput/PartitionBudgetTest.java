@@ -1,0 +1,51 @@
+package io.cosmolab.engine.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import org.junit.jupiter.api.Test;
+
+/** The per-second window, carried debt and the burst bank, on explicit times. */
+class PartitionBudgetTest {
+  private static final long T0 = 1_767_225_600_000L; // a second boundary
+
+  @Test
+  void aSecondAdmitsUntilItsBudgetIsUsed_thenCarriesTheDebt() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    assertThat(b.admit(T0)).isEqualTo(Admission.ADMITTED);
+    b.charge(250, Admission.ADMITTED, T0); // admitted with budget left, then 150 over
+    assertThat(b.remaining(T0)).isEqualTo(-150);
+    assertThat(b.admit(T0 + 999)).isEqualTo(Admission.THROTTLED);
+    // the 150 over fill all of second +1 and 50 RU of second +2: admission resumes at +2 s
+    assertThat(b.retryAfterMillis(T0 + 500)).isEqualTo(1500);
+    assertThat(b.admit(T0 + 1_000)).isEqualTo(Admission.THROTTLED);
+    assertThat(b.admit(T0 + 2_000)).isEqualTo(Admission.ADMITTED);
+    assertThat(b.remaining(T0 + 2_000)).isEqualTo(50);
+    assertThat(b.remaining(T0 + 3_000)).isEqualTo(100);
+  }
+
+  @Test
+  void burstBank_collectsUnusedBudget_upTo300Seconds() {
+    PartitionBudget b = new PartitionBudget(100, true, Limits.SERVICE, T0);
+    assertThat(b.burstBank(T0 + 10_000)).isEqualTo(1_000); // 10 idle seconds
+    assertThat(b.burstBank(T0 + 3_600_000)).isEqualTo(30_000); // capped at 300 s x 100 RU
+  }
+
+  @Test
+  void burstBank_staysEmpty_whenOffOrWhenThePartitionIsAt3000RuPerSecondOrMore() {
+    assertThat(new PartitionBudget(100, false, Limits.SERVICE, T0).burstBank(T0 + 60_000)).isZero();
+    assertThat(new PartitionBudget(3_000, true, Limits.SERVICE, T0).burstBank(T0 + 60_000))
+        .isZero();
+  }
+
+  @Test
+  void changingTheRate_keepsTheDebt() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    b.charge(300, Admission.ADMITTED, T0);
+    // 200 RU were owed beyond the first second; they stay charged to second +1 at the new rate
+    b.setRuPerSecond(1_000, T0 + 1_000);
+    assertThat(b.remaining(T0 + 1_000)).isEqualTo(800);
+    assertThat(b.admit(T0 + 1_000)).isEqualTo(Admission.ADMITTED);
+  }
+}
