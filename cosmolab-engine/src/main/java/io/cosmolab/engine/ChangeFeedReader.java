@@ -54,15 +54,10 @@ final class ChangeFeedReader {
     String exactEpk = null;
     EpkRange range = request.range();
     if (request.partitionKey() != null) {
-      exactEpk = EffectivePartitionKey.of(container.partitionKey(), request.partitionKey());
-      EpkRange keyRange =
-          request.partitionKey().size() < container.partitionKey().paths().size()
-              ? new EpkRange(exactEpk, exactEpk + "FF")
-              : new EpkRange(exactEpk, exactEpk + "0");
-      if (request.partitionKey().size() < container.partitionKey().paths().size()) {
-        exactEpk = null; // a prefix: the range is enough
-      }
-      range = range.intersect(keyRange);
+      EffectivePartitionKey.KeyScope key =
+          EffectivePartitionKey.scopeOf(container.partitionKey(), request.partitionKey());
+      exactEpk = key.exactEpk();
+      range = range.intersect(key.range());
       if (range == null) {
         return new ChangeFeedPage(List.of(), startLsn(request.start()), 1);
       }
@@ -95,7 +90,8 @@ final class ChangeFeedReader {
       ObjectNode item = feedItem(c, request.mode(), now);
       if (item != null) {
         items.add(item);
-        perRange[indexOf(ranges, c.epk())] += engine.costs().pointRead(c.sizeBytes(), false);
+        perRange[PartitionKeyRange.indexOfOwner(ranges, c.epk())] +=
+            engine.costs().pointRead(c.sizeBytes(), false);
       }
     }
     if (!full) {
@@ -111,15 +107,6 @@ final class ChangeFeedReader {
       container.spendQuery(ranges.get(i), admissions[i], perRange[i], now);
     }
     return new ChangeFeedPage(items, continuation, total);
-  }
-
-  private static int indexOf(List<PartitionKeyRange> ranges, String epk) {
-    for (int i = 0; i < ranges.size(); i++) {
-      if (ranges.get(i).contains(epk)) {
-        return i;
-      }
-    }
-    return 0;
   }
 
   private long startLsn(ChangeFeedStart start) {

@@ -161,10 +161,10 @@ final class QueryRunner {
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
     if (request.partitionKey() != null) {
-      String epk = EffectivePartitionKey.of(container.partitionKey(), request.partitionKey());
-      boolean prefix = request.partitionKey().size() < container.partitionKey().paths().size();
-      scope = intersect(scope, new EpkRange(epk, epk + (prefix ? "FF" : "0")));
-      exactEpk = prefix ? null : epk;
+      EffectivePartitionKey.KeyScope key =
+          EffectivePartitionKey.scopeOf(container.partitionKey(), request.partitionKey());
+      scope = intersect(scope, key.range());
+      exactEpk = key.exactEpk();
     }
     if (request.partitionKeyRangeId() != null) {
       scope = intersect(scope, map.require(request.partitionKeyRangeId()).range());
@@ -201,7 +201,7 @@ final class QueryRunner {
           continue;
         }
         indexHits++;
-        bytesLoaded[owner(targets, d.epk())] += d.sizeBytes();
+        bytesLoaded[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
         documentsLoaded[0]++;
         hits.add(input(d, ordered));
       }
@@ -354,15 +354,6 @@ final class QueryRunner {
     }
     byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
     return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
-  }
-
-  private static int owner(List<PartitionKeyRange> targets, String epk) {
-    for (int i = 0; i < targets.size(); i++) {
-      if (targets.get(i).contains(epk)) {
-        return i;
-      }
-    }
-    return 0;
   }
 
   private static EpkRange intersect(EpkRange a, EpkRange b) {

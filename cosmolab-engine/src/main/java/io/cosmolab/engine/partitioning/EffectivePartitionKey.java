@@ -74,6 +74,25 @@ public final class EffectivePartitionKey {
   }
 
   /**
+   * Where the documents of a partition key value live: a full key's logical partition (its EPK,
+   * which documents must match exactly, since a V1 EPK may prefix another), or a hierarchical
+   * prefix's EPK range.
+   *
+   * @param range the EPK range holding them
+   * @param exactEpk the EPK documents must equal, or null for a prefix
+   */
+  public record KeyScope(EpkRange range, String exactEpk) {}
+
+  /** The scope of a full key or a hierarchical prefix. */
+  public static KeyScope scopeOf(PartitionKeyDefinition definition, PartitionKeyValue value) {
+    String epk = of(definition, value);
+    boolean prefix = value.size() < definition.paths().size();
+    return prefix
+        ? new KeyScope(new EpkRange(epk, epk + "FF"), null)
+        : new KeyScope(new EpkRange(epk, epk + "0"), epk);
+  }
+
+  /**
    * The EPK range holding every document whose key starts with {@code prefix}: a point range for a
    * full key, {@code [EPK(prefix), EPK(prefix) + "FF")} for a hierarchical prefix.
    */
@@ -82,7 +101,8 @@ public final class EffectivePartitionKey {
     return new EpkRange(epk, epk + "FF");
   }
 
-  static io.cosmolab.engine.error.CosmosException componentCountError(
+  /** The 400/1001 error for a key with the wrong number of components. */
+  public static io.cosmolab.engine.error.CosmosException componentCountError(
       PartitionKeyDefinition definition, PartitionKeyValue value) {
     return CosmosError.PARTITION_KEY_MISMATCH.exception(
         "the partition key %s has %d component(s) but the container's key %s has %d path(s)",

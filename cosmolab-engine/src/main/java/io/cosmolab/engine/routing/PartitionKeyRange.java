@@ -15,4 +15,14 @@ public record PartitionKeyRange(String id, EpkRange range, List<String> parents)
   public boolean contains(String epk) {
     return range.contains(epk);
   }
+
+  /** The position in {@code ranges} of the range holding {@code epk}, or 0 if none does. */
+  public static int indexOfOwner(java.util.List<PartitionKeyRange> ranges, String epk) {
+    for (int i = 0; i < ranges.size(); i++) {
+      if (ranges.get(i).contains(epk)) {
+        return i;
+      }
+    }
+    return 0;
+  }
 }
