@@ -934,20 +934,17 @@ public final class Container {
 
   private void checkFullKey(PartitionKeyValue key) {
     if (key.size() != partitionKey.paths().size()) {
-      throw CosmosError.PARTITION_KEY_MISMATCH.exception(
-          "the partition key %s has %d component(s) but the container's key %s has %d path(s)",
-          key, key.size(), partitionKey.paths(), partitionKey.paths().size());
+      throw EffectivePartitionKey.componentCountError(partitionKey, key);
     }
     for (var c : key.components()) {
-      if (c instanceof io.cosmolab.engine.partitioning.PartitionKeyComponent.Str s
-          && s.value().length() * 3 > partitionKey.maxKeyBytes()
-          && s.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-              > partitionKey.maxKeyBytes()) {
+      int bytes =
+          c instanceof io.cosmolab.engine.partitioning.PartitionKeyComponent.Str s
+              ? ResourceNames.utf8LengthOver(s.value(), partitionKey.maxKeyBytes())
+              : -1;
+      if (bytes >= 0) {
         throw CosmosError.BAD_REQUEST.exception(
             "a partition key value is %d bytes long; the limit for hash version %d is %d bytes",
-            s.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
-            partitionKey.version(),
-            partitionKey.maxKeyBytes());
+            bytes, partitionKey.version(), partitionKey.maxKeyBytes());
       }
     }
   }

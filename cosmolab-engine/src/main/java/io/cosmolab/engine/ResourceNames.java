@@ -39,15 +39,23 @@ final class ResourceNames {
           "document id '%s' contains '%c'; ids cannot contain '/' or '\\'",
           id, id.indexOf('/') >= 0 ? '/' : '\\');
     }
-    int bytes = id.length() <= Limits.MAX_ID_BYTES / 3 ? id.length() * 3 : utf8Length(id);
-    if (bytes > Limits.MAX_ID_BYTES && utf8Length(id) > Limits.MAX_ID_BYTES) {
+    int bytes = utf8LengthOver(id, Limits.MAX_ID_BYTES);
+    if (bytes >= 0) {
       throw CosmosError.BAD_REQUEST.exception(
           "document id is %d bytes long in UTF-8; the limit is %d bytes",
-          utf8Length(id), Limits.MAX_ID_BYTES);
+          bytes, Limits.MAX_ID_BYTES);
     }
   }
 
-  private static int utf8Length(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+  /**
+   * The UTF-8 length of {@code s} if it is over {@code limit} bytes, else -1. A UTF-16 char encodes
+   * to at most 3 bytes, so short strings are never encoded.
+   */
+  static int utf8LengthOver(String s, int limit) {
+    if ((long) s.length() * 3 <= limit) {
+      return -1;
+    }
+    int bytes = s.getBytes(StandardCharsets.UTF_8).length;
+    return bytes > limit ? bytes : -1;
   }
 }
