@@ -802,11 +802,14 @@ public final class Container {
     if (p == null) {
       return null;
     }
-    writeLock.lock();
-    try {
-      index.ensure(p.path(), () -> store.scan(EpkRange.FULL));
-    } finally {
-      writeLock.unlock();
+    if (!index.covers(p.path())) {
+      // built once, under the write lock so no write is missed; after that, lookups take none
+      writeLock.lock();
+      try {
+        index.ensure(p.path(), () -> store.scan(EpkRange.FULL));
+      } finally {
+        writeLock.unlock();
+      }
     }
     return index.lookup(p);
   }

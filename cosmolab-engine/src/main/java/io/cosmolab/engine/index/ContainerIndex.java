@@ -78,6 +78,11 @@ public final class ContainerIndex {
     return v.isNumber() || v.isTextual();
   }
 
+  /** Whether the index of this path exists (then lookups need no lock). */
+  public boolean covers(List<String> path) {
+    return byPath.containsKey(path);
+  }
+
   /** Guarded by the write lock: builds the index of a path from every document, if absent. */
   public void ensure(List<String> path, Supplier<Iterator<StoredDocument>> all) {
     if (byPath.containsKey(path)) {
