@@ -279,20 +279,40 @@ public final class Executor {
       return compiled(v.expression()).eval(env, group);
     }
     ObjectNode out = Values.NODES.objectNode();
-    int unnamed = 0;
-    for (Query.Select.Item item : ((Query.Select.Items) select).items()) {
-      String name = item.alias();
-      if (name == null) {
-        name = derivedName(item.expression());
-        if (name == null) {
-          unnamed++;
-          name = "$" + unnamed;
-        }
-      }
-      JsonNode v = compiled(item.expression()).eval(env, group);
+    Query.Select.Items items = (Query.Select.Items) select;
+    List<String> names = names(items);
+    for (int i = 0; i < names.size(); i++) {
+      JsonNode v = compiled(items.items().get(i).expression()).eval(env, group);
       if (v != null) {
-        out.set(name, v);
+        out.set(names.get(i), v);
       }
+    }
+    return out;
+  }
+
+  private final java.util.IdentityHashMap<Query.Select.Items, List<String>> names =
+      new java.util.IdentityHashMap<>();
+
+  /** The property names of a projection, worked out once per query. */
+  private List<String> names(Query.Select.Items items) {
+    return names.computeIfAbsent(items, i -> projectionNames(i.items()));
+  }
+
+  /**
+   * The property name of each projected item: its alias, else the name derived from it ({@link
+   * #derivedName}), else {@code $1}, {@code $2}, ... in order among the unnamed. Plans use the same
+   * names, so client-side merges and server-side results agree.
+   */
+  public static List<String> projectionNames(List<Query.Select.Item> items) {
+    List<String> out = new ArrayList<>(items.size());
+    int unnamed = 0;
+    for (Query.Select.Item item : items) {
+      String name = item.alias() != null ? item.alias() : derivedName(item.expression());
+      if (name == null) {
+        unnamed++;
+        name = "$" + unnamed;
+      }
+      out.add(name);
     }
     return out;
   }

@@ -77,19 +77,12 @@ public final class QueryPlanner {
         groupByExpressions.add(SqlWriter.write(g));
       }
       StringBuilder payload = new StringBuilder("{");
-      int unnamed = 0;
       List<Query.Select.Item> items =
           q.select() instanceof Query.Select.Items it ? it.items() : List.of();
+      List<String> aliases = Executor.projectionNames(items);
       for (int i = 0; i < items.size(); i++) {
         Query.Select.Item item = items.get(i);
-        String alias = item.alias();
-        if (alias == null) {
-          alias = Executor.derivedName(item.expression());
-        }
-        if (alias == null) {
-          unnamed++;
-          alias = "$" + unnamed;
-        }
+        String alias = aliases.get(i);
         groupByAliases.add(alias);
         String type = aggregateType(item.expression());
         if (type == null) {
@@ -183,18 +176,12 @@ public final class QueryPlanner {
       r.append(SqlWriter.write(v.expression()));
     } else {
       r.append('{');
-      int unnamed = 0;
       List<Query.Select.Item> items = ((Query.Select.Items) q.select()).items();
+      List<String> aliases = Executor.projectionNames(items);
       for (int i = 0; i < items.size(); i++) {
         Query.Select.Item item = items.get(i);
-        String alias =
-            item.alias() != null ? item.alias() : Executor.derivedName(item.expression());
-        if (alias == null) {
-          unnamed++;
-          alias = "$" + unnamed;
-        }
         r.append(i > 0 ? ", " : "")
-            .append(NODES.textNode(alias))
+            .append(NODES.textNode(aliases.get(i)))
             .append(": ")
             .append(SqlWriter.write(item.expression()));
       }
