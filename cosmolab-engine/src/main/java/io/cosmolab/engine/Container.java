@@ -1024,6 +1024,7 @@ public final class Container {
     private final Map<String, StoredDocument> staged = new java.util.HashMap<>();
     private final Map<String, Boolean> deleted = new java.util.HashMap<>();
     private final Map<String, long[]> logicalDelta = new java.util.HashMap<>();
+    private final Map<String, PartitionKeyValue> logicalKeys = new java.util.HashMap<>();
     private long nextLsn = lsn;
     private long nextSequence = documentSequence;
 
@@ -1240,6 +1241,7 @@ public final class Container {
                   previousVersion == null ? 0 : previousVersion.lsn(),
                   size,
                   false)));
+      logicalKeys.put(t.epk, t.key);
       long[] delta = logicalDelta(t.epk);
       delta[0] += size - oldBytes;
       delta[1] += previousVersion == null ? 1 : 0;
@@ -1311,14 +1313,8 @@ public final class Container {
       RoutingMap map = routing.get();
       for (Map.Entry<String, long[]> e : logicalDelta.entrySet()) {
         long[] d = e.getValue();
-        PartitionKeyValue key = null;
-        for (StoredDocument s : staged.values()) {
-          if (s.epk().equals(e.getKey())) {
-            key = s.partitionKey();
-            break;
-          }
-        }
-        logical.add(e.getKey(), key, d[0], d[1]);
+        // null for a partition that only lost documents: it keeps the key it has
+        logical.add(e.getKey(), logicalKeys.get(e.getKey()), d[0], d[1]);
         long[] usage = rangeUsage.computeIfAbsent(map.rangeFor(e.getKey()).id(), r -> new long[2]);
         usage[0] += d[1];
         usage[1] += d[0];

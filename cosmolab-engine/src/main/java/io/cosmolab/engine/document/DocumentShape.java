@@ -144,13 +144,6 @@ public final class DocumentShape {
     return out.count;
   }
 
-  /** The number of indexed terms (leaf values) of a document. */
-  public static int indexedTerms(ObjectNode document) {
-    int[] n = {0};
-    leaves(document, "", (path, value) -> n[0]++);
-    return n[0];
-  }
-
   /**
    * The indexed terms of a document, checking the nesting-depth limit in the same walk.
    *
@@ -215,33 +208,6 @@ public final class DocumentShape {
         });
     int removed = old.values().stream().mapToInt(Integer::intValue).sum();
     return Math.max(removed, added[0]);
-  }
-
-  /**
-   * Checks the nesting-depth limit.
-   *
-   * @throws io.cosmolab.engine.error.CosmosException 400 naming the depth
-   */
-  public static void checkDepth(JsonNode json) {
-    int depth = depth(json, 0);
-    if (depth > Limits.MAX_NESTING_DEPTH) {
-      throw CosmosError.BAD_REQUEST.exception(
-          "the document nests %d levels deep; the limit is %d", depth, Limits.MAX_NESTING_DEPTH);
-    }
-  }
-
-  private static int depth(JsonNode node, int level) {
-    if (!node.isContainerNode()) {
-      return level;
-    }
-    if (level > Limits.MAX_NESTING_DEPTH) {
-      return level; // deep enough to fail; stop walking
-    }
-    int max = level + 1;
-    for (JsonNode child : node) {
-      max = Math.max(max, depth(child, level + 1));
-    }
-    return max;
   }
 
   private interface LeafVisitor {
