@@ -85,6 +85,7 @@ public final class Container {
 
   private volatile Throughput throughput; // null: the database's shared throughput
   private double maxEverProvisioned;
+  private final io.cosmolab.engine.script.Scripts scripts;
   private long lsn; // guarded by writeLock
   private volatile long committedLsn;
   private long documentSequence; // guarded by writeLock
@@ -104,6 +105,7 @@ public final class Container {
     this.maxEverProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
+    this.scripts = new io.cosmolab.engine.script.Scripts(ridBytes, selfLink, engine.clock());
     int partitions = initialPartitions(settings, throughput);
     this.routing =
         new AtomicReference<>(RoutingMap.of(SplitPoints.evenBoundaries(partitionKey, partitions)));
@@ -157,6 +159,23 @@ public final class Container {
   /** The dedicated throughput, or empty when the container uses its database's. */
   public Optional<Throughput> throughput() {
     return Optional.ofNullable(throughput);
+  }
+
+  /**
+   * The lowest dedicated throughput this container may be set to now (RU/s, or maximum RU/s for
+   * autoscale): the service's rule over stored bytes and the highest throughput ever provisioned.
+   * Empty when the container uses its database's throughput.
+   */
+  public Optional<Double> minimumThroughput() {
+    Throughput t = throughput;
+    return t == null
+        ? Optional.empty()
+        : Optional.of(t.minimum(limits(), storedBytes(), maxEverProvisioned));
+  }
+
+  /** The container's stored procedures, triggers and user-defined functions. */
+  public io.cosmolab.engine.script.Scripts scripts() {
+    return scripts;
   }
 
   /** The default time to live: null (off), -1 (on, no default) or seconds. */

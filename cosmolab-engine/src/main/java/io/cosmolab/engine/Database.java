@@ -129,6 +129,19 @@ public final class Database {
     containers.clear();
   }
 
+  /** The lowest shared throughput this database may be set to now; empty without one. */
+  public Optional<Double> minimumSharedThroughput() {
+    Throughput t = sharedThroughput;
+    if (t == null) {
+      return Optional.empty();
+    }
+    long stored = 0;
+    for (Container c : containers.values()) {
+      stored += c.storedBytes();
+    }
+    return Optional.of(t.minimum(engine.limits(), stored, t.maxRuPerSecond()));
+  }
+
   /** Changes the shared throughput. */
   public void replaceSharedThroughput(Throughput throughput) {
     if (sharedThroughput == null) {

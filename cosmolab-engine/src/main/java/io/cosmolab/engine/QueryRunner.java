@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.zip.CRC32;
 
 /**
@@ -66,11 +65,7 @@ final class QueryRunner {
   }
 
   static CosmosException asCosmos(QueryException e) {
-    String where =
-        e.start() < 0
-            ? ""
-            : String.format(Locale.ROOT, " (at offset %d to %d)", e.start(), e.end());
-    return CosmosError.BAD_REQUEST.exception("%s: %s%s", e.code(), e.getMessage(), where);
+    return io.cosmolab.engine.query.QueryErrors.asCosmos(e);
   }
 
   /**

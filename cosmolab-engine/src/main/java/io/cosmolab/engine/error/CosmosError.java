@@ -18,6 +18,10 @@ public enum CosmosError {
   PARTITION_KEY_MISMATCH(400, 1001, "BadRequest"),
   /** A signature that does not verify. */
   UNAUTHORIZED(401, 0, "Unauthorized"),
+  /** A request signed at a time too far from the server's clock. */
+  FORBIDDEN_DATE(403, 0, "Forbidden"),
+  /** A capability the account does not allow through this request (e.g. a stored procedure run). */
+  METHOD_NOT_ALLOWED(405, 0, "MethodNotAllowed"),
   /** A logical partition would pass its storage limit (20 GB on the service). */
   PARTITION_KEY_QUOTA_EXCEEDED(403, 1014, "Forbidden"),
   /** The addressed resource does not exist. */

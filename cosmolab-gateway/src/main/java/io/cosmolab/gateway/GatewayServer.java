@@ -1,0 +1,255 @@
+package io.cosmolab.gateway;
+
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.gateway.http.GatewayChannelInitializer;
+import io.cosmolab.gateway.resources.Protocol;
+import io.cosmolab.gateway.tls.GatewayCertificate;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cosmolab server: the Cosmos DB REST protocol over HTTP/1.1 (HTTPS by default) in front of a
+ * {@link CosmosEngine}, so the official SDKs connect to it with only their endpoint changed.
+ *
+ * <pre>{@code
+ * try (GatewayServer server = GatewayServer.builder(engine).port(0).start()) {
+ *   URI endpoint = server.endpoint();   // https://localhost:<port>/
+ * }
+ * }</pre>
+ *
+ * Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
+ * flight finish, and releases the threads; it does not close the engine, which the caller owns.
+ */
+public final class GatewayServer implements AutoCloseable {
+  private final Channel channel;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup io;
+  private final EventExecutorGroup workers;
+  private final URI endpoint;
+  private final GatewayCertificate certificate;
+
+  private GatewayServer(
+      Channel channel,
+      EventLoopGroup boss,
+      EventLoopGroup io,
+      EventExecutorGroup workers,
+      URI endpoint,
+      GatewayCertificate certificate) {
+    this.channel = channel;
+    this.boss = boss;
+    this.io = io;
+    this.workers = workers;
+    this.endpoint = endpoint;
+    this.certificate = certificate;
+  }
+
+  public static Builder builder(CosmosEngine engine) {
+    return new Builder(engine);
+  }
+
+  /** The endpoint clients use, {@code https://localhost:<port>/} (or http with plain HTTP). */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /** The port the server listens on (the one chosen when 0 was asked for). */
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** The TLS certificate served, or null with plain HTTP. */
+  public GatewayCertificate certificate() {
+    return certificate;
+  }
+
+  public boolean isTls() {
+    return certificate != null;
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    var bossDone = boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    var ioDone = io.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    var workersDone = workers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+    workersDone.syncUninterruptibly();
+    ioDone.syncUninterruptibly();
+    bossDone.syncUninterruptibly();
+  }
+
+  /** Configures and starts a server. */
+  public static final class Builder {
+    private final CosmosEngine engine;
+    private int port = 8081;
+    private String host = "127.0.0.1";
+    private boolean tls = true;
+    private Path certificateDirectory;
+    private String masterKey = MasterKeyAuthenticator.EMULATOR_KEY;
+    private boolean authenticate = true;
+    private InstantSource authClock = Clock.systemUTC();
+    private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
+    private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
+
+    private Builder(CosmosEngine engine) {
+      if (engine == null) {
+        throw new IllegalArgumentException("a gateway needs an engine to serve");
+      }
+      this.engine = engine;
+    }
+
+    /** The port; 0 picks a free one. Default 8081, the emulator's. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0..65535, was " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** The address to bind; default 127.0.0.1 (loopback only). */
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /**
+     * Plain HTTP instead of HTTPS (the Java SDK then needs
+     * COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED).
+     */
+    public Builder plainHttp() {
+      this.tls = false;
+      return this;
+    }
+
+    /** Where the self-signed certificate is kept (created on first start). */
+    public Builder certificateDirectory(Path dir) {
+      this.certificateDirectory = dir;
+      return this;
+    }
+
+    /** The master key clients sign with; default the well-known emulator key. */
+    public Builder masterKey(String key) {
+      this.masterKey = key;
+      return this;
+    }
+
+    /** Turns signature checks off (for load tests that do not sign). */
+    public Builder withoutAuthentication() {
+      this.authenticate = false;
+      return this;
+    }
+
+    /** The clock request dates are checked against (default: the system clock). */
+    public Builder authClock(InstantSource clock, Duration skew) {
+      this.authClock = clock;
+      this.clockSkew = skew;
+      return this;
+    }
+
+    public Builder workerThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("workerThreads must be >= 1, was " + n);
+      }
+      this.workerThreads = n;
+      return this;
+    }
+
+    /**
+     * Binds and starts serving.
+     *
+     * @throws IllegalStateException if the port is taken, naming it
+     */
+    public GatewayServer start() {
+      MasterKeyAuthenticator auth =
+          authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
+      GatewayCertificate cert = null;
+      SslContext ssl = null;
+      if (tls) {
+        cert =
+            GatewayCertificate.loadOrCreate(
+                certificateDirectory != null
+                    ? certificateDirectory
+                    : defaultCertificateDirectory());
+        ssl = cert.serverContext();
+      }
+      String scheme = tls ? "https" : "http";
+      EventLoopGroup boss = new NioEventLoopGroup(1);
+      EventLoopGroup io =
+          new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()));
+      EventExecutorGroup workers = new DefaultEventExecutorGroup(workerThreads);
+      // The body limit leaves room around the 2 MB document limit, which the engine enforces
+      // with its own 413 naming the document.
+      int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
+      try {
+        InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
+        int[] boundPort = new int[1];
+        Protocol[] protocol = new Protocol[1];
+        Channel ch =
+            new ServerBootstrap()
+                .group(boss, io)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(
+                    new GatewayChannelInitializer(ssl, maxBody, workers, r -> protocol[0].apply(r)))
+                .bind(bindTo)
+                .syncUninterruptibly()
+                .channel();
+        boundPort[0] = ((InetSocketAddress) ch.localAddress()).getPort();
+        URI endpoint = URI.create(scheme + "://localhost:" + boundPort[0] + "/");
+        protocol[0] = new Protocol(engine, auth, endpoint.toString());
+        return new GatewayServer(ch, boss, io, workers, endpoint, cert);
+      } catch (UnknownHostException e) {
+        shutdown(boss, io, workers);
+        throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
+      } catch (Exception e) { // Netty rethrows the bind failure (a checked exception) as is
+        shutdown(boss, io, workers);
+        if (e instanceof java.net.BindException) {
+          throw new IllegalStateException(
+              "port "
+                  + port
+                  + " on "
+                  + host
+                  + " is in use; pick another with --port, or 0 for any free port",
+              e);
+        }
+        if (e instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new IllegalStateException("cannot start the gateway: " + e.getMessage(), e);
+      }
+    }
+
+    private static void shutdown(
+        EventLoopGroup boss, EventLoopGroup io, EventExecutorGroup workers) {
+      var bossDone = boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      var ioDone = io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
+      ioDone.syncUninterruptibly();
+      bossDone.syncUninterruptibly();
+    }
+  }
+
+  /** {@code ~/.cosmolab}: where the certificate lives when no data directory is given. */
+  public static Path defaultCertificateDirectory() {
+    return Path.of(System.getProperty("user.home"), ".cosmolab");
+  }
+}

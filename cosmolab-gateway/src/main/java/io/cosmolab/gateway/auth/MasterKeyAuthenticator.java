@@ -1,0 +1,203 @@
+package io.cosmolab.gateway.auth;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.WireRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Checks the master-key signature every SDK request carries ({@code gateway-protocol.md} §2).
+ *
+ * <p>The client signs five lines — verb, resource type, resource link, {@code x-ms-date} and {@code
+ * date}, the verb and dates lower case — with HMAC-SHA256 keyed by the Base64-decoded master key,
+ * and sends {@code type=master&ver=1.0&sig=<base64>}, URL-encoded. The link is the parent for a
+ * feed and the item otherwise; a name-based link keeps its case, a RID-based one is lower-cased,
+ * and the Java SDK signs its RID-addressed partition-key-range reads with the container RID alone.
+ * Rather than guess which form a client chose, the check accepts the signature if it matches any of
+ * those links: each is a form some SDK sends for this path, and all need the key.
+ *
+ * <p>The date must lie within {@link #DEFAULT_SKEW} of this server's clock, as on the service, so a
+ * captured request cannot be replayed later. A bad or missing signature is 401; a date outside the
+ * window is 403 with a message saying by how much.
+ *
+ * <p>Thread-safe: immutable, and a new {@link Mac} per check.
+ */
+public final class MasterKeyAuthenticator {
+
+  /** The clock skew the service tolerates. [S] REST docs: 15 minutes. */
+  public static final Duration DEFAULT_SKEW = Duration.ofMinutes(15);
+
+  /** The public key of every Cosmos DB emulator and the SDKs' tests (gateway-protocol §2). */
+  public static final String EMULATOR_KEY =
+      "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+  private final SecretKeySpec key;
+  private final InstantSource clock;
+  private final Duration skew;
+
+  public MasterKeyAuthenticator(String masterKey, InstantSource clock, Duration skew) {
+    byte[] raw;
+    try {
+      raw = Base64.getDecoder().decode(masterKey);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "the master key must be Base64 (like the emulator key "
+              + EMULATOR_KEY.substring(0, 8)
+              + "...), was not: "
+              + e.getMessage(),
+          e);
+    }
+    if (raw.length < 16) {
+      throw new IllegalArgumentException(
+          "the master key must decode to at least 16 bytes, was " + raw.length);
+    }
+    this.key = new SecretKeySpec(raw, "HmacSHA256");
+    this.clock = clock;
+    this.skew = skew;
+  }
+
+  /**
+   * Passes when the request is signed with the key and dated within the window.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 401 for a missing or wrong signature, 403 for
+   *     a date outside the window
+   */
+  public void check(WireRequest request) {
+    String header = request.header(Headers.AUTHORIZATION);
+    if (header == null || header.isBlank()) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "Required Header authorization is missing. Sign each request with the master key"
+              + " (type=master&ver=1.0&sig=...)");
+    }
+    String signature = signatureOf(header);
+    String xmsDate = request.header(Headers.X_MS_DATE);
+    String date = request.header(Headers.DATE);
+    String signedDate = xmsDate != null ? xmsDate : date;
+    if (signedDate == null) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the request has neither an x-ms-date nor a date header; the signature covers one");
+    }
+    checkDate(signedDate);
+    String verb = request.method().toLowerCase(Locale.ROOT);
+    String type = request.path().resourceType();
+    String xms = xmsDate == null ? "" : xmsDate.toLowerCase(Locale.ROOT);
+    String plainDate = date == null ? "" : date.toLowerCase(Locale.ROOT);
+    byte[] expected = Base64.getDecoder().decode(signature);
+    for (String link : candidateLinks(request)) {
+      String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
+      if (MessageDigest.isEqual(expected, hmac(payload))) {
+        return;
+      }
+    }
+    throw CosmosError.UNAUTHORIZED.exception(
+        "The input authorization token can't serve the request. The wrong key is being used or"
+            + " the expected payload is not built as per the protocol. Server used the following"
+            + " payload to sign: '%s\\n%s\\n%s\\n%s\\n\\n'",
+        verb, type, request.path().resourceLink(), xms);
+  }
+
+  private static Set<String> candidateLinks(WireRequest request) {
+    String link = request.path().resourceLink();
+    Set<String> links = new LinkedHashSet<>();
+    links.add(link);
+    links.add(link.toLowerCase(Locale.ROOT));
+    links.add(request.path().lastIdSegment().toLowerCase(Locale.ROOT));
+    return links;
+  }
+
+  private static String signatureOf(String header) {
+    String decoded;
+    try {
+      decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw CosmosError.UNAUTHORIZED.exception("the authorization header is not URL-encoded text");
+    }
+    String type = null;
+    String sig = null;
+    for (String part : decoded.split("&", -1)) {
+      int eq = part.indexOf('=');
+      if (eq < 0) {
+        continue;
+      }
+      String name = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+      String value = part.substring(eq + 1).strip();
+      if (name.equals("type")) {
+        type = value;
+      } else if (name.equals("sig")) {
+        // URL decoding turned '+' into ' '; the signature is Base64, which has no spaces.
+        sig = value.replace(' ', '+');
+      }
+    }
+    if (!"master".equalsIgnoreCase(type) || sig == null || sig.isEmpty()) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the authorization header must be type=master&ver=1.0&sig=<signature>; resource tokens"
+              + " and Entra ID tokens are not supported by cosmolab");
+    }
+    try {
+      Base64.getDecoder().decode(sig);
+    } catch (IllegalArgumentException e) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the signature in the authorization header is not Base64");
+    }
+    return sig;
+  }
+
+  private void checkDate(String text) {
+    Instant signed;
+    try {
+      signed = ZonedDateTime.parse(text.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+    } catch (DateTimeParseException e) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the x-ms-date header '%s' is not an RFC 1123 date (like 'Tue, 01 Nov 1994 08:12:31 GMT')",
+          text);
+    }
+    Duration off = Duration.between(clock.instant(), signed).abs();
+    if (off.compareTo(skew) > 0) {
+      throw CosmosError.FORBIDDEN_DATE.exception(
+          "The authorization token is not valid at the current time: the request is dated %s, %d"
+              + " s from the server's clock; the window is %d s. Check the client's clock.",
+          text, off.toSeconds(), skew.toSeconds());
+    }
+  }
+
+  private byte[] hmac(String payload) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(key);
+      return mac.doFinal(payload.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  /** Signs a request the way the SDKs do; for tests and load drivers. */
+  public String sign(String verb, String resourceType, String resourceLink, String xmsDate) {
+    String payload =
+        verb.toLowerCase(Locale.ROOT)
+            + "\n"
+            + resourceType.toLowerCase(Locale.ROOT)
+            + "\n"
+            + resourceLink
+            + "\n"
+            + xmsDate.toLowerCase(Locale.ROOT)
+            + "\n\n";
+    String sig = Base64.getEncoder().encodeToString(hmac(payload));
+    return java.net.URLEncoder.encode("type=master&ver=1.0&sig=" + sig, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,134 @@
+package io.cosmolab.gateway.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.ItemOptions;
+import io.cosmolab.engine.ItemResponse;
+import io.cosmolab.engine.batch.BatchOperation;
+import io.cosmolab.engine.batch.BatchResult;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Transactional batch and bulk ({@code gateway-protocol.md} §9.3): a JSON array of operations in, a
+ * JSON array with exactly one result per operation out.
+ *
+ * <ul>
+ *   <li>Atomic ({@code x-ms-cosmos-batch-atomic: True}): one logical partition, all or nothing —
+ *       200, or 207 with the failing operation's status and 424 for the others.
+ *   <li>Bulk (atomic false): each operation carries its own {@code partitionKey} and succeeds or
+ *       fails alone; a throttled operation answers 429 with {@code retryAfterMilliseconds}, so the
+ *       SDK retries just that one.
+ * </ul>
+ */
+final class BatchResource {
+
+  WireResponse handle(WireRequest request, Container c) {
+    JsonNode body = Requests.json(request);
+    if (!body.isArray()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a batch body must be a JSON array of operations, was %s", body.getNodeType());
+    }
+    if (body.size() > Limits.MAX_BATCH_OPERATIONS) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "Batch request has more operations than what is supported: %d, the limit is %d",
+          body.size(), Limits.MAX_BATCH_OPERATIONS);
+    }
+    String atomic = request.header(Headers.BATCH_ATOMIC);
+    boolean isAtomic = atomic == null || !atomic.strip().equalsIgnoreCase("false");
+    return isAtomic ? atomic(request, c, body) : bulk(request, c, body);
+  }
+
+  private static WireResponse atomic(WireRequest request, Container c, JsonNode body) {
+    PartitionKeyValue key = Requests.requiredPartitionKey(request);
+    List<BatchOperation> ops = new ArrayList<>();
+    for (int i = 0; i < body.size(); i++) {
+      ops.add(Operations.parseBatchOperation(c, body.get(i), i));
+    }
+    BatchResult result = c.executeBatch(key, ops);
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    for (BatchResult.OperationResult r : result.operations()) {
+      ObjectNode o = out.addObject();
+      o.put("statusCode", r.status());
+      if (r.subStatus() != 0) {
+        o.put("subStatusCode", r.subStatus());
+      }
+      o.put("requestCharge", r.requestCharge());
+      if (r.etag() != null) {
+        o.put("eTag", r.etag());
+      }
+      if (r.document() != null) {
+        o.set("resourceBody", r.document());
+      }
+      if (r.message() != null) {
+        o.put("message", r.message());
+      }
+    }
+    Map<String, String> h = Responses.containerHeaders(c, result.requestCharge());
+    String owner =
+        c.routing()
+            .rangeFor(
+                io.cosmolab.engine.partitioning.EffectivePartitionKey.of(c.partitionKey(), key))
+            .id();
+    h.put(Headers.SESSION_TOKEN, Responses.sessionToken(owner, result.lsn()));
+    return WireResponse.json(result.status(), out, h);
+  }
+
+  private static WireResponse bulk(WireRequest request, Container c, JsonNode body) {
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    double charge = 0;
+    boolean allOk = true;
+    PartitionKeyValue headerKey = Requests.partitionKey(request);
+    ItemOptions options = Requests.itemOptions(request);
+    for (int i = 0; i < body.size(); i++) {
+      JsonNode op = body.get(i);
+      ObjectNode o = out.addObject();
+      try {
+        PartitionKeyValue key =
+            op.hasNonNull("partitionKey")
+                ? Requests.partitionKeyText(op.get("partitionKey").asText())
+                : headerKey;
+        if (key == null) {
+          throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+              "bulk operation %d has no partitionKey", i);
+        }
+        ItemResponse r =
+            Operations.execute(c, key, Operations.parseBatchOperation(c, op, i), options);
+        charge += r.requestCharge();
+        o.put("statusCode", r.status());
+        o.put("requestCharge", r.requestCharge());
+        if (r.etag() != null) {
+          o.put("eTag", r.etag());
+        }
+        if (r.documentView() != null && !op.path("minimalReturnPreference").asBoolean(false)) {
+          o.set("resourceBody", r.documentView());
+        }
+      } catch (CosmosException e) {
+        allOk = false;
+        charge += e.requestCharge();
+        o.put("statusCode", e.status());
+        if (e.subStatus() != 0) {
+          o.put("subStatusCode", e.subStatus());
+        }
+        o.put("requestCharge", e.requestCharge());
+        if (e.status() == 429) {
+          o.put("retryAfterMilliseconds", Math.max(1, e.retryAfterMillis()));
+        }
+        o.put("message", e.getMessage());
+      }
+    }
+    Map<String, String> h = Responses.containerHeaders(c, charge);
+    return WireResponse.json(allOk ? 200 : 207, out, h);
+  }
+}

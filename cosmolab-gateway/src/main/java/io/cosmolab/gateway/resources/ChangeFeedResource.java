@@ -1,0 +1,113 @@
+package io.cosmolab.gateway.resources;
+
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.changefeed.ChangeFeedMode;
+import io.cosmolab.engine.changefeed.ChangeFeedPage;
+import io.cosmolab.engine.changefeed.ChangeFeedRequest;
+import io.cosmolab.engine.changefeed.ChangeFeedStart;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The pull-model change feed ({@code gateway-protocol.md} §8): {@code GET .../docs} with {@code
+ * A-IM: Incremental Feed} (latest version) or {@code Full-Fidelity Feed} (all versions and
+ * deletes). Where it starts: no {@code If-None-Match} is the beginning (or {@code
+ * If-Modified-Since}, a point in time); {@code *} is now; an etag continues after that LSN. The
+ * page's {@code etag} is the next continuation, a quoted LSN; when nothing is newer the answer is
+ * 304 with the same etag, never an empty 200, which would make clients spin.
+ *
+ * <p>The LSN is container-wide, so a continuation taken on a parent range keeps its meaning on the
+ * children after a split.
+ */
+final class ChangeFeedResource {
+
+  /** Items per page when the client leaves it to the server. */
+  static final int DEFAULT_PAGE = 100;
+
+  WireResponse handle(WireRequest request, Container c) {
+    ChangeFeedMode mode = mode(request.header(Headers.A_IM));
+    EpkRange range = EpkRange.FULL;
+    String rangeId = Requests.rangeId(request);
+    if (rangeId != null) {
+      range = c.routing().require(rangeId).range();
+    }
+    EpkRange epk = Requests.epkRange(request);
+    if (epk != null) {
+      if (!range.overlaps(epk)) {
+        throw CosmosError.PARTITION_KEY_RANGE_GONE.exception(
+            "the EPK range %s is not inside partition key range %s %s; refresh the routing map",
+            epk, rangeId, range);
+      }
+      range = range.intersect(epk);
+    }
+    int max = Requests.maxItemCount(request);
+    ChangeFeedRequest cf =
+        new ChangeFeedRequest(
+            range,
+            Requests.partitionKey(request),
+            mode,
+            start(request),
+            max <= 0 ? DEFAULT_PAGE : max);
+    ChangeFeedPage page = c.readChangeFeed(cf);
+    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
+    String etag = "\"" + page.continuation() + "\"";
+    h.put(Headers.ETAG, etag);
+    h.put(
+        Headers.SESSION_TOKEN,
+        Responses.sessionToken(rangeId != null ? rangeId : "0", page.continuation()));
+    if (page.notModified()) {
+      return WireResponse.empty(304, h);
+    }
+    return Responses.feed(c.rid(), "Documents", page.items(), h);
+  }
+
+  private static ChangeFeedMode mode(String aim) {
+    String v = aim.strip().toLowerCase(Locale.ROOT);
+    return switch (v) {
+      case "incremental feed" -> ChangeFeedMode.LATEST_VERSION;
+      case "full-fidelity feed", "allversionsanddeletes" -> ChangeFeedMode.ALL_VERSIONS_AND_DELETES;
+      default ->
+          throw CosmosError.BAD_REQUEST.exception(
+              "A-IM '%s' is not a change feed mode; use 'Incremental Feed' or 'Full-Fidelity Feed'",
+              aim);
+    };
+  }
+
+  private static ChangeFeedStart start(WireRequest request) {
+    String ifNoneMatch = request.header(Headers.IF_NONE_MATCH);
+    if (ifNoneMatch == null || ifNoneMatch.isBlank()) {
+      String since = request.header(Headers.IF_MODIFIED_SINCE);
+      if (since == null || since.isBlank()) {
+        return ChangeFeedStart.beginning();
+      }
+      try {
+        return ChangeFeedStart.pointInTime(
+            ZonedDateTime.parse(since.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+      } catch (DateTimeParseException e) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "If-Modified-Since '%s' is not an RFC 1123 date", since);
+      }
+    }
+    String v = ifNoneMatch.strip();
+    if (v.equals("*")) {
+      return ChangeFeedStart.now();
+    }
+    String lsn = v.replace("\"", "");
+    try {
+      return ChangeFeedStart.continuation(Long.parseLong(lsn));
+    } catch (NumberFormatException e) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "If-None-Match '%s' is not a change feed continuation from this server (an LSN such as"
+              + " \"42\")",
+          ifNoneMatch);
+    }
+  }
+}

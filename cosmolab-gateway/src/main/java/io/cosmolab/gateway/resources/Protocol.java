@@ -1,0 +1,126 @@
+package io.cosmolab.gateway.resources;
+
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.script.ScriptKind;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The Cosmos DB REST protocol over the engine: authenticates each request, then routes it by the
+ * resource its path addresses. Failures leave as {@link CosmosException}s, which the HTTP stage
+ * turns into the service's error responses in one place.
+ *
+ * <p>Thread-safe: the handlers hold no per-request state, and the engine is thread-safe.
+ */
+public final class Protocol implements Function<WireRequest, WireResponse> {
+  private final MasterKeyAuthenticator auth;
+  private final Resolver resolver;
+  private final AccountResource account;
+  private final DatabaseResource databases;
+  private final ContainerResource containers;
+  private final DocumentResource documents;
+  private final PartitionKeyRangeResource ranges = new PartitionKeyRangeResource();
+  private final ScriptResource scripts;
+  private final OfferResource offers;
+
+  /**
+   * @param engine the account to serve
+   * @param auth checks every request's signature; null serves without authentication
+   * @param fallbackEndpoint the endpoint to advertise when a request has no Host header
+   */
+  public Protocol(CosmosEngine engine, MasterKeyAuthenticator auth, String fallbackEndpoint) {
+    this.auth = auth;
+    this.resolver = new Resolver(engine);
+    this.account = new AccountResource(fallbackEndpoint);
+    this.databases = new DatabaseResource(engine, resolver);
+    this.containers = new ContainerResource(engine, resolver);
+    this.documents =
+        new DocumentResource(new QueryResource(), new ChangeFeedResource(), new BatchResource());
+    this.scripts = new ScriptResource(engine);
+    this.offers = new OfferResource(engine);
+  }
+
+  @Override
+  public WireResponse apply(WireRequest request) {
+    if (auth != null) {
+      auth.check(request);
+    }
+    ResourcePath path = request.path();
+    switch (path.kind()) {
+      case ACCOUNT -> {
+        if (!request.method().equals("GET")) {
+          throw methodNotAllowed(request);
+        }
+        return account.read(request);
+      }
+      case DATABASES -> {
+        return path.isFeed() ? databases.feed(request) : databases.item(request);
+      }
+      case CONTAINERS -> {
+        return path.isFeed() ? containers.feed(request) : containers.item(request);
+      }
+      case DOCUMENTS -> {
+        Container c = resolver.container(path);
+        return path.isFeed() ? documents.feed(request, c) : documents.item(request, c);
+      }
+      case PARTITION_KEY_RANGES -> {
+        if (!path.isFeed() || !request.method().equals("GET")) {
+          throw methodNotAllowed(request);
+        }
+        return ranges.feed(request, resolver.container(path));
+      }
+      case STORED_PROCEDURES, TRIGGERS, USER_DEFINED_FUNCTIONS -> {
+        Container c = resolver.container(path);
+        ScriptKind kind = ScriptKind.ofSegment(path.segment(4));
+        return path.isFeed() ? scripts.feed(request, c, kind) : scripts.item(request, c, kind);
+      }
+      case OFFERS -> {
+        return path.isFeed() ? offers.feed(request) : offers.item(request);
+      }
+      case CONFLICTS -> {
+        Container c = resolver.container(path);
+        if (path.isFeed() && request.method().equals("GET")) {
+          // A single-region account never has conflicts to report.
+          return Responses.feed(c.rid(), "Conflicts", java.util.List.of(), java.util.Map.of());
+        }
+        throw CosmosError.NOT_FOUND.exception(
+            "conflict '%s' does not exist: a single-region account has none", path.segment(5));
+      }
+      case USERS, ATTACHMENTS -> {
+        throw CosmosError.NOT_SUPPORTED.exception(
+            "%s are not supported by cosmolab (%s %s); use the master key",
+            path.kind().name().toLowerCase(Locale.ROOT), request.method(), path);
+      }
+      default -> {
+        throw CosmosError.NOT_FOUND.exception(
+            "no Cosmos DB resource at %s: paths look like /dbs/{db}/colls/{coll}/docs/{id}", path);
+      }
+    }
+  }
+
+  static CosmosException methodNotAllowed(WireRequest request) {
+    return CosmosError.METHOD_NOT_ALLOWED.exception(
+        "%s is not supported on %s", request.method(), request.path());
+  }
+
+  /** True when a POST to a feed is a query (by header or by content type). */
+  static boolean isQuery(WireRequest request) {
+    if (request.flag(Headers.IS_QUERY) || request.flag("x-ms-documentdb-query")) {
+      return true;
+    }
+    String type = request.header(Headers.CONTENT_TYPE);
+    if (type == null) {
+      return false;
+    }
+    String t = type.toLowerCase(Locale.ROOT);
+    return t.startsWith("application/query+json") || t.startsWith("application/sql");
+  }
+}

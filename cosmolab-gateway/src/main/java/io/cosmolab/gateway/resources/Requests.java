@@ -1,0 +1,210 @@
+package io.cosmolab.gateway.resources;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.ItemOptions;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Reading the protocol's request parts: bodies, keys, ranges, conditions, page sizes. */
+final class Requests {
+  private Requests() {}
+
+  /** The body as JSON; 400 naming the parse error when it is not. */
+  static JsonNode json(WireRequest request) {
+    if (request.body().length == 0) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "The request payload is invalid: %s %s needs a JSON body",
+          request.method(), request.path());
+    }
+    try {
+      return WireResponse.JSON.readTree(request.body());
+    } catch (JsonProcessingException e) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "The request payload is invalid: %s at line %d, column %d",
+          e.getOriginalMessage(),
+          e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+          e.getLocation() == null ? 0 : e.getLocation().getColumnNr());
+    } catch (java.io.IOException e) {
+      throw CosmosError.BAD_REQUEST.exception("The request payload is invalid: %s", e.getMessage());
+    }
+  }
+
+  /** The body as a JSON object; 400 when it is another JSON type. */
+  static ObjectNode object(WireRequest request) {
+    JsonNode node = json(request);
+    if (!node.isObject()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "The request payload is invalid: expected a JSON object, got %s",
+          node.getNodeType().name().toLowerCase(Locale.ROOT));
+    }
+    return (ObjectNode) node;
+  }
+
+  /** The partition key header as a value, or null when it is absent. */
+  static PartitionKeyValue partitionKey(WireRequest request) {
+    String header = request.header(Headers.PARTITION_KEY);
+    return header == null ? null : partitionKeyText(header);
+  }
+
+  /** A partition key in its JSON text form ({@code ["a", 5]}), as the header and bulk send it. */
+  static PartitionKeyValue partitionKeyText(String text) {
+    JsonNode node;
+    try {
+      node = WireResponse.JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+          "the partition key %s is not JSON: %s", text, e.getOriginalMessage());
+    }
+    if (node == null || !node.isArray()) {
+      throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+          "the partition key must be a JSON array, one element per path, was %s", text);
+    }
+    return PartitionKeyValue.fromJson(node);
+  }
+
+  /** The partition key a point operation needs; 400/1001 when it is missing. */
+  static PartitionKeyValue requiredPartitionKey(WireRequest request) {
+    PartitionKeyValue key = partitionKey(request);
+    if (key == null) {
+      throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+          "PartitionKey value must be supplied for this operation: send the"
+              + " x-ms-documentdb-partitionkey header");
+    }
+    return key;
+  }
+
+  /** The physical partition id of {@code x-ms-documentdb-partitionkeyrangeid}, or null. */
+  static String rangeId(WireRequest request) {
+    String header = request.header(Headers.PARTITION_KEY_RANGE_ID);
+    if (header == null || header.isBlank()) {
+      return null;
+    }
+    int comma = header.indexOf(',');
+    return (comma >= 0 ? header.substring(comma + 1) : header).strip();
+  }
+
+  /** The start/end EPK filter, or null when absent. */
+  static EpkRange epkRange(WireRequest request) {
+    String start = request.header(Headers.START_EPK);
+    String end = request.header(Headers.END_EPK);
+    if (start == null && end == null) {
+      return null;
+    }
+    return new EpkRange(
+        start == null ? EpkRange.MIN : start.strip(), end == null ? EpkRange.MAX : end.strip());
+  }
+
+  /** {@code x-ms-max-item-count}: -1 (server's choice) when absent. */
+  static int maxItemCount(WireRequest request) {
+    String v = request.header(Headers.MAX_ITEM_COUNT);
+    if (v == null || v.isBlank()) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "x-ms-max-item-count must be an integer, was '%s'", v);
+    }
+  }
+
+  static ItemOptions itemOptions(WireRequest request) {
+    ItemOptions options =
+        new ItemOptions(
+            request.header(Headers.IF_MATCH), request.header(Headers.IF_NONE_MATCH), false);
+    String level = request.header(Headers.CONSISTENCY_LEVEL);
+    return level != null && level.strip().equalsIgnoreCase("Strong") ? options.strong() : options;
+  }
+
+  /** True when the client asked for writes to answer without a body. */
+  static boolean minimalResponse(WireRequest request) {
+    String prefer = request.header(Headers.PREFER);
+    return prefer != null && prefer.toLowerCase(Locale.ROOT).contains("return=minimal");
+  }
+
+  /**
+   * Throughput from the offer headers of a database or container create: {@code
+   * x-ms-offer-throughput} (manual) or {@code x-ms-cosmos-offer-autopilot-settings} (autoscale);
+   * null when neither is sent.
+   */
+  static Throughput throughput(WireRequest request) {
+    String manual = request.header(Headers.OFFER_THROUGHPUT);
+    String auto = request.header(Headers.OFFER_AUTOPILOT);
+    if (manual != null && auto != null) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "send either x-ms-offer-throughput or x-ms-cosmos-offer-autopilot-settings, not both");
+    }
+    if (manual != null) {
+      try {
+        return new Throughput.Manual(Double.parseDouble(manual.strip()));
+      } catch (NumberFormatException e) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "x-ms-offer-throughput must be a number of RU/s, was '%s'", manual);
+      }
+    }
+    if (auto != null) {
+      JsonNode settings;
+      try {
+        settings = WireResponse.JSON.readTree(auto);
+      } catch (JsonProcessingException e) {
+        settings = null;
+      }
+      if (settings == null || !settings.path("maxThroughput").isNumber()) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "x-ms-cosmos-offer-autopilot-settings must be {\"maxThroughput\": <RU/s>}, was %s",
+            auto);
+      }
+      return new Throughput.Autoscale(settings.path("maxThroughput").asDouble());
+    }
+    return null;
+  }
+
+  /** The {@code {"query", "parameters"}} body of a query, or the raw text of application/sql. */
+  static QueryText queryText(WireRequest request) {
+    String type = request.header(Headers.CONTENT_TYPE);
+    if (type != null && type.toLowerCase(Locale.ROOT).startsWith("application/sql")) {
+      return new QueryText(request.bodyText(), Map.of());
+    }
+    ObjectNode body = object(request);
+    JsonNode q = body.get("query");
+    if (q == null || !q.isTextual()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a query body needs a string 'query' member: {\"query\": \"SELECT ...\"}");
+    }
+    List<Map.Entry<String, JsonNode>> pairs = new ArrayList<>();
+    JsonNode params = body.get("parameters");
+    if (params != null && !params.isNull()) {
+      if (!params.isArray()) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "'parameters' must be an array of {\"name\": \"@p\", \"value\": ...}");
+      }
+      for (JsonNode p : (ArrayNode) params) {
+        JsonNode name = p.get("name");
+        pairs.add(
+            new AbstractMap.SimpleEntry<>(
+                name == null || !name.isTextual() ? null : name.textValue(), p.get("value")));
+      }
+    }
+    try {
+      return new QueryText(q.textValue(), io.cosmolab.query.CompiledQuery.parameters(pairs));
+    } catch (io.cosmolab.query.QueryException e) {
+      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
+    }
+  }
+
+  /** A query's text and parameter values. */
+  record QueryText(String text, Map<String, JsonNode> parameters) {}
+}

@@ -1,0 +1,63 @@
+package io.cosmolab.gateway.resources;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.Database;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * The wire form of databases and containers, with the system properties the SDKs read ({@code
+ * gateway-protocol.md} §3.2). The {@code _self} links are RID-based: the Java SDK builds its
+ * partition-key-range URL from the container's.
+ */
+final class ResourceJson {
+  private ResourceJson() {}
+
+  static ObjectNode database(Database db) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("id", db.id());
+    n.put("_rid", db.rid());
+    n.put("_self", "dbs/" + db.rid() + "/");
+    n.put("_ts", db.createdMillis() / 1000);
+    n.put("_colls", "colls/");
+    n.put("_users", "users/");
+    n.put("_etag", etagOf(n));
+    return n;
+  }
+
+  static ObjectNode container(Container c) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("id", c.id());
+    n.set("indexingPolicy", c.indexingPolicy().toJson());
+    n.set("partitionKey", c.partitionKey().toJson());
+    Integer ttl = c.defaultTimeToLive();
+    if (ttl != null) {
+      n.put("defaultTtl", ttl);
+    }
+    n.putObject("uniqueKeyPolicy").putArray("uniqueKeys");
+    ObjectNode conflicts = n.putObject("conflictResolutionPolicy");
+    conflicts.put("mode", "LastWriterWins");
+    conflicts.put("conflictResolutionPath", "/_ts");
+    conflicts.put("conflictResolutionProcedure", "");
+    n.putObject("geospatialConfig").put("type", "Geography");
+    n.put("_rid", c.rid());
+    n.put("_ts", c.createdMillis() / 1000);
+    n.put("_self", c.selfLink());
+    n.put("_docs", "docs/");
+    n.put("_sprocs", "sprocs/");
+    n.put("_triggers", "triggers/");
+    n.put("_udfs", "udfs/");
+    n.put("_conflicts", "conflicts/");
+    n.put("_etag", etagOf(n));
+    return n;
+  }
+
+  /** A quoted etag that changes whenever the resource's properties do. */
+  static String etagOf(ObjectNode resource) {
+    CRC32 crc = new CRC32();
+    crc.update(resource.toString().getBytes(StandardCharsets.UTF_8));
+    return "\"00000000-0000-0000-0000-" + String.format("%012x", crc.getValue()) + "\"";
+  }
+}

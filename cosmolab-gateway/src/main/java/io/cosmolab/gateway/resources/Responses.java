@@ -1,0 +1,72 @@
+package io.cosmolab.gateway.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The headers and bodies every resource shares ({@code gateway-protocol.md} §3.1, §9.1, §11). */
+final class Responses {
+  private Responses() {}
+
+  static String charge(double ru) {
+    return String.format(Locale.ROOT, "%.2f", ru);
+  }
+
+  /**
+   * A session token the SDKs parse: {@code <rangeId>:-1#<lsn>}. The short form {@code 0:0} breaks
+   * them (§11).
+   */
+  static String sessionToken(String rangeId, long lsn) {
+    return rangeId + ":-1#" + Math.max(lsn, 0);
+  }
+
+  /**
+   * The headers of a response about a container's contents: the content paths the Java SDK keys its
+   * session tokens by (the container RID, which it parses, and the name path), and the charge.
+   */
+  static Map<String, String> containerHeaders(Container c, double charge) {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put(Headers.REQUEST_CHARGE, charge(charge));
+    h.put(Headers.CONTENT_PATH, c.rid());
+    h.put(
+        Headers.ALT_CONTENT_PATH,
+        URLEncoder.encode("dbs/" + c.database().id() + "/colls/" + c.id(), StandardCharsets.UTF_8)
+            .replace("%2F", "/"));
+    h.put(Headers.LSN, Long.toString(c.lsn()));
+    h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(c.lsn()));
+    return h;
+  }
+
+  /** A feed body {@code {"_rid": owner, "<Key>": [...], "_count": n}} with its item count. */
+  static WireResponse feed(
+      String ownerRid, String key, List<? extends JsonNode> items, Map<String, String> headers) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("_rid", ownerRid);
+    ArrayNode array = body.putArray(key);
+    items.forEach(array::add);
+    body.put("_count", items.size());
+    Map<String, String> h = new LinkedHashMap<>(headers);
+    h.put(Headers.ITEM_COUNT, Integer.toString(items.size()));
+    return WireResponse.json(200, body, h);
+  }
+
+  /** One resource, with its etag header equal to its {@code _etag}. */
+  static WireResponse resource(int status, ObjectNode body, Map<String, String> headers) {
+    Map<String, String> h = new LinkedHashMap<>(headers);
+    JsonNode etag = body.get("_etag");
+    if (etag != null && etag.isTextual()) {
+      h.put(Headers.ETAG, etag.textValue());
+    }
+    return WireResponse.json(status, body, h);
+  }
+}

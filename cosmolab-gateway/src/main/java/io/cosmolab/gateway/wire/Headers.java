@@ -1,0 +1,53 @@
+package io.cosmolab.gateway.wire;
+
+/**
+ * The header names of the Cosmos DB REST protocol that the gateway reads or writes, lower case
+ * ({@code gateway-protocol.md} §2, §7–§11). HTTP header names are case-insensitive; the decoder
+ * lower-cases every name it receives.
+ */
+public final class Headers {
+  private Headers() {}
+
+  // ---- request
+  public static final String AUTHORIZATION = "authorization";
+  public static final String X_MS_DATE = "x-ms-date";
+  public static final String DATE = "date";
+  public static final String PARTITION_KEY = "x-ms-documentdb-partitionkey";
+  public static final String PARTITION_KEY_RANGE_ID = "x-ms-documentdb-partitionkeyrangeid";
+  public static final String START_EPK = "x-ms-start-epk";
+  public static final String END_EPK = "x-ms-end-epk";
+  public static final String IS_UPSERT = "x-ms-documentdb-is-upsert";
+  public static final String IS_QUERY = "x-ms-documentdb-isquery";
+  public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
+  public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
+  public static final String BATCH_ATOMIC = "x-ms-cosmos-batch-atomic";
+  public static final String MAX_ITEM_COUNT = "x-ms-max-item-count";
+  public static final String CONTINUATION = "x-ms-continuation";
+  public static final String IF_MATCH = "if-match";
+  public static final String IF_NONE_MATCH = "if-none-match";
+  public static final String IF_MODIFIED_SINCE = "if-modified-since";
+  public static final String A_IM = "a-im";
+  public static final String CONSISTENCY_LEVEL = "x-ms-consistency-level";
+  public static final String PREFER = "prefer";
+  public static final String CONTENT_TYPE = "content-type";
+  public static final String OFFER_THROUGHPUT = "x-ms-offer-throughput";
+  public static final String OFFER_AUTOPILOT = "x-ms-cosmos-offer-autopilot-settings";
+  public static final String CHANGE_FEED_WIRE_FORMAT = "x-ms-cosmos-changefeed-wire-format-version";
+
+  // ---- response
+  public static final String ACTIVITY_ID = "x-ms-activity-id";
+  public static final String REQUEST_CHARGE = "x-ms-request-charge";
+  public static final String SUB_STATUS = "x-ms-substatus";
+  public static final String RETRY_AFTER_MS = "x-ms-retry-after-ms";
+  public static final String SESSION_TOKEN = "x-ms-session-token";
+  public static final String ITEM_COUNT = "x-ms-item-count";
+  public static final String ETAG = "etag";
+  public static final String CONTENT_PATH = "x-ms-content-path";
+  public static final String ALT_CONTENT_PATH = "x-ms-alt-content-path";
+  public static final String LSN = "lsn";
+  public static final String GLOBAL_COMMITTED_LSN = "x-ms-global-committed-lsn";
+  public static final String MIN_THROUGHPUT = "x-ms-cosmos-min-throughput";
+  public static final String OFFER_REPLACE_PENDING = "x-ms-offer-replace-pending";
+  public static final String RESOURCE_QUOTA = "x-ms-resource-quota";
+  public static final String RESOURCE_USAGE = "x-ms-resource-usage";
+}

@@ -1,0 +1,46 @@
+package io.cosmolab.gateway.wire;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One decoded HTTP request, independent of Netty: what the resource handlers see.
+ *
+ * @param method the HTTP method, upper case
+ * @param path the decoded resource path
+ * @param headers the request headers, names lower case; the last value wins
+ * @param body the request body (empty when there is none)
+ * @param baseUri the endpoint as the client addressed it ({@code https://host:port/}), from the
+ *     {@code Host} header, so the account document sends clients back to the same place
+ */
+// The body is handed over without a copy (requests and responses can be megabytes); nobody
+// writes to it after construction.
+@SuppressWarnings("ArrayRecordComponent")
+public record WireRequest(
+    String method, ResourcePath path, Map<String, String> headers, byte[] body, String baseUri) {
+
+  public WireRequest {
+    headers = Map.copyOf(headers);
+  }
+
+  /** The header's value, or null. {@code name} must be lower case. */
+  public String header(String name) {
+    return headers.get(name);
+  }
+
+  /** The header as a boolean: {@code true}/{@code True} (any case) is true, anything else false. */
+  public boolean flag(String name) {
+    String v = headers.get(name);
+    return v != null && v.strip().toLowerCase(Locale.ROOT).equals("true");
+  }
+
+  public String bodyText() {
+    return new String(body, StandardCharsets.UTF_8);
+  }
+
+  /** The activity id the client sent, to echo back; null if none. */
+  public String activityId() {
+    return headers.get(Headers.ACTIVITY_ID);
+  }
+}

@@ -1,0 +1,58 @@
+package io.cosmolab.gateway.wire;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One response, independent of Netty. Handlers build it; the HTTP stage adds the headers every
+ * response carries (activity id, request charge, content type and length) and writes it.
+ *
+ * @param status the HTTP status
+ * @param headers response headers, names lower case, in insertion order
+ * @param body the body; empty for 204 and 304
+ */
+// The body is handed over without a copy (requests and responses can be megabytes); nobody
+// writes to it after construction.
+@SuppressWarnings("ArrayRecordComponent")
+public record WireResponse(int status, Map<String, String> headers, byte[] body) {
+
+  /** The one JSON mapper of the gateway; thread-safe once configured. */
+  public static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final byte[] EMPTY = new byte[0];
+
+  public WireResponse {
+    headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+  }
+
+  /** A JSON response. */
+  public static WireResponse json(int status, JsonNode body, Map<String, String> headers) {
+    try {
+      return new WireResponse(status, headers, JSON.writeValueAsBytes(body));
+    } catch (JsonProcessingException e) {
+      // Jackson trees always serialize; reaching here is a bug in cosmolab.
+      throw new IllegalStateException("could not serialize a response body", e);
+    }
+  }
+
+  /** A response without a body (204, 304, or a write with {@code Prefer: return=minimal}). */
+  public static WireResponse empty(int status, Map<String, String> headers) {
+    return new WireResponse(status, headers, EMPTY);
+  }
+
+  /** A copy with one more header. */
+  public WireResponse withHeader(String name, String value) {
+    Map<String, String> h = new LinkedHashMap<>(headers);
+    h.put(name, value);
+    return new WireResponse(status, h, body);
+  }
+
+  /** A copy without the body, for writes the client asked to answer minimally. */
+  public WireResponse withoutBody() {
+    return new WireResponse(status, headers, EMPTY);
+  }
+}

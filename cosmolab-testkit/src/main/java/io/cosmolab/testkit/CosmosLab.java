@@ -1,0 +1,172 @@
+package io.cosmolab.testkit;
+
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.GatewayConnectionConfig;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.gateway.GatewayServer;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import java.net.URI;
+import java.nio.file.Path;
+
+/**
+ * cosmolab in-process: an engine behind the gateway on a loopback port, for tests.
+ *
+ * <pre>{@code
+ * try (CosmosLab lab = CosmosLab.builder().throttling(ThrottlingMode.ENFORCE).start();
+ *     CosmosClient client = lab.clientBuilder().buildClient()) {
+ *   ...
+ * }
+ * }</pre>
+ *
+ * The client builder is set up the way the Java SDK needs for an emulator: gateway mode, the
+ * endpoint and key, and (over HTTPS) the SDK's switch that accepts the emulator's self-signed
+ * certificate on {@code localhost}; over plain HTTP, the switch that allows it.
+ */
+public final class CosmosLab implements AutoCloseable {
+  /** The SDK's switch for the emulator's self-signed certificate (azure-cosmos 4.64+). */
+  public static final String CERT_VALIDATION_DISABLED =
+      "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED";
+
+  /** The SDK's switch for plain HTTP in gateway mode (azure-cosmos 4.64+). */
+  public static final String HTTP_WITHOUT_TLS_ALLOWED =
+      "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED";
+
+  private final CosmosEngine engine;
+  private final GatewayServer server;
+  private final String key;
+
+  private CosmosLab(CosmosEngine engine, GatewayServer server, String key) {
+    this.engine = engine;
+    this.server = server;
+    this.key = key;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The endpoint, {@code https://localhost:<port>/}. */
+  public URI endpoint() {
+    return server.endpoint();
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  /** The master key clients sign with. */
+  public String key() {
+    return key;
+  }
+
+  /** The engine behind the server, for direct inspection (partition stats, splits, clocks). */
+  public CosmosEngine engine() {
+    return engine;
+  }
+
+  public GatewayServer server() {
+    return server;
+  }
+
+  /**
+   * A client builder for this lab: gateway mode, endpoint, key, and the TLS switch the SDK needs.
+   * Sets the SDK's system property as a side effect (the SDK reads it from there).
+   */
+  public CosmosClientBuilder clientBuilder() {
+    System.setProperty(
+        server.isTls() ? CERT_VALIDATION_DISABLED : HTTP_WITHOUT_TLS_ALLOWED, "true");
+    return new CosmosClientBuilder()
+        .endpoint(endpoint().toString())
+        .key(key)
+        .gatewayMode(new GatewayConnectionConfig())
+        .contentResponseOnWriteEnabled(true);
+  }
+
+  /** Stops the server and the engine. */
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      engine.close();
+    }
+  }
+
+  /** Configures a lab; every option has the emulator's default. */
+  public static final class Builder {
+    private int port;
+    private ThrottlingMode throttling = ThrottlingMode.OBSERVE;
+    private Integer defaultPartitions;
+    private double scale = 1;
+    private boolean tls = true;
+    private Path certificateDirectory;
+    private String key = MasterKeyAuthenticator.EMULATOR_KEY;
+
+    private Builder() {}
+
+    /** The port; default 0, a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** enforce (429s), observe (default: counts would-be 429s) or off. */
+    public Builder throttling(ThrottlingMode mode) {
+      this.throttling = mode;
+      return this;
+    }
+
+    /** Physical partitions for new containers, overriding the throughput rule. */
+    public Builder defaultPartitions(int n) {
+      this.defaultPartitions = n;
+      return this;
+    }
+
+    /** Divides the service's storage and RU limits, so small data behaves like big. */
+    public Builder scale(double factor) {
+      this.scale = factor;
+      return this;
+    }
+
+    /** Plain HTTP instead of HTTPS. */
+    public Builder plainHttp() {
+      this.tls = false;
+      return this;
+    }
+
+    /** Where the self-signed certificate is kept; default {@code ~/.cosmolab}. */
+    public Builder certificateDirectory(Path dir) {
+      this.certificateDirectory = dir;
+      return this;
+    }
+
+    public Builder key(String key) {
+      this.key = key;
+      return this;
+    }
+
+    /** Starts the engine and the server. */
+    public CosmosLab start() {
+      CosmosEngine engine =
+          CosmosEngine.builder()
+              .throttling(throttling)
+              .scale(scale)
+              .defaultPhysicalPartitions(defaultPartitions)
+              .build();
+      try {
+        GatewayServer.Builder server = GatewayServer.builder(engine).port(port).masterKey(key);
+        if (!tls) {
+          server.plainHttp();
+        }
+        if (certificateDirectory != null) {
+          server.certificateDirectory(certificateDirectory);
+        }
+        return new CosmosLab(engine, server.start(), key);
+      } catch (RuntimeException e) {
+        engine.close();
+        throw e;
+      }
+    }
+  }
+}
