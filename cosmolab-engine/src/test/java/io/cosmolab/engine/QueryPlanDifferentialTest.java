@@ -317,10 +317,13 @@ class QueryPlanDifferentialTest {
       }
       default -> {
         JsonNode best = null;
-        for (JsonNode p : partials) {
-          if (p == null) {
+        String field = type.equals("Min") ? "min" : "max";
+        for (JsonNode partial : partials) {
+          // {"min": v, "count": n}, skipped when the partition had no value (as the Java SDK).
+          if (partial == null || partial.path("count").asLong(0) == 0 || !partial.has(field)) {
             continue;
           }
+          JsonNode p = partial.get(field);
           int c = best == null ? 0 : Values.ORDER.compare(p, best);
           if (best == null || (type.equals("Min") ? c < 0 : c > 0)) {
             best = p;

@@ -90,7 +90,8 @@ class QueryPlannerTest {
         .hasToString("{\"cnt\":\"Count\",\"$1\":\"Max\"}");
     assertThat(info.get("rewrittenQuery").textValue())
         .isEqualTo(
-            "SELECT {\"cnt\": {\"item\": COUNT(1)}, \"$1\": {\"item\": MAX(c.x)}} AS payload FROM c"
+            "SELECT {\"cnt\": {\"item\": COUNT(1)}, \"$1\": {\"item\": {\"max\": MAX(c.x),"
+                + " \"count\": COUNT(c.x)}}} AS payload FROM c"
                 + " AS c");
   }
 

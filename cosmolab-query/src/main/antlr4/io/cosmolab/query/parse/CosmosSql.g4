@@ -77,27 +77,34 @@ countValue
     | PARAMETER
     ;
 
+// Two levels, so that BETWEEN's bounds stop at AND: in "x BETWEEN 1 AND 2 AND y" the first AND
+// belongs to BETWEEN and the second joins two conditions. A bound is a valueExpression, which has
+// no AND or OR at its top (parentheses bring them back).
 expression
-    : primary                                                           # primaryExpression
-    | expression DOT propertyName                                       # memberExpression
-    | expression LBRACKET expression RBRACKET                           # indexExpression
-    | op=(MINUS | PLUS | TILDE) expression                              # unaryExpression
-    | expression op=(STAR | SLASH | PERCENT) expression                 # multiplicativeExpression
-    | expression op=(PLUS | MINUS) expression                           # additiveExpression
-    | expression CONCAT expression                                      # concatExpression
-    | expression op=(SHIFT_LEFT | SHIFT_RIGHT | SHIFT_RIGHT_ZERO) expression   # shiftExpression
-    | expression AMPERSAND expression                                   # bitAndExpression
-    | expression CARET expression                                       # bitXorExpression
-    | expression PIPE expression                                        # bitOrExpression
-    | expression op=(EQ | NEQ | NEQ2 | LT | LTE | GT | GTE) expression  # comparisonExpression
-    | expression NOT? IN LPAREN expression (COMMA expression)* RPAREN   # inExpression
-    | expression NOT? BETWEEN expression AND expression                 # betweenExpression
-    | expression NOT? LIKE expression (ESCAPE expression)?              # likeExpression
+    : valueExpression                                                   # valueOnlyExpression
     | NOT expression                                                    # notExpression
     | expression AND expression                                         # andExpression
     | expression OR expression                                          # orExpression
     | expression COALESCE expression                                    # coalesceExpression
     | <assoc=right> expression QUESTION expression COLON expression     # conditionalExpression
+    ;
+
+valueExpression
+    : primary                                                           # primaryExpression
+    | valueExpression DOT propertyName                                  # memberExpression
+    | valueExpression LBRACKET expression RBRACKET                      # indexExpression
+    | op=(MINUS | PLUS | TILDE) valueExpression                         # unaryExpression
+    | valueExpression op=(STAR | SLASH | PERCENT) valueExpression       # multiplicativeExpression
+    | valueExpression op=(PLUS | MINUS) valueExpression                 # additiveExpression
+    | valueExpression CONCAT valueExpression                            # concatExpression
+    | valueExpression op=(SHIFT_LEFT | SHIFT_RIGHT | SHIFT_RIGHT_ZERO) valueExpression   # shiftExpression
+    | valueExpression AMPERSAND valueExpression                         # bitAndExpression
+    | valueExpression CARET valueExpression                             # bitXorExpression
+    | valueExpression PIPE valueExpression                              # bitOrExpression
+    | valueExpression op=(EQ | NEQ | NEQ2 | LT | LTE | GT | GTE) valueExpression  # comparisonExpression
+    | valueExpression NOT? IN LPAREN expression (COMMA expression)* RPAREN   # inExpression
+    | valueExpression NOT? BETWEEN valueExpression AND valueExpression  # betweenExpression
+    | valueExpression NOT? LIKE valueExpression (ESCAPE valueExpression)?   # likeExpression
     ;
 
 primary

@@ -246,14 +246,37 @@ public final class QueryParser {
     }
 
     Expr expr(CosmosSqlParser.ExpressionContext ctx) {
+      if (ctx instanceof CosmosSqlParser.ValueOnlyExpressionContext v) {
+        return value(v.valueExpression());
+      }
+      if (ctx instanceof CosmosSqlParser.NotExpressionContext n) {
+        return new Expr.Unary(Expr.UnaryOp.NOT, expr(n.expression()));
+      }
+      if (ctx instanceof CosmosSqlParser.AndExpressionContext a) {
+        return new Expr.Binary(Expr.BinaryOp.AND, expr(a.expression(0)), expr(a.expression(1)));
+      }
+      if (ctx instanceof CosmosSqlParser.OrExpressionContext o) {
+        return new Expr.Binary(Expr.BinaryOp.OR, expr(o.expression(0)), expr(o.expression(1)));
+      }
+      if (ctx instanceof CosmosSqlParser.CoalesceExpressionContext c) {
+        return new Expr.Binary(
+            Expr.BinaryOp.COALESCE, expr(c.expression(0)), expr(c.expression(1)));
+      }
+      CosmosSqlParser.ConditionalExpressionContext c =
+          (CosmosSqlParser.ConditionalExpressionContext) ctx;
+      return new Expr.Conditional(
+          expr(c.expression(0)), expr(c.expression(1)), expr(c.expression(2)));
+    }
+
+    private Expr value(CosmosSqlParser.ValueExpressionContext ctx) {
       if (ctx instanceof CosmosSqlParser.PrimaryExpressionContext p) {
         return primary(p.primary());
       }
       if (ctx instanceof CosmosSqlParser.MemberExpressionContext m) {
-        return new Expr.Member(expr(m.expression()), m.propertyName().getText());
+        return new Expr.Member(value(m.valueExpression()), m.propertyName().getText());
       }
       if (ctx instanceof CosmosSqlParser.IndexExpressionContext i) {
-        return new Expr.Index(expr(i.expression(0)), expr(i.expression(1)));
+        return new Expr.Index(value(i.valueExpression()), expr(i.expression()));
       }
       if (ctx instanceof CosmosSqlParser.UnaryExpressionContext u) {
         Expr.UnaryOp op =
@@ -262,10 +285,7 @@ public final class QueryParser {
               case CosmosSqlParser.PLUS -> Expr.UnaryOp.PLUS;
               default -> Expr.UnaryOp.BITWISE_NOT;
             };
-        return new Expr.Unary(op, expr(u.expression()));
-      }
-      if (ctx instanceof CosmosSqlParser.NotExpressionContext n) {
-        return new Expr.Unary(Expr.UnaryOp.NOT, expr(n.expression()));
+        return new Expr.Unary(op, value(u.valueExpression()));
       }
       if (ctx instanceof CosmosSqlParser.MultiplicativeExpressionContext m) {
         return binary(
@@ -274,17 +294,17 @@ public final class QueryParser {
               case CosmosSqlParser.SLASH -> Expr.BinaryOp.DIVIDE;
               default -> Expr.BinaryOp.MODULO;
             },
-            m.expression(0),
-            m.expression(1));
+            m.valueExpression(0),
+            m.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.AdditiveExpressionContext a) {
         return binary(
             a.op.getType() == CosmosSqlParser.PLUS ? Expr.BinaryOp.ADD : Expr.BinaryOp.SUBTRACT,
-            a.expression(0),
-            a.expression(1));
+            a.valueExpression(0),
+            a.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.ConcatExpressionContext c) {
-        return binary(Expr.BinaryOp.CONCAT, c.expression(0), c.expression(1));
+        return binary(Expr.BinaryOp.CONCAT, c.valueExpression(0), c.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.ShiftExpressionContext s) {
         return binary(
@@ -293,17 +313,17 @@ public final class QueryParser {
               case CosmosSqlParser.SHIFT_RIGHT -> Expr.BinaryOp.SHIFT_RIGHT;
               default -> Expr.BinaryOp.SHIFT_RIGHT_ZERO_FILL;
             },
-            s.expression(0),
-            s.expression(1));
+            s.valueExpression(0),
+            s.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.BitAndExpressionContext b) {
-        return binary(Expr.BinaryOp.BIT_AND, b.expression(0), b.expression(1));
+        return binary(Expr.BinaryOp.BIT_AND, b.valueExpression(0), b.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.BitXorExpressionContext b) {
-        return binary(Expr.BinaryOp.BIT_XOR, b.expression(0), b.expression(1));
+        return binary(Expr.BinaryOp.BIT_XOR, b.valueExpression(0), b.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.BitOrExpressionContext b) {
-        return binary(Expr.BinaryOp.BIT_OR, b.expression(0), b.expression(1));
+        return binary(Expr.BinaryOp.BIT_OR, b.valueExpression(0), b.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.ComparisonExpressionContext c) {
         return binary(
@@ -315,47 +335,38 @@ public final class QueryParser {
               case CosmosSqlParser.GT -> Expr.BinaryOp.GREATER;
               default -> Expr.BinaryOp.GREATER_OR_EQUAL;
             },
-            c.expression(0),
-            c.expression(1));
+            c.valueExpression(0),
+            c.valueExpression(1));
       }
       if (ctx instanceof CosmosSqlParser.InExpressionContext in) {
         List<Expr> items = new ArrayList<>();
-        for (int i = 1; i < in.expression().size(); i++) {
+        for (int i = 0; i < in.expression().size(); i++) {
           items.add(expr(in.expression(i)));
         }
-        return new Expr.In(expr(in.expression(0)), items, in.NOT() != null);
+        return new Expr.In(value(in.valueExpression()), items, in.NOT() != null);
       }
       if (ctx instanceof CosmosSqlParser.BetweenExpressionContext b) {
         return new Expr.Between(
-            expr(b.expression(0)), expr(b.expression(1)), expr(b.expression(2)), b.NOT() != null);
+            value(b.valueExpression(0)),
+            value(b.valueExpression(1)),
+            value(b.valueExpression(2)),
+            b.NOT() != null);
       }
       if (ctx instanceof CosmosSqlParser.LikeExpressionContext l) {
         return new Expr.Like(
-            expr(l.expression(0)),
-            expr(l.expression(1)),
-            l.expression().size() > 2 ? expr(l.expression(2)) : null,
+            value(l.valueExpression(0)),
+            value(l.valueExpression(1)),
+            l.valueExpression().size() > 2 ? value(l.valueExpression(2)) : null,
             l.NOT() != null);
       }
-      if (ctx instanceof CosmosSqlParser.AndExpressionContext a) {
-        return binary(Expr.BinaryOp.AND, a.expression(0), a.expression(1));
-      }
-      if (ctx instanceof CosmosSqlParser.OrExpressionContext o) {
-        return binary(Expr.BinaryOp.OR, o.expression(0), o.expression(1));
-      }
-      if (ctx instanceof CosmosSqlParser.CoalesceExpressionContext c) {
-        return binary(Expr.BinaryOp.COALESCE, c.expression(0), c.expression(1));
-      }
-      CosmosSqlParser.ConditionalExpressionContext c =
-          (CosmosSqlParser.ConditionalExpressionContext) ctx;
-      return new Expr.Conditional(
-          expr(c.expression(0)), expr(c.expression(1)), expr(c.expression(2)));
+      throw new IllegalStateException("unknown expression form: " + ctx.getClass().getSimpleName());
     }
 
     private Expr binary(
         Expr.BinaryOp op,
-        CosmosSqlParser.ExpressionContext left,
-        CosmosSqlParser.ExpressionContext right) {
-      return new Expr.Binary(op, expr(left), expr(right));
+        CosmosSqlParser.ValueExpressionContext left,
+        CosmosSqlParser.ValueExpressionContext right) {
+      return new Expr.Binary(op, value(left), value(right));
     }
 
     private Expr primary(CosmosSqlParser.PrimaryContext ctx) {

@@ -26,7 +26,8 @@ import java.util.Map;
  *       FROM ... WHERE (<where>) AND ({documentdb-formattableorderbyquery-filter}) ORDER BY ...};
  *       TOP is kept; OFFSET m LIMIT n becomes OFFSET 0 LIMIT m+n.
  *   <li>VALUE aggregate: {@code SELECT VALUE [{"item": AGG(x)}] ...}; AVG as {@code {"item":
- *       {"sum": SUM(x), "count": COUNT(x)}}}.
+ *       {"sum": SUM(x), "count": COUNT(x)}}}, MIN and MAX as {@code {"item": {"min": MIN(x),
+ *       "count": COUNT(x)}}}, as the SDKs' aggregators expect.
  *   <li>Aggregates without VALUE, and GROUP BY: {@code SELECT [{"item": g}, ...] AS groupByItems,
  *       {"alias": value or {"item": AGG(x)}} AS payload ... GROUP BY g, ...} (without GROUP BY: the
  *       payload only).
@@ -211,6 +212,20 @@ public final class QueryPlanner {
     String arg = SqlWriter.write(c.arguments().get(0));
     if (c.name().equals("AVG")) {
       return "{\"item\": {\"sum\": SUM(" + arg + "), \"count\": COUNT(" + arg + ")}}";
+    }
+    if (c.name().equals("MIN") || c.name().equals("MAX")) {
+      // The SDKs' MIN/MAX aggregators read {"min"|"max": v, "count": n} and skip a partition whose
+      // count is 0, so an empty range never contributes (Java MinAggregator, JS MinAggregator).
+      String field = c.name().toLowerCase(java.util.Locale.ROOT);
+      return "{\"item\": {\""
+          + field
+          + "\": "
+          + c.name()
+          + "("
+          + arg
+          + "), \"count\": COUNT("
+          + arg
+          + ")}}";
     }
     return "{\"item\": " + c.name() + "(" + arg + ")}";
   }

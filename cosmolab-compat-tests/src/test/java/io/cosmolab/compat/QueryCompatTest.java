@@ -1,0 +1,237 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.models.CosmosBulkOperations;
+import com.azure.cosmos.models.CosmosItemOperation;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.PartitionKeyBuilder;
+import com.azure.cosmos.models.SqlParameter;
+import com.azure.cosmos.models.SqlQuerySpec;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.testkit.CosmosLabExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every query plan shape through the Java SDK's own cross-partition pipeline (plan, per-range
+ * rewritten queries, client-side merge) on 8 physical partitions, against the same data on one
+ * partition as the oracle.
+ */
+@ExtendWith(CosmosLabExtension.class)
+class QueryCompatTest {
+  private static final int DOCS = 400;
+  private static CosmosContainer single;
+  private static CosmosContainer spread;
+  private static CosmosContainer hierarchical;
+  private static List<ObjectNode> data;
+
+  @BeforeAll
+  static void load(CosmosClient client) {
+    client.createDatabaseIfNotExists("queries");
+    CosmosDatabase db = client.getDatabase("queries");
+    single = Fixtures.container(db, "single", 1, "/pk");
+    spread = Fixtures.container(db, "spread", 8, "/pk");
+    hierarchical = Fixtures.container(db, "hierarchical", 8, "/tenant", "/user", "/session");
+    data = Fixtures.documents(DOCS, 42);
+    for (CosmosContainer c : List.of(single, spread)) {
+      List<CosmosItemOperation> ops = new ArrayList<>();
+      for (ObjectNode d : data) {
+        ops.add(
+            CosmosBulkOperations.getCreateItemOperation(d, new PartitionKey(d.get("pk").asText())));
+      }
+      c.executeBulkOperations(ops)
+          .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+    }
+    List<CosmosItemOperation> ops = new ArrayList<>();
+    for (ObjectNode d : data) {
+      ops.add(CosmosBulkOperations.getCreateItemOperation(d, hierarchicalKey(d)));
+    }
+    hierarchical
+        .executeBulkOperations(ops)
+        .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+    assertThat(spread.getFeedRanges()).hasSize(8);
+  }
+
+  private static PartitionKey hierarchicalKey(ObjectNode d) {
+    return new PartitionKeyBuilder()
+        .add(d.get("tenant").asText())
+        .add(d.get("user").asText())
+        .add(d.get("session").asText())
+        .build();
+  }
+
+  static List<JsonNode> run(CosmosContainer c, SqlQuerySpec q, int pageSize) {
+    List<JsonNode> out = new ArrayList<>();
+    for (FeedResponse<JsonNode> page :
+        c.queryItems(q, new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(pageSize)) {
+      out.addAll(page.getResults());
+    }
+    return out;
+  }
+
+  /**
+   * Ordered queries whose sort keys leave no ties: across partitions the SDK breaks ties by range,
+   * not by RID, so tied rows may legitimately come in another order than on one partition.
+   */
+  static Stream<String> orderedQueries() {
+    return Stream.of(
+        "SELECT * FROM c ORDER BY c.id",
+        "SELECT * FROM c ORDER BY c.id DESC",
+        "SELECT c.id, c.n FROM c ORDER BY c.n ASC, c.id ASC",
+        "SELECT c.id, c.n FROM c ORDER BY c.n DESC, c.id DESC",
+        "SELECT c.id, c.grp, c.n FROM c ORDER BY c.grp ASC, c.n DESC, c.id ASC",
+        "SELECT TOP 5 c.id, c.price FROM c ORDER BY c.price DESC",
+        "SELECT c.id FROM c ORDER BY c.id OFFSET 17 LIMIT 9",
+        "SELECT DISTINCT VALUE c.grp FROM c ORDER BY c.grp",
+        "SELECT VALUE c.id FROM c WHERE c.n > 25 ORDER BY c.id");
+  }
+
+  @ParameterizedTest
+  @MethodSource("orderedQueries")
+  void orderedQuery_onEightPartitions_equalsOnePartition(String text) {
+    SqlQuerySpec q = new SqlQuerySpec(text);
+    List<JsonNode> expected = run(single, q, 1000);
+    List<JsonNode> actual = run(spread, q, 7);
+    assertThat(expected).isNotEmpty();
+    assertThat(Fixtures.sequence(actual)).isEqualTo(Fixtures.sequence(expected));
+  }
+
+  static Stream<String> unorderedQueries() {
+    return Stream.of(
+        "SELECT * FROM c WHERE c.n > 10",
+        "SELECT DISTINCT VALUE c.grp FROM c",
+        "SELECT DISTINCT c.grp, c.tenant FROM c",
+        "SELECT VALUE COUNT(1) FROM c",
+        "SELECT VALUE SUM(c.n) FROM c",
+        "SELECT VALUE MIN(c.price) FROM c",
+        "SELECT VALUE MAX(c.id) FROM c",
+        "SELECT VALUE AVG(c.n) FROM c",
+        "SELECT VALUE COUNT(1) FROM c WHERE c.pk = 'p3'",
+        "SELECT c.grp, COUNT(1) AS cnt, SUM(c.n) AS total FROM c GROUP BY c.grp",
+        "SELECT c.tenant, MAX(c.price) AS highest FROM c GROUP BY c.tenant",
+        "SELECT COUNT(1) AS cnt, MIN(c.n) AS low FROM c",
+        "SELECT c.id, t AS tag FROM c JOIN t IN c.tags WHERE t = 'x'",
+        "SELECT VALUE COUNT(1) FROM c JOIN t IN c.tags",
+        "SELECT c.id FROM c WHERE ARRAY_CONTAINS(c.tags, 'y1') AND c.grp IN ('alpha', 'beta')");
+  }
+
+  @ParameterizedTest
+  @MethodSource("unorderedQueries")
+  void unorderedQuery_onEightPartitions_equalsOnePartition(String text) {
+    SqlQuerySpec q = new SqlQuerySpec(text);
+    List<JsonNode> expected = run(single, q, 1000);
+    List<JsonNode> actual = run(spread, q, 11);
+    assertThat(expected).isNotEmpty();
+    if (text.contains("AVG")) {
+      assertThat(actual).hasSize(1);
+      assertThat(actual.get(0).asDouble()).isCloseTo(expected.get(0).asDouble(), within(1e-9));
+      return;
+    }
+    assertThat(Fixtures.multiset(actual)).isEqualTo(Fixtures.multiset(expected));
+  }
+
+  private static org.assertj.core.data.Offset<Double> within(double d) {
+    return org.assertj.core.data.Offset.offset(d);
+  }
+
+  @Test
+  void parameters_bindLikeLiterals() {
+    SqlQuerySpec q =
+        new SqlQuerySpec(
+            "SELECT VALUE c.id FROM c WHERE c.n BETWEEN @lo AND @hi AND c.grp = @g",
+            new SqlParameter("@lo", 10),
+            new SqlParameter("@hi", 20),
+            new SqlParameter("@g", "beta"));
+    long expected =
+        data.stream()
+            .filter(d -> d.get("n").asInt() >= 10 && d.get("n").asInt() <= 20)
+            .filter(d -> d.get("grp").asText().equals("beta"))
+            .count();
+    assertThat(run(spread, q, 5)).hasSize((int) expected);
+  }
+
+  @Test
+  void topWithoutOrderBy_returnsExactlyTop() {
+    assertThat(run(spread, new SqlQuerySpec("SELECT TOP 7 c.id FROM c"), 3)).hasSize(7);
+  }
+
+  @Test
+  void hierarchicalPrefix_returnsExactlyThePrefixDocuments() {
+    for (String[] prefix : new String[][] {{"t1"}, {"t2", "u5"}, {"t0", "u3", "s3"}}) {
+      PartitionKeyBuilder b = new PartitionKeyBuilder();
+      for (String part : prefix) {
+        b.add(part);
+      }
+      CosmosQueryRequestOptions options =
+          new CosmosQueryRequestOptions().setPartitionKey(b.build());
+      List<String> ids = new ArrayList<>();
+      hierarchical
+          .queryItems("SELECT * FROM c", options, ObjectNode.class)
+          .iterableByPage(9)
+          .forEach(p -> p.getResults().forEach(d -> ids.add(d.get("id").asText())));
+      List<String> expected =
+          data.stream()
+              .filter(d -> d.get("tenant").asText().equals(prefix[0]))
+              .filter(d -> prefix.length < 2 || d.get("user").asText().equals(prefix[1]))
+              .filter(d -> prefix.length < 3 || d.get("session").asText().equals(prefix[2]))
+              .map(d -> d.get("id").asText())
+              .toList();
+      assertThat(expected).isNotEmpty();
+      assertThat(ids).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  @Test
+  void continuationTokens_resumeAcrossPages() {
+    String text = "SELECT c.id, c.n FROM c ORDER BY c.n ASC, c.id ASC";
+    List<JsonNode> expected = run(single, new SqlQuerySpec(text), 1000);
+    List<JsonNode> collected = new ArrayList<>();
+    String token = null;
+    int pages = 0;
+    do {
+      FeedResponse<JsonNode> page =
+          spread
+              .queryItems(text, new CosmosQueryRequestOptions(), JsonNode.class)
+              .iterableByPage(token, 37)
+              .iterator()
+              .next();
+      collected.addAll(page.getResults());
+      token = page.getContinuationToken();
+      pages++;
+    } while (token != null);
+    assertThat(pages).isGreaterThan(5);
+    assertThat(Fixtures.sequence(collected)).isEqualTo(Fixtures.sequence(expected));
+
+    List<String> plain = new ArrayList<>();
+    token = null;
+    do {
+      FeedResponse<ObjectNode> page =
+          spread
+              .queryItems(
+                  "SELECT * FROM c WHERE c.n < 30",
+                  new CosmosQueryRequestOptions(),
+                  ObjectNode.class)
+              .iterableByPage(token, 23)
+              .iterator()
+              .next();
+      page.getResults().forEach(d -> plain.add(d.get("id").asText()));
+      token = page.getContinuationToken();
+    } while (token != null);
+    assertThat(plain)
+        .doesNotHaveDuplicates()
+        .hasSize((int) data.stream().filter(d -> d.get("n").asInt() < 30).count());
+  }
+}
