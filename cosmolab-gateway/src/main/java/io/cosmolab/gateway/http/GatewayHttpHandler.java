@@ -71,7 +71,39 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     } else {
       response = handle(msg, activityId);
     }
+    if (TRACE) {
+      System.err.printf(
+          "cosmolab %s %s -> %d %s%n",
+          msg.method(), msg.uri(), response.status(), traceHeaders(msg, response));
+    }
     write(ctx, response, activityId, keepAlive);
+  }
+
+  /** {@code -Dcosmolab.trace=true}: one line per request on stderr, for diagnosing a client. */
+  private static final boolean TRACE = Boolean.getBoolean("cosmolab.trace");
+
+  private static String traceHeaders(FullHttpRequest msg, WireResponse response) {
+    StringBuilder b = new StringBuilder();
+    for (String h :
+        new String[] {
+          Headers.PARTITION_KEY,
+          Headers.PARTITION_KEY_RANGE_ID,
+          Headers.IF_NONE_MATCH,
+          Headers.A_IM,
+          Headers.START_EPK,
+          Headers.END_EPK,
+          Headers.CONTINUATION,
+          Headers.CHANGE_FEED_WIRE_FORMAT
+        }) {
+      String v = msg.headers().get(h);
+      if (v != null) {
+        b.append(h).append('=').append(v).append(' ');
+      }
+    }
+    if (response.status() >= 400) {
+      b.append(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return b.toString();
   }
 
   private WireResponse handle(FullHttpRequest msg, String activityId) {

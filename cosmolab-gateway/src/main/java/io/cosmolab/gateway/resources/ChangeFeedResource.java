@@ -1,5 +1,7 @@
 package io.cosmolab.gateway.resources;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.changefeed.ChangeFeedMode;
 import io.cosmolab.engine.changefeed.ChangeFeedPage;
@@ -13,6 +15,8 @@ import io.cosmolab.gateway.wire.WireResponse;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -66,7 +70,30 @@ final class ChangeFeedResource {
     if (page.notModified()) {
       return WireResponse.empty(304, h);
     }
-    return Responses.feed(c.rid(), "Documents", page.items(), h);
+    boolean envelope =
+        mode == ChangeFeedMode.LATEST_VERSION
+            && request.header(Headers.CHANGE_FEED_WIRE_FORMAT) != null;
+    return Responses.feed(
+        c.rid(), "Documents", envelope ? envelopes(page.items()) : page.items(), h);
+  }
+
+  /**
+   * Latest-version items in the 2021-09-15 wire format, which the Java SDK's EPK-lease processor
+   * ({@code handleLatestVersionChanges}) asks for: {@code {"current": doc, "metadata": {"lsn",
+   * "crts"}}}. The operation type is left out: latest-version mode keeps only the newest version,
+   * so whether it came from a create or a replace is not recorded.
+   */
+  private static List<ObjectNode> envelopes(List<ObjectNode> items) {
+    List<ObjectNode> out = new ArrayList<>(items.size());
+    for (ObjectNode doc : items) {
+      ObjectNode e = JsonNodeFactory.instance.objectNode();
+      e.set("current", doc);
+      ObjectNode meta = e.putObject("metadata");
+      meta.set("lsn", doc.get("_lsn"));
+      meta.set("crts", doc.get("_ts"));
+      out.add(e);
+    }
+    return out;
   }
 
   private static ChangeFeedMode mode(String aim) {

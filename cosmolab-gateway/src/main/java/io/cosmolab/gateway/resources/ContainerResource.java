@@ -71,7 +71,7 @@ final class ContainerResource {
     Container c = resolver.container(request.path());
     switch (request.method()) {
       case "GET" -> {
-        return Responses.resource(200, ResourceJson.container(c), Responses.containerHeaders(c, 1));
+        return Responses.resource(200, ResourceJson.container(c), ownerHeaders(c));
       }
       case "PUT" -> {
         return replace(request, c);
@@ -110,7 +110,22 @@ final class ContainerResource {
               + " create the container with the policy you need");
     }
     c.setDefaultTimeToLive(ttl(body));
-    return Responses.resource(200, ResourceJson.container(c), Responses.containerHeaders(c, 1));
+    return Responses.resource(200, ResourceJson.container(c), ownerHeaders(c));
+  }
+
+  /**
+   * For a container itself, the content paths name its owner, the database: the Java SDK builds a
+   * resource's alt link as the alt content path plus {@code /colls/<id>}.
+   */
+  private static Map<String, String> ownerHeaders(Container c) {
+    Map<String, String> h = new java.util.LinkedHashMap<>();
+    h.put(io.cosmolab.gateway.wire.Headers.CONTENT_PATH, c.database().rid());
+    h.put(
+        io.cosmolab.gateway.wire.Headers.ALT_CONTENT_PATH,
+        java.net.URLEncoder.encode(
+                "dbs/" + c.database().id(), java.nio.charset.StandardCharsets.UTF_8)
+            .replace("%2F", "/"));
+    return h;
   }
 
   private static Integer ttl(ObjectNode body) {

@@ -1,0 +1,190 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.cosmos.ChangeFeedProcessor;
+import com.azure.cosmos.ChangeFeedProcessorBuilder;
+import com.azure.cosmos.CosmosAsyncClient;
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.models.ChangeFeedProcessorItem;
+import com.azure.cosmos.models.ChangeFeedProcessorOptions;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.FeedRange;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.testkit.CosmosLabExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The change feed through the Java SDK: pull model from every start, and the processor. */
+@ExtendWith(CosmosLabExtension.class)
+class ChangeFeedCompatTest {
+
+  private static CosmosContainer fresh(CosmosClient client, String id) {
+    client.createDatabaseIfNotExists("feeds");
+    CosmosDatabase db = client.getDatabase("feeds");
+    return Fixtures.container(db, id, 8, "/pk");
+  }
+
+  private static void write(CosmosContainer c, List<ObjectNode> docs) {
+    for (ObjectNode d : docs) {
+      c.upsertItem(d, new PartitionKey(d.get("pk").asText()), null);
+    }
+  }
+
+  /** Drains a change feed and returns the ids seen and the last continuation. */
+  static String drain(CosmosContainer c, CosmosChangeFeedRequestOptions options, List<String> ids) {
+    String continuation = null;
+    for (FeedResponse<JsonNode> page :
+        c.queryChangeFeed(options, JsonNode.class).iterableByPage()) {
+      page.getResults().forEach(d -> ids.add(d.get("id").asText()));
+      continuation = page.getContinuationToken();
+    }
+    return continuation;
+  }
+
+  @Test
+  void pullFromBeginning_thenFromContinuation_seesEachChangeOnce(CosmosClient client) {
+    CosmosContainer c = fresh(client, "beginning");
+    List<ObjectNode> docs = Fixtures.documents(150, 1);
+    write(c, docs.subList(0, 100));
+    List<String> first = new ArrayList<>();
+    String token =
+        drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
+                    FeedRange.forFullRange())
+                .setMaxItemCount(17),
+            first);
+    assertThat(first).hasSize(100).doesNotHaveDuplicates();
+
+    write(c, docs.subList(100, 150));
+    List<String> second = new ArrayList<>();
+    drain(c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), second);
+    assertThat(second)
+        .containsExactlyInAnyOrderElementsOf(
+            docs.subList(100, 150).stream().map(d -> d.get("id").asText()).toList());
+  }
+
+  @Test
+  void pullFromNow_seesOnlyLaterChanges(CosmosClient client) {
+    CosmosContainer c = fresh(client, "now");
+    List<ObjectNode> docs = Fixtures.documents(60, 2);
+    write(c, docs.subList(0, 30));
+    List<String> none = new ArrayList<>();
+    String token =
+        drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange()),
+            none);
+    assertThat(none).isEmpty();
+    write(c, docs.subList(30, 60));
+    List<String> later = new ArrayList<>();
+    drain(c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), later);
+    assertThat(later).hasSize(30).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void perFeedRange_partitionsTheChangesExactly(CosmosClient client) {
+    CosmosContainer c = fresh(client, "ranges");
+    List<ObjectNode> docs = Fixtures.documents(200, 3);
+    write(c, docs);
+    List<FeedRange> ranges = c.getFeedRanges();
+    assertThat(ranges).hasSize(8);
+    List<String> all = new ArrayList<>();
+    for (FeedRange r : ranges) {
+      List<String> part = new ArrayList<>();
+      drain(c, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(r), part);
+      all.addAll(part);
+    }
+    assertThat(all)
+        .containsExactlyInAnyOrderElementsOf(docs.stream().map(d -> d.get("id").asText()).toList());
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void processorWithLeaseContainer_deliversEveryDocument(
+      boolean epkLeases, CosmosClient client, CosmosAsyncClient async) throws InterruptedException {
+    String feed = epkLeases ? "processed-epk" : "processed-pkrange";
+    CosmosContainer c = fresh(client, feed);
+    client
+        .getDatabase("feeds")
+        .createContainerIfNotExists(new CosmosContainerProperties("leases", "/id"));
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
+    options.setFeedPollDelay(Duration.ofMillis(100));
+    options.setLeaseRenewInterval(Duration.ofSeconds(2));
+    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    options.setStartFromBeginning(true);
+    options.setLeasePrefix(feed + "-");
+    ChangeFeedProcessorBuilder builder =
+        new ChangeFeedProcessorBuilder()
+            .hostName("compat-host")
+            .feedContainer(async.getDatabase("feeds").getContainer(feed))
+            .leaseContainer(async.getDatabase("feeds").getContainer("leases"))
+            .options(options);
+    if (epkLeases) {
+      builder.handleLatestVersionChanges(
+          changes -> changes.forEach(ch -> seen.add(ch.getCurrent().get("id").asText())));
+    } else {
+      builder.handleChanges(changes -> changes.forEach(ch -> seen.add(ch.get("id").asText())));
+    }
+    ChangeFeedProcessor processor = builder.buildChangeFeedProcessor();
+    List<ObjectNode> docs = Fixtures.documents(120, 4);
+    write(c, docs.subList(0, 60));
+    processor.start().block(Duration.ofSeconds(30));
+    try {
+      write(c, docs.subList(60, 120));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (seen.size() < 120 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+    } finally {
+      processor.stop().block(Duration.ofSeconds(30));
+    }
+    Set<String> expected = new HashSet<>();
+    docs.forEach(d -> expected.add(d.get("id").asText()));
+    assertThat(seen).isEqualTo(expected);
+  }
+
+  @Test
+  void allVersionsAndDeletes_reportsEveryOperation(CosmosClient client) {
+    CosmosContainer c = fresh(client, "avad");
+    List<String> none = new ArrayList<>();
+    String token =
+        drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange())
+                .allVersionsAndDeletes(),
+            none);
+    ObjectNode d = Fixtures.documents(1, 9).get(0);
+    PartitionKey key = new PartitionKey(d.get("pk").asText());
+    c.createItem(d, key, null);
+    d.put("n", 1000);
+    c.replaceItem(d, d.get("id").asText(), key, null);
+    c.deleteItem(d.get("id").asText(), key, null);
+    List<String> operations = new ArrayList<>();
+    for (FeedResponse<ChangeFeedProcessorItem> page :
+        c.queryChangeFeed(
+                CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token),
+                ChangeFeedProcessorItem.class)
+            .iterableByPage()) {
+      page.getResults()
+          .forEach(i -> operations.add(i.getChangeFeedMetaData().getOperationType().toString()));
+    }
+    assertThat(operations).containsExactly("CREATE", "REPLACE", "DELETE");
+  }
+}
