@@ -171,6 +171,11 @@ final class QueryRunner {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
 
+    // A streaming query resumes from a position, which survives splits (see Resume below).
+    boolean streaming = Resume.isStreaming(query.ast());
+    Resume resume =
+        streaming ? Resume.parse(request.continuation(), Resume.binding(request)) : null;
+    List<StoredDocument> sources = streaming ? new ArrayList<>() : null;
     List<Executor.Input> hits = new ArrayList<>();
     Iterable<Executor.Input> inputs = hits;
     long[] bytesLoaded = new long[targets.size()];
@@ -188,7 +193,9 @@ final class QueryRunner {
           java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
               .thenComparing(io.cosmolab.engine.index.ContainerIndex.DocRef::id));
       for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : sorted) {
-        if (!scope.contains(ref.epk()) || (exactEpk != null && !exactEpk.equals(ref.epk()))) {
+        if (!scope.contains(ref.epk())
+            || (exactEpk != null && !exactEpk.equals(ref.epk()))
+            || (resume != null && resume.isBefore(ref.epk(), ref.id()))) {
           continue;
         }
         StoredDocument d = container.liveDocument(ref.epk(), ref.id(), now);
@@ -198,22 +205,37 @@ final class QueryRunner {
         indexHits++;
         bytesLoaded[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
         documentsLoaded[0]++;
-        hits.add(input(d, ordered));
+        hits.add(input(d, ordered, sources));
       }
     } else {
       // a scan streams its documents into the query: no list of every input is built
-      inputs = scan(targets, scope, exactEpk, ordered, bytesLoaded, documentsLoaded);
+      inputs =
+          scan(targets, scope, exactEpk, ordered, bytesLoaded, documentsLoaded, resume, sources);
     }
     List<JsonNode> rows;
+    int offset;
+    int end;
+    String next;
     try {
-      rows = query.execute(inputs, engine.clock().instant());
+      if (streaming) {
+        List<Executor.Output> traced = query.executeTraced(inputs, engine.clock().instant());
+        offset = resume == null ? 0 : resume.rowsToSkip(traced, sources);
+        end = (int) Math.min(traced.size(), (long) offset + request.pageSize());
+        next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
+        rows = new ArrayList<>(traced.size());
+        for (Executor.Output o : traced) {
+          rows.add(o.value());
+        }
+      } else {
+        rows = query.execute(inputs, engine.clock().instant());
+        String binding = binding(request);
+        offset = offset(request.continuation(), binding);
+        end = (int) Math.min(rows.size(), (long) offset + request.pageSize());
+        next = end < rows.size() ? token(binding, end) : null;
+      }
     } catch (QueryException e) {
       throw asCosmos(e);
     }
-
-    String binding = binding(request);
-    int offset = offset(request.continuation(), binding);
-    int end = (int) Math.min(rows.size(), (long) offset + request.pageSize());
     List<JsonNode> page = new ArrayList<>(Math.max(0, end - offset));
     double returned = 0;
     for (int i = offset; i < end; i++) {
@@ -221,12 +243,14 @@ final class QueryRunner {
       returned += engine.costs().pointRead(DocumentShape.sizeOf(row), false);
       page.add(row);
     }
-    String next = end < rows.size() ? token(binding, end) : null;
+    // A streaming page reloads from its position, so it pays for what it loads; a recomputed
+    // result pays for its loading on the first page only.
+    boolean chargeLoading = streaming || offset == 0;
 
     double total = 0;
     long loadedTotal = 0;
     for (int i = 0; i < targets.size(); i++) {
-      long loaded = offset == 0 ? bytesLoaded[i] : 0;
+      long loaded = chargeLoading ? bytesLoaded[i] : 0;
       loadedTotal += loaded;
       double charge = engine.costs().query(1, loaded, i == 0 ? returned : 0);
       container.spendQuery(targets.get(i), admissions[i], charge, now);
@@ -238,10 +262,10 @@ final class QueryRunner {
     QueryMetrics metrics =
         new QueryMetrics(
             targets.size(),
-            offset == 0 ? documentsLoaded[0] : 0,
+            chargeLoading ? documentsLoaded[0] : 0,
             loadedTotal,
             page.size(),
-            offset == 0 ? indexHits : 0);
+            chargeLoading ? indexHits : 0);
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
 
@@ -301,7 +325,9 @@ final class QueryRunner {
       String exactEpk,
       boolean ordered,
       long[] bytesLoaded,
-      long[] documentsLoaded) {
+      long[] documentsLoaded,
+      Resume resume,
+      List<StoredDocument> sources) {
     return () ->
         new Iterator<>() {
           private int target = -1;
@@ -312,16 +338,21 @@ final class QueryRunner {
             while (true) {
               while (current.hasNext()) {
                 StoredDocument d = current.next();
-                if (exactEpk == null || exactEpk.equals(d.epk())) {
+                if ((exactEpk == null || exactEpk.equals(d.epk()))
+                    && (resume == null || !resume.isBefore(d.epk(), d.id()))) {
                   bytesLoaded[target] += d.sizeBytes();
                   documentsLoaded[0]++;
-                  return input(d, ordered);
+                  return input(d, ordered, sources);
                 }
               }
               if (++target >= targets.size()) {
                 return null;
               }
-              current = container.scan(intersect(scope, targets.get(target).range()));
+              EpkRange part = intersect(scope, targets.get(target).range());
+              if (resume != null) {
+                part = resume.clip(part);
+              }
+              current = part == null ? java.util.Collections.emptyIterator() : container.scan(part);
             }
           }
 
@@ -342,8 +373,17 @@ final class QueryRunner {
         };
   }
 
-  /** An input; its order (the RID's document part) matters only to ORDER BY ties. */
-  private static Executor.Input input(StoredDocument d, boolean ordered) {
+  /**
+   * The query input for a document. A streaming query numbers its inputs and keeps their documents
+   * in {@code sources}, so a row can be traced back to its position; otherwise the order is the
+   * RID's document part, which matters only to ORDER BY ties.
+   */
+  private static Executor.Input input(
+      StoredDocument d, boolean ordered, List<StoredDocument> sources) {
+    if (sources != null) {
+      sources.add(d);
+      return new Executor.Input(d.body(), sources.size() - 1);
+    }
     if (!ordered) {
       return new Executor.Input(d.body(), 0);
     }

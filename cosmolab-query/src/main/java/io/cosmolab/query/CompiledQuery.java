@@ -109,6 +109,11 @@ public final class CompiledQuery {
     return new Executor(parameters, now, workLimit).run(query, inputs);
   }
 
+  /** Runs the query, tracing each row to the input it came from. */
+  public List<Executor.Output> executeTraced(Iterable<Executor.Input> inputs, Instant now) {
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT).runTraced(query, inputs);
+  }
+
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */
   public boolean test(JsonNode document, Instant now) {
     return !execute(List.of(new Executor.Input(document, 0)), now).isEmpty();

@@ -96,7 +96,27 @@ public final class Executor {
     return run(q, Map.of(), inputs);
   }
 
+  /** One result row and the {@link Input#order()} of the input it came from. */
+  public record Output(JsonNode value, long order) {}
+
+  /**
+   * Runs the query and says which input each row came from: what a resumable scan needs to continue
+   * after the last row it returned.
+   */
+  public List<Output> runTraced(Query q, Iterable<Input> inputs) {
+    return results(q, Map.of(), inputs);
+  }
+
   private List<JsonNode> run(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
+    List<Output> out = results(q, outer, inputs);
+    List<JsonNode> values = new ArrayList<>(out.size());
+    for (Output o : out) {
+      values.add(o.value());
+    }
+    return values;
+  }
+
+  private List<Output> results(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
     List<Row> rows = from(q, outer, inputs); // applies WHERE as rows are produced
     if (q.where() != null && q.from().isEmpty()) {
       List<Row> kept = new ArrayList<>(rows.size());
@@ -147,7 +167,7 @@ public final class Executor {
     if (!q.orderBy().isEmpty()) {
       results.sort(order(q));
     }
-    List<JsonNode> values = new ArrayList<>(results.size());
+    List<Output> values = new ArrayList<>(results.size());
     Set<Values.Key> seen = q.distinct() ? new HashSet<>() : null;
     for (Result r : results) {
       JsonNode v = (JsonNode) r.value();
@@ -157,7 +177,7 @@ public final class Executor {
       if (seen != null && !seen.add(new Values.Key(v))) {
         continue;
       }
-      values.add(v);
+      values.add(new Output(v, r.order()));
     }
     int from = 0;
     int to = values.size();

@@ -1,0 +1,197 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.ThrottlingRetryOptions;
+import com.azure.cosmos.models.CosmosBulkOperations;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
+import com.azure.cosmos.models.CosmosItemOperation;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedRange;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.ThroughputProperties;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.testkit.CosmosLab;
+import io.cosmolab.testkit.CosmosLabExtension;
+import io.cosmolab.testkit.LabConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What partitioning does to a client, through the Java SDK: splits under a paged query and a change
+ * feed, 429s from one hot partition in enforce mode, and throughput raises that split.
+ */
+@ExtendWith(CosmosLabExtension.class)
+@LabConfig(throttling = ThrottlingMode.ENFORCE)
+class PartitioningCompatTest {
+  private static CosmosDatabase db;
+  private static CosmosLab lab;
+
+  @BeforeAll
+  static void setUp(CosmosClient client, CosmosLab theLab) {
+    lab = theLab;
+    client.createDatabaseIfNotExists("partitioning");
+    db = client.getDatabase("partitioning");
+  }
+
+  private static Container engineSide(String container) {
+    return lab.engine().database("partitioning").container(container);
+  }
+
+  private static void load(CosmosContainer c, List<ObjectNode> docs) {
+    List<CosmosItemOperation> ops = new ArrayList<>();
+    for (ObjectNode d : docs) {
+      ops.add(
+          CosmosBulkOperations.getCreateItemOperation(d, new PartitionKey(d.get("pk").asText())));
+    }
+    c.executeBulkOperations(ops)
+        .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+  }
+
+  @Test
+  void splitDuringPagedQuery_sdkRecoversAndNothingIsLost() {
+    // 100,000 RU/s: ten partitions with room under enforce mode for the load.
+    CosmosContainer c = Fixtures.container(db, "split-query", 2, "/pk");
+    c.replaceThroughput(ThroughputProperties.createManualThroughput(12_000));
+    List<ObjectNode> docs = Fixtures.documents(300, 11);
+    load(c, docs);
+    List<String> ids = new ArrayList<>();
+    String token = null;
+    int pages = 0;
+    do {
+      FeedResponse<ObjectNode> page =
+          c.queryItems(
+                  "SELECT * FROM c WHERE c.n >= 0",
+                  new CosmosQueryRequestOptions(),
+                  ObjectNode.class)
+              .iterableByPage(token, 25)
+              .iterator()
+              .next();
+      page.getResults().forEach(d -> ids.add(d.get("id").asText()));
+      token = page.getContinuationToken();
+      if (++pages == 2) {
+        Container engine = engineSide("split-query");
+        for (var r : engine.routing().ranges()) {
+          engine.splitPartition(r.id());
+        }
+      }
+    } while (token != null);
+    assertThat(engineSide("split-query").routing().size()).isEqualTo(4);
+    assertThat(ids)
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(docs.stream().map(d -> d.get("id").asText()).toList());
+  }
+
+  @Test
+  void splitDuringChangeFeed_sdkRecoversAndNothingIsLost() {
+    CosmosContainer c = Fixtures.container(db, "split-feed", 2, "/pk");
+    c.replaceThroughput(ThroughputProperties.createManualThroughput(12_000));
+    List<ObjectNode> docs = Fixtures.documents(200, 12);
+    load(c, docs.subList(0, 100));
+    List<String> ids = new ArrayList<>();
+    String token =
+        ChangeFeedCompatTest.drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
+                    FeedRange.forFullRange())
+                .setMaxItemCount(30),
+            ids);
+    Container engine = engineSide("split-feed");
+    for (var r : engine.routing().ranges()) {
+      engine.splitPartition(r.id());
+    }
+    load(c, docs.subList(100, 200));
+    ChangeFeedCompatTest.drain(
+        c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), ids);
+    assertThat(c.getFeedRanges()).hasSize(4);
+    assertThat(ids)
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(docs.stream().map(d -> d.get("id").asText()).toList());
+  }
+
+  @Test
+  void hotKeyInEnforceMode_sdkRetries429sAndDiagnosticsShowThem() {
+    // 400 RU/s on one partition; each upsert of a 1 KB document costs about 7 RU, so a few
+    // hundred in a row exhaust several seconds of budget.
+    CosmosContainer c = Fixtures.container(db, "hot", 1, "/pk");
+    c.replaceThroughput(ThroughputProperties.createManualThroughput(400));
+    ObjectNode d = Fixtures.documents(1, 13).get(0);
+    d.put("padding", "x".repeat(900));
+    PartitionKey key = new PartitionKey(d.get("pk").asText());
+    int retried = 0;
+    String sample = null;
+    for (int i = 0; i < 300 && retried < 3; i++) {
+      d.put("n", i);
+      var r = c.upsertItem(d, key, null);
+      String diagnostics = r.getDiagnostics().toString();
+      if (diagnostics.contains("429")) {
+        retried++;
+        sample = diagnostics;
+      }
+    }
+    assertThat(retried).as("writes whose diagnostics show a retried 429").isPositive();
+    assertThat(sample).contains("3200");
+    assertThat(engineSide("hot").partitionStats().get(0).throttled()).isPositive();
+  }
+
+  @Test
+  void hotKeyWithRetriesOff_applicationSees429WithRetryAfter(CosmosLab lab) {
+    CosmosContainer setup = Fixtures.container(db, "hot-no-retry", 1, "/pk");
+    setup.replaceThroughput(ThroughputProperties.createManualThroughput(400));
+    ObjectNode d = Fixtures.documents(1, 14).get(0);
+    PartitionKey key = new PartitionKey(d.get("pk").asText());
+    setup.createItem(d, key, null);
+    try (CosmosClient noRetry =
+        lab.clientBuilder()
+            .throttlingRetryOptions(
+                new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
+            .buildClient()) {
+      CosmosContainer c = noRetry.getDatabase("partitioning").getContainer("hot-no-retry");
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 2000; i++) {
+                  d.put("n", i);
+                  c.upsertItem(d, key, null);
+                }
+              })
+          .isInstanceOfSatisfying(
+              CosmosException.class,
+              e -> {
+                assertThat(e.getStatusCode()).isEqualTo(429);
+                assertThat(e.getSubStatusCode()).isEqualTo(3200);
+                assertThat(e.getRetryAfterDuration()).isGreaterThan(Duration.ZERO);
+              });
+    }
+  }
+
+  @Test
+  void replaceThroughputAbovePartitionCapacity_feedRangesShowNewPartitions() {
+    CosmosContainer c = Fixtures.container(db, "grow", 2, "/pk");
+    assertThat(c.getFeedRanges()).hasSize(2);
+    assertThat(c.readThroughput().getProperties().getManualThroughput()).isEqualTo(12_000);
+    load(c, Fixtures.documents(100, 15));
+    c.replaceThroughput(ThroughputProperties.createManualThroughput(45_000));
+    assertThat(c.readThroughput().getProperties().getManualThroughput()).isEqualTo(45_000);
+    assertThat(c.getFeedRanges()).hasSize(5);
+    List<JsonNode> all =
+        c
+            .queryItems(
+                "SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(), JsonNode.class)
+            .stream()
+            .toList();
+    assertThat(all.get(0).asInt()).isEqualTo(100);
+  }
+}
