@@ -1,6 +1,8 @@
 package io.cosmolab.cli;
 
+import io.cosmolab.cli.commands.CertCommand;
 import io.cosmolab.cli.commands.DemoCommand;
+import io.cosmolab.cli.commands.ServeCommand;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +15,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Design, test and fix Azure Cosmos DB partition keys.",
-    subcommands = {DemoCommand.class})
+    subcommands = {ServeCommand.class, DemoCommand.class, CertCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

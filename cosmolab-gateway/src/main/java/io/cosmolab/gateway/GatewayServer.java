@@ -180,16 +180,19 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer start() {
       MasterKeyAuthenticator auth =
           authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
-      GatewayCertificate cert = null;
-      SslContext ssl = null;
-      if (tls) {
-        cert =
-            GatewayCertificate.loadOrCreate(
-                certificateDirectory != null
-                    ? certificateDirectory
-                    : defaultCertificateDirectory());
-        ssl = cert.serverContext();
-      }
+      // TLS set-up (crypto providers, key, SSL context) is the slowest part of a cold start; it
+      // runs on its own thread while Netty's event loops come up on this one.
+      Path certDir =
+          certificateDirectory != null ? certificateDirectory : defaultCertificateDirectory();
+      java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture =
+          tls
+              ? java.util.concurrent.CompletableFuture.supplyAsync(
+                  () -> {
+                    GatewayCertificate c = GatewayCertificate.loadOrCreate(certDir);
+                    c.serverContext(); // warms the JDK's TLS classes; cheap to build again
+                    return c;
+                  })
+              : java.util.concurrent.CompletableFuture.completedFuture(null);
       String scheme = tls ? "https" : "http";
       EventLoopGroup boss = new NioEventLoopGroup(1);
       EventLoopGroup io =
@@ -198,6 +201,15 @@ public final class GatewayServer implements AutoCloseable {
       // The body limit leaves room around the 2 MB document limit, which the engine enforces
       // with its own 413 naming the document.
       int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
+      GatewayCertificate cert;
+      SslContext ssl;
+      try {
+        cert = certFuture.join();
+        ssl = cert == null ? null : cert.serverContext();
+      } catch (java.util.concurrent.CompletionException e) {
+        shutdown(boss, io, workers);
+        throw e.getCause() instanceof RuntimeException re ? re : e;
+      }
       try {
         InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
         int[] boundPort = new int[1];

@@ -1,10 +1,8 @@
 package io.cosmolab.cli.commands;
 
 import io.cosmolab.cli.demo.PartitionDemo;
-import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.engine.throughput.Throughput;
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -107,7 +105,7 @@ public final class DemoCommand implements Callable<Integer> {
             autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput),
             partitions,
             scale,
-            mode(throttling),
+            ServeCommand.mode(throttling),
             tenants,
             vipShare,
             documentBytes,
@@ -120,14 +118,5 @@ public final class DemoCommand implements Callable<Integer> {
     PartitionDemo.print(result, options, out);
     out.flush();
     return 0;
-  }
-
-  private static ThrottlingMode mode(String text) {
-    try {
-      return ThrottlingMode.valueOf(text.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "--throttling must be enforce, observe or off, was '" + text + "'", e);
-    }
   }
 }

@@ -1,9 +1,11 @@
 package io.cosmolab.gateway.tls;
 
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -13,19 +15,26 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
-import javax.net.ssl.SSLException;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedKeyManager;
 import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
@@ -42,18 +51,20 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * — the hosts the Java SDK's {@code COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED} switch
  * accepts ({@code gateway-protocol.md} §12).
  *
- * <p>Created on first start (an EC P-256 key, valid ten years) and kept as a PKCS#12 file in the
- * given directory, so a user who imports it into a trust store imports it once. Creation writes a
+ * <p>Created on first start (an EC P-256 key, valid ten years) and kept as PEM files in the given
+ * directory, so a user who imports it into a trust store imports it once. Creation writes a
  * temporary file and moves it into place atomically: two servers starting together both end up with
  * the one certificate that won.
  */
 public final class GatewayCertificate {
 
-  /** The file name inside the certificate directory. */
-  public static final String FILE_NAME = "cosmolab-tls.p12";
+  /** The certificate's file (PEM) inside the certificate directory. */
+  public static final String FILE_NAME = "cosmolab-tls.crt";
+
+  /** The private key's file (unencrypted PKCS#8 PEM, readable by the owner only). */
+  public static final String KEY_FILE_NAME = "cosmolab-tls.key";
 
   private static final String ALIAS = "cosmolab";
-  private static final char[] STORE_PASSWORD = "cosmolab".toCharArray();
   private static final Duration VALIDITY = Duration.ofDays(3650);
 
   private final X509Certificate certificate;
@@ -66,41 +77,74 @@ public final class GatewayCertificate {
     this.file = file;
   }
 
-  /** The certificate kept in {@code directory}, created there if it is missing. */
+  /**
+   * The certificate kept in {@code directory}, created there if it is missing.
+   *
+   * <p>Kept as two PEM files, the key unencrypted and readable by its owner only: a password-
+   * protected PKCS#12 store costs two key derivations of 10,000 rounds at every start (about half a
+   * second on a small machine), and protects nothing here — this key secures loopback traffic to an
+   * emulator whose master key is public.
+   */
   public static GatewayCertificate loadOrCreate(Path directory) {
-    Path file = directory.resolve(FILE_NAME);
+    Path certFile = directory.resolve(FILE_NAME);
+    Path keyFile = directory.resolve(KEY_FILE_NAME);
     try {
-      if (!Files.exists(file)) {
+      if (!Files.exists(certFile) || !Files.exists(keyFile)) {
         Files.createDirectories(directory);
-        Path tmp = Files.createTempFile(directory, "cosmolab-tls", ".tmp");
-        try {
-          try (OutputStream out = Files.newOutputStream(tmp)) {
-            generate().store(out, STORE_PASSWORD);
-          }
-          moveIfAbsent(tmp, file);
-        } finally {
-          Files.deleteIfExists(tmp);
-        }
+        Generated g = Generator.generate();
+        // key first: a reader that sees the certificate also finds its key
+        writeAtomically(directory, keyFile, pem("PRIVATE KEY", g.key().getEncoded()), true);
+        writeAtomically(
+            directory, certFile, pem("CERTIFICATE", g.certificate().getEncoded()), false);
       }
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      try (InputStream in = Files.newInputStream(file)) {
-        store.load(in, STORE_PASSWORD);
-      }
-      return new GatewayCertificate(
-          (X509Certificate) store.getCertificate(ALIAS),
-          (PrivateKey) store.getKey(ALIAS, STORE_PASSWORD),
-          file);
+      X509Certificate cert =
+          (X509Certificate)
+              CertificateFactory.getInstance("X.509")
+                  .generateCertificate(
+                      new java.io.ByteArrayInputStream(Files.readAllBytes(certFile)));
+      PrivateKey key =
+          KeyFactory.getInstance(cert.getPublicKey().getAlgorithm())
+              .generatePrivate(new PKCS8EncodedKeySpec(unpem(Files.readString(keyFile))));
+      return new GatewayCertificate(cert, key, certFile);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read or create the TLS certificate " + file, e);
-    } catch (GeneralSecurityException e) {
+      throw new UncheckedIOException("cannot read or create the TLS certificate " + certFile, e);
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
       throw new IllegalStateException(
           "the TLS certificate "
-              + file
-              + " cannot be read ("
+              + certFile
+              + " or its key cannot be read ("
               + e.getMessage()
-              + "); delete it and cosmolab creates a new one",
+              + "); delete both and cosmolab creates new ones",
           e);
     }
+  }
+
+  private static void writeAtomically(Path dir, Path target, String text, boolean secret)
+      throws IOException {
+    Path tmp = Files.createTempFile(dir, "cosmolab-tls", ".tmp");
+    try {
+      try {
+        Files.setPosixFilePermissions(
+            tmp, PosixFilePermissions.fromString(secret ? "rw-------" : "rw-r--r--"));
+      } catch (UnsupportedOperationException notPosix) {
+        // Windows: the user profile directory is private already
+      }
+      Files.writeString(tmp, text);
+      moveIfAbsent(tmp, target);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static String pem(String type, byte[] der) {
+    String b64 =
+        Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+    return "-----BEGIN " + type + "-----\n" + b64 + "\n-----END " + type + "-----\n";
+  }
+
+  private static byte[] unpem(String text) {
+    String body = text.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    return Base64.getDecoder().decode(body);
   }
 
   private static void moveIfAbsent(Path tmp, Path file) throws IOException {
@@ -117,42 +161,50 @@ public final class GatewayCertificate {
     }
   }
 
-  private static KeyStore generate() throws IOException, GeneralSecurityException {
-    KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
-    gen.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
-    KeyPair pair = gen.generateKeyPair();
-    X500Principal name = new X500Principal("CN=localhost, O=cosmolab emulator");
-    Instant now = Instant.now();
-    JcaX509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            name,
-            new BigInteger(64, new SecureRandom()),
-            Date.from(now.minus(Duration.ofDays(1))),
-            Date.from(now.plus(VALIDITY)),
-            name,
-            pair.getPublic());
-    try {
-      builder.addExtension(
-          Extension.subjectAlternativeName,
-          false,
-          new GeneralNames(
-              new GeneralName[] {
-                new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                new GeneralName(GeneralName.iPAddress, "::1")
-              }));
-      builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-      X509Certificate cert =
-          new JcaX509CertificateConverter()
-              .getCertificate(
-                  builder.build(
-                      new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(null, null);
-      store.setKeyEntry(ALIAS, pair.getPrivate(), STORE_PASSWORD, new X509Certificate[] {cert});
-      return store;
-    } catch (CertIOException | OperatorCreationException e) {
-      throw new GeneralSecurityException("could not build the self-signed certificate", e);
+  /** A new key and its self-signed certificate. */
+  private record Generated(X509Certificate certificate, PrivateKey key) {}
+
+  /**
+   * Creating a certificate needs Bouncy Castle; it lives in its own class so that a start with an
+   * existing certificate never loads it.
+   */
+  private static final class Generator {
+    private Generator() {}
+
+    static Generated generate() throws GeneralSecurityException {
+      KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
+      gen.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
+      KeyPair pair = gen.generateKeyPair();
+      X500Principal name = new X500Principal("CN=localhost, O=cosmolab emulator");
+      Instant now = Instant.now();
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              name,
+              new BigInteger(64, new SecureRandom()),
+              Date.from(now.minus(Duration.ofDays(1))),
+              Date.from(now.plus(VALIDITY)),
+              name,
+              pair.getPublic());
+      try {
+        builder.addExtension(
+            Extension.subjectAlternativeName,
+            false,
+            new GeneralNames(
+                new GeneralName[] {
+                  new GeneralName(GeneralName.dNSName, "localhost"),
+                  new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                  new GeneralName(GeneralName.iPAddress, "::1")
+                }));
+        builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+        X509Certificate cert =
+            new JcaX509CertificateConverter()
+                .getCertificate(
+                    builder.build(
+                        new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+        return new Generated(cert, pair.getPrivate());
+      } catch (CertIOException | OperatorCreationException e) {
+        throw new GeneralSecurityException("could not build the self-signed certificate", e);
+      }
     }
   }
 
@@ -168,10 +220,7 @@ public final class GatewayCertificate {
   /** The certificate in PEM, to import into a trust store or an OS certificate store. */
   public String pem() {
     try {
-      String b64 =
-          Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-              .encodeToString(certificate.getEncoded());
-      return "-----BEGIN CERTIFICATE-----\n" + b64 + "\n-----END CERTIFICATE-----\n";
+      return pem("CERTIFICATE", certificate.getEncoded());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the certificate cannot be encoded", e);
     }
@@ -200,12 +249,75 @@ public final class GatewayCertificate {
     }
   }
 
-  /** The Netty server context serving this certificate. */
+  /**
+   * The Netty server context serving this certificate: a JDK {@link SSLContext} with a key manager
+   * that hands out the one key, so no key store is built (Netty's own builder builds and decrypts a
+   * PKCS#12 store, which costs most of a second at start-up).
+   */
   public SslContext serverContext() {
     try {
-      return SslContextBuilder.forServer(key, certificate).build();
-    } catch (SSLException e) {
+      SSLContext ctx = SSLContext.getInstance("TLS");
+      ctx.init(new KeyManager[] {new SingleKeyManager(key, certificate)}, null, null);
+      return new JdkSslContext(
+          ctx,
+          false,
+          null,
+          IdentityCipherSuiteFilter.INSTANCE,
+          ApplicationProtocolConfig.DISABLED,
+          ClientAuth.NONE,
+          null,
+          false);
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot set up TLS with " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A key manager with exactly one key and certificate, for every server handshake. */
+  private static final class SingleKeyManager extends X509ExtendedKeyManager {
+    private final PrivateKey key;
+    private final X509Certificate[] chain;
+
+    SingleKeyManager(PrivateKey key, X509Certificate certificate) {
+      this.key = key;
+      this.chain = new X509Certificate[] {certificate};
+    }
+
+    @Override
+    public String chooseEngineServerAlias(
+        String keyType, java.security.Principal[] issuers, SSLEngine engine) {
+      return ALIAS;
+    }
+
+    @Override
+    public String chooseServerAlias(
+        String keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+      return ALIAS;
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
+      return new String[] {ALIAS};
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
+      return new String[0];
+    }
+
+    @Override
+    public String chooseClientAlias(
+        String[] keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+      return null;
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return chain.clone();
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return key;
     }
   }
 }

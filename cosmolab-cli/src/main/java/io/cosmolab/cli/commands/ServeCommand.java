@@ -1,0 +1,188 @@
+package io.cosmolab.cli.commands;
+
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.gateway.GatewayServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cosmolab serve}: the emulator server, until SIGINT or SIGTERM. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the Cosmos DB emulator: the NoSQL REST API (what the official SDKs speak) on"
+          + " loopback, HTTPS with a self-signed certificate for localhost by default. Containers"
+          + " get physical partitions, request-unit charges and per-partition RU/s budgets like the"
+          + " service. Stops cleanly on Ctrl-C or SIGTERM."
+    })
+public final class ServeCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--port",
+      defaultValue = "8081",
+      description = "Port to listen on; 0 picks a free one (${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Address to bind (${DEFAULT-VALUE}; 0.0.0.0 exposes it to your network).")
+  String host;
+
+  @Option(names = "--http", description = "Plain HTTP instead of HTTPS.")
+  boolean http;
+
+  @Option(
+      names = "--key",
+      description = "Master key clients sign with (default: the well-known emulator key).")
+  String key = io.cosmolab.gateway.auth.MasterKeyAuthenticator.EMULATOR_KEY;
+
+  @Option(
+      names = "--throttling",
+      defaultValue = "observe",
+      description =
+          "enforce (429s when a partition's RU/s budget is spent), observe (count would-be 429s),"
+              + " or off (${DEFAULT-VALUE}).")
+  String throttling;
+
+  @Option(
+      names = "--scale",
+      defaultValue = "1",
+      description =
+          "Divide the service's partition limits (50 GB, 20 GB, 10,000 RU/s) by this factor"
+              + " (${DEFAULT-VALUE}).")
+  double scale;
+
+  @Option(
+      names = "--partitions",
+      description = "Physical partitions for new containers (default: from their throughput).")
+  Integer partitions;
+
+  @Option(
+      names = "--data-dir",
+      description =
+          "Directory for the TLS certificate (default: ~/.cosmolab). Data stays in memory.")
+  Path dataDir;
+
+  /** Called once the server listens (tests use it); the default does nothing. */
+  Consumer<GatewayServer> onStarted = s -> {};
+
+  /** Released to stop the server; the JVM's shutdown hook releases it on SIGINT/SIGTERM. */
+  final CountDownLatch stop = new CountDownLatch(1);
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    long started = System.nanoTime();
+    CosmosEngine engine =
+        CosmosEngine.builder()
+            .throttling(mode(throttling))
+            .scale(scale)
+            .defaultPhysicalPartitions(partitions)
+            .build();
+    GatewayServer server;
+    try {
+      GatewayServer.Builder b = GatewayServer.builder(engine).port(port).host(host).masterKey(key);
+      if (http) {
+        b.plainHttp();
+      }
+      if (dataDir != null) {
+        b.certificateDirectory(dataDir);
+      }
+      server = b.start();
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              stop.countDown();
+              try {
+                stopped.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "cosmolab-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    printBanner(out, server, Duration.ofNanos(System.nanoTime() - started));
+    onStarted.accept(server);
+    try {
+      stop.await();
+    } finally {
+      out.println("cosmolab: stopping");
+      out.flush();
+      server.close();
+      engine.close();
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook itself is running: nothing to remove
+      }
+    }
+    return 0;
+  }
+
+  private void printBanner(PrintWriter out, GatewayServer server, Duration startup) {
+    String endpoint = server.endpoint().toString();
+    out.printf(
+        Locale.ROOT,
+        "cosmolab emulator listening on %s (started in %d ms)%n",
+        endpoint,
+        startup.toMillis());
+    out.printf("  key         %s%n", key);
+    out.printf(
+        "  throttling  %s, scale %s, partitions %s%n",
+        throttling, scale, partitions == null ? "from throughput" : partitions);
+    out.println("  storage     in memory (lost when the server stops)");
+    if (server.isTls()) {
+      out.printf(
+          "  TLS         self-signed for localhost, kept in %s%n", server.certificate().file());
+      out.println("              export it: cosmolab cert pem  |  cosmolab cert truststore <file>");
+    }
+    out.println();
+    out.println("Java (azure-cosmos 4.64+), gateway mode:");
+    out.printf(
+        "  -D%s=true%n",
+        server.isTls()
+            ? "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED"
+            : "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED");
+    out.printf(
+        "  new CosmosClientBuilder().endpoint(\"%s\").key(KEY).gatewayMode().buildClient()%n",
+        endpoint);
+    out.println("JavaScript (@azure/cosmos):");
+    if (server.isTls()) {
+      out.printf(
+          "  new CosmosClient({ endpoint: \"%s\", key: KEY,"
+              + " agent: new https.Agent({ rejectUnauthorized: false }) })%n",
+          endpoint.replace("localhost", "127.0.0.1"));
+    } else {
+      out.printf("  new CosmosClient({ endpoint: \"%s\", key: KEY })%n", endpoint);
+    }
+    out.println();
+    out.println("Stop with Ctrl-C.");
+    out.flush();
+  }
+
+  static ThrottlingMode mode(String text) {
+    try {
+      return ThrottlingMode.valueOf(text.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "--throttling must be enforce, observe or off, was '" + text + "'", e);
+    }
+  }
+}
