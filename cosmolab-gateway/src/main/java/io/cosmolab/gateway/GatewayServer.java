@@ -220,6 +220,7 @@ public final class GatewayServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(
                     new GatewayChannelInitializer(ssl, maxBody, workers, r -> protocol[0].apply(r)))
                 .bind(bindTo)

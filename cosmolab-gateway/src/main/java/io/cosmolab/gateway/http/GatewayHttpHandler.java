@@ -158,6 +158,19 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
   }
 
+  /**
+   * A client that half-closes (sends its request, then shuts down its output) still gets its
+   * answers: the connection closes once the responses already queued are written.
+   */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     // A reset connection or a TLS handshake a client abandoned: nothing to answer, nothing to keep.
