@@ -1,0 +1,79 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.cosmolab.testkit.CosmosLab;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The official JavaScript SDK ({@code @azure/cosmos}, installed from npm into {@code target/js})
+ * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, and the
+ * change feed. Skipped, saying so, on a machine without Node.js 20+.
+ */
+class JavaScriptSdkCompatTest {
+
+  @Test
+  void javascriptSdk_crudOrderByPagingAndChangeFeed() throws Exception {
+    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
+    Path dir = Path.of("target", "js");
+    Files.createDirectories(dir);
+    for (String f : List.of("package.json", "sdk-test.mjs")) {
+      Files.copy(
+          Path.of("src", "test", "js", f),
+          dir.resolve(f),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    if (!Files.exists(dir.resolve("node_modules/@azure/cosmos/package.json"))) {
+      Result install =
+          run(dir, 600, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error");
+      assertThat(install.exit()).as("npm install failed:%n%s", install.output()).isZero();
+    }
+    try (CosmosLab lab = CosmosLab.builder().start()) {
+      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
+      Result test = run(dir, 300, "node", "sdk-test.mjs", endpoint, lab.key());
+      System.out.println("JavaScript SDK: " + test.output().strip());
+      assertThat(test.exit()).as("the JavaScript SDK test failed:%n%s", test.output()).isZero();
+      assertThat(test.output())
+          .contains("\"crud\":\"ok\"")
+          .contains("\"queryRows\":100")
+          .contains("\"changeFeedNew\":5");
+    }
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result run(Path dir, int timeoutSeconds, String... command)
+      throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      return new Result(-1, "timed out after " + timeoutSeconds + " s");
+    }
+    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+  }
+
+  private static boolean nodeAvailable() {
+    try {
+      Result v = run(Path.of("."), 30, "node", "--version");
+      if (v.exit() != 0) {
+        return false;
+      }
+      int major = Integer.parseInt(v.output().strip().replaceFirst("^v(\\d+).*", "$1"));
+      return major >= 20 && run(Path.of("."), 30, "npm", "--version").exit() == 0;
+    } catch (IOException | NumberFormatException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// The official JavaScript SDK against a cosmolab server: CRUD, a cross-partition ORDER BY query
+// with paging, and the change feed. Usage: node sdk-test.mjs <endpoint> <key>
+// Prints one JSON line of results; exits 1 with the reason when a check fails.
+import { CosmosClient, ChangeFeedStartFrom } from "@azure/cosmos";
+import https from "node:https";
+
+const [endpoint, key] = process.argv.slice(2);
+const client = new CosmosClient({
+  endpoint,
+  key,
+  agent: new https.Agent({ rejectUnauthorized: false }),
+});
+
+function check(condition, message) {
+  if (!condition) {
+    console.error("FAILED: " + message);
+    process.exit(1);
+  }
+}
+
+const results = {};
+const { database } = await client.databases.createIfNotExists({ id: "js" });
+// 48,000 RU/s: eight physical partitions, so the query below really fans out.
+const { container } = await database.containers.createIfNotExists({
+  id: "orders",
+  partitionKey: { paths: ["/pk"] },
+  throughput: 48000,
+});
+const ranges = await container.readPartitionKeyRanges().fetchAll();
+results.partitions = ranges.resources.length;
+check(results.partitions === 8, `expected 8 partition key ranges, got ${results.partitions}`);
+
+// CRUD
+for (let i = 0; i < 100; i++) {
+  const r = await container.items.create({ id: `o${i}`, pk: `p${i % 10}`, n: (i * 37) % 100 });
+  check(r.statusCode === 201, `create o${i} answered ${r.statusCode}`);
+}
+const read = await container.item("o1", "p1").read();
+check(read.statusCode === 200 && read.resource.n === 37, "read o1");
+const replaced = await container.item("o1", "p1").replace({ ...read.resource, n: 1000 });
+check(replaced.resource.n === 1000, "replace o1");
+const upserted = await container.items.upsert({ id: "o100", pk: "p0", n: 5 });
+check(upserted.statusCode === 201, `upsert of a new item answered ${upserted.statusCode}`);
+const deleted = await container.item("o2", "p2").delete();
+check(deleted.statusCode === 204, `delete answered ${deleted.statusCode}`);
+const gone = await container.item("o2", "p2").read();
+check(gone.statusCode === 404, `read after delete answered ${gone.statusCode}`);
+results.crud = "ok";
+
+// Cross-partition ORDER BY, seven per page
+const query = container.items.query("SELECT c.id, c.n FROM c ORDER BY c.n DESC", {
+  maxItemCount: 7,
+});
+const ordered = [];
+let pages = 0;
+while (query.hasMoreResults()) {
+  const { resources } = await query.fetchNext();
+  if (resources.length > 0) {
+    pages++;
+    ordered.push(...resources);
+  }
+}
+results.queryRows = ordered.length;
+results.queryPages = pages;
+check(ordered.length === 100, `ORDER BY query returned ${ordered.length} rows, expected 100`);
+for (let i = 1; i < ordered.length; i++) {
+  check(ordered[i - 1].n >= ordered[i].n, `rows ${i - 1} and ${i} are out of order`);
+}
+check(ordered[0].n === 1000, "the replaced item sorts first");
+check(pages > 1, "the query was paged");
+
+// Change feed from the beginning, then only what is new
+const feed = container.items.getChangeFeedIterator({
+  changeFeedStartFrom: ChangeFeedStartFrom.Beginning(),
+  maxItemCount: 20,
+});
+const seen = new Set();
+for (let round = 0; round < 200 && seen.size < 100; round++) {
+  const response = await feed.readNext();
+  for (const item of response.result) {
+    seen.add(item.id);
+  }
+}
+results.changeFeedFirst = seen.size;
+check(seen.size === 100, `change feed returned ${seen.size} distinct items, expected 100`);
+for (let i = 200; i < 205; i++) {
+  await container.items.create({ id: `o${i}`, pk: `p${i % 10}`, n: 1 });
+}
+const fresh = new Set();
+for (let round = 0; round < 100 && fresh.size < 5; round++) {
+  const response = await feed.readNext();
+  for (const item of response.result) {
+    fresh.add(item.id);
+  }
+}
+results.changeFeedNew = fresh.size;
+check(fresh.size === 5, `change feed continued with ${fresh.size} new items, expected 5`);
+
+console.log(JSON.stringify(results));
