@@ -10,11 +10,14 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -45,15 +48,18 @@ public final class GatewayServer implements AutoCloseable {
   private final EventExecutorGroup workers;
   private final URI endpoint;
   private final GatewayCertificate certificate;
+  private final ChannelGroup connections;
 
   private GatewayServer(
       Channel channel,
+      ChannelGroup connections,
       EventLoopGroup boss,
       EventLoopGroup io,
       EventExecutorGroup workers,
       URI endpoint,
       GatewayCertificate certificate) {
     this.channel = channel;
+    this.connections = connections;
     this.boss = boss;
     this.io = io;
     this.workers = workers;
@@ -86,13 +92,15 @@ public final class GatewayServer implements AutoCloseable {
 
   @Override
   public void close() {
+    // In order: stop accepting, close open connections (their handlers still run on the
+    // workers), then stop the event loops, then the workers.
     channel.close().syncUninterruptibly();
+    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     var bossDone = boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     var ioDone = io.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    var workersDone = workers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
-    workersDone.syncUninterruptibly();
-    ioDone.syncUninterruptibly();
     bossDone.syncUninterruptibly();
+    ioDone.syncUninterruptibly();
+    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
   /** Configures and starts a server. */
@@ -198,6 +206,7 @@ public final class GatewayServer implements AutoCloseable {
       EventLoopGroup io =
           new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()));
       EventExecutorGroup workers = new DefaultEventExecutorGroup(workerThreads);
+      ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
       // The body limit leaves room around the 2 MB document limit, which the engine enforces
       // with its own 413 naming the document.
       int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
@@ -222,14 +231,15 @@ public final class GatewayServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(
-                    new GatewayChannelInitializer(ssl, maxBody, workers, r -> protocol[0].apply(r)))
+                    new GatewayChannelInitializer(
+                        ssl, maxBody, workers, connections, r -> protocol[0].apply(r)))
                 .bind(bindTo)
                 .syncUninterruptibly()
                 .channel();
         boundPort[0] = ((InetSocketAddress) ch.localAddress()).getPort();
         URI endpoint = URI.create(scheme + "://localhost:" + boundPort[0] + "/");
         protocol[0] = new Protocol(engine, auth, endpoint.toString());
-        return new GatewayServer(ch, boss, io, workers, endpoint, cert);
+        return new GatewayServer(ch, connections, boss, io, workers, endpoint, cert);
       } catch (UnknownHostException e) {
         shutdown(boss, io, workers);
         throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);

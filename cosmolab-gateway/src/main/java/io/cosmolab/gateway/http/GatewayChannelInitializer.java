@@ -8,6 +8,7 @@ import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -15,7 +16,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
-import java.util.UUID;
 import java.util.function.Function;
 
 /**
@@ -25,8 +25,8 @@ import java.util.function.Function;
  *   [TLS] → HTTP/1.1 codec → 100-continue → aggregator (body ≤ maxBody, else 413) → gateway handler
  * </pre>
  *
- * The gateway handler runs on a separate executor group, so a long query never stalls the event
- * loop that reads other connections; each connection's requests stay in order on one executor.
+ * The gateway handler answers point operations on the event loop and sends long requests (queries,
+ * feeds, batches) to a worker, keeping each connection's responses in order.
  */
 public final class GatewayChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -37,22 +37,24 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
   private final SslContext tls;
   private final int maxBodyBytes;
-  private final EventExecutorGroup workers;
   private final GatewayHttpHandler handler;
+  private final ChannelGroup connections;
 
   public GatewayChannelInitializer(
       SslContext tls,
       int maxBodyBytes,
       EventExecutorGroup workers,
+      ChannelGroup connections,
       Function<WireRequest, WireResponse> protocol) {
+    this.connections = connections;
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
-    this.workers = workers;
-    this.handler = new GatewayHttpHandler(protocol, tls != null);
+    this.handler = new GatewayHttpHandler(protocol, tls != null, workers);
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
+    connections.add(ch); // removed by the group when it closes
     ChannelPipeline p = ch.pipeline();
     if (tls != null) {
       p.addLast("tls", tls.newHandler(ch.alloc()));
@@ -60,7 +62,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024));
     p.addLast("continue", new HttpServerExpectContinueHandler());
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
-    p.addLast(workers, "gateway", handler);
+    p.addLast("gateway", handler);
   }
 
   /** The aggregator, answering an oversized body with the service's JSON 413 and closing. */
@@ -76,7 +78,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
       String activityId = oversized.headers().get(Headers.ACTIVITY_ID);
       if (activityId == null) {
-        activityId = UUID.randomUUID().toString();
+        activityId = GatewayHttpHandler.activityId();
       }
       GatewayHttpHandler.write(
           ctx,

@@ -38,13 +38,30 @@ final class Responses {
     Map<String, String> h = new LinkedHashMap<>();
     h.put(Headers.REQUEST_CHARGE, charge(charge));
     h.put(Headers.CONTENT_PATH, c.rid());
-    h.put(
-        Headers.ALT_CONTENT_PATH,
-        URLEncoder.encode("dbs/" + c.database().id() + "/colls/" + c.id(), StandardCharsets.UTF_8)
-            .replace("%2F", "/"));
+    h.put(Headers.ALT_CONTENT_PATH, namePath(c.database().id(), c.id()));
     h.put(Headers.LSN, Long.toString(c.lsn()));
     h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(c.lsn()));
     return h;
+  }
+
+  /** {@code dbs/<db>/colls/<coll>}, percent-encoded where the names need it (rarely). */
+  static String namePath(String database, String container) {
+    String path = "dbs/" + database + "/colls/" + container;
+    for (int i = 0; i < path.length(); i++) {
+      char ch = path.charAt(i);
+      boolean plain =
+          (ch >= 'a' && ch <= 'z')
+              || (ch >= 'A' && ch <= 'Z')
+              || (ch >= '0' && ch <= '9')
+              || ch == '-'
+              || ch == '_'
+              || ch == '.'
+              || ch == '/';
+      if (!plain) {
+        return URLEncoder.encode(path, StandardCharsets.UTF_8).replace("%2F", "/");
+      }
+    }
+    return path;
   }
 
   /** A feed body {@code {"_rid": owner, "<Key>": [...], "_count": n}} with its item count. */

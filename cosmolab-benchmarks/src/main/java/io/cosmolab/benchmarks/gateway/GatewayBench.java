@@ -1,0 +1,341 @@
+package io.cosmolab.benchmarks.gateway;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.GatewayConnectionConfig;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.ContainerSettings;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.gateway.GatewayServer;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The gateway's speed and memory, measured the way a user meets them.
+ *
+ * <pre>
+ *   startup &lt;cosmolab.jar&gt; [runs]   new JVM running `serve` → first signed 200, median of runs
+ *   embed [runs]                   in-process engine + server → first signed 200 (warm JVM)
+ *   rss &lt;cosmolab.jar&gt;             resident memory of an idle `serve` after 5 s
+ *   load [seconds] [threads]       point reads and creates over raw HTTP, then through the SDK
+ * </pre>
+ *
+ * The load runs the server in this JVM on plain HTTP (loopback), so server and driver share the
+ * machine's cores, as they would on a developer's laptop or a CI runner.
+ */
+public final class GatewayBench {
+  private GatewayBench() {}
+
+  public static void main(String[] args) throws Exception {
+    String mode = args.length > 0 ? args[0] : "load";
+    switch (mode) {
+      case "startup" -> startup(Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 5);
+      case "embed" -> embed(args.length > 1 ? Integer.parseInt(args[1]) : 5);
+      case "rss" -> rss(Path.of(args[1]));
+      case "load" ->
+          load(
+              args.length > 1 ? Integer.parseInt(args[1]) : 10,
+              args.length > 2 ? Integer.parseInt(args[2]) : 4);
+      default -> throw new IllegalArgumentException("unknown mode " + mode);
+    }
+  }
+
+  private static final byte[] ACCOUNT = RawClient.request("GET", "/", "", "", "", null);
+
+  // ------------------------------------------------------------------ start-up
+
+  private static void startup(Path jar, int runs) throws Exception {
+    long[] ms = new long[runs];
+    for (int i = 0; i < runs; i++) {
+      int port = freePort();
+      long t0 = System.nanoTime();
+      Process p = launch(jar, "serve", "--port", Integer.toString(port), "--http");
+      try {
+        waitForOk(port);
+        ms[i] = (System.nanoTime() - t0) / 1_000_000;
+      } finally {
+        p.destroy();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+    report("serve (new JVM, plain HTTP) → first 200", ms);
+  }
+
+  private static void embed(int runs) throws Exception {
+    long[] ms = new long[runs];
+    for (int i = 0; i < runs; i++) {
+      long t0 = System.nanoTime();
+      CosmosEngine engine = CosmosEngine.builder().build();
+      try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
+        waitForOk(server.port());
+        ms[i] = (System.nanoTime() - t0) / 1_000_000;
+      } finally {
+        engine.close();
+      }
+    }
+    report("in-process engine + server → first 200 (run 1 is a cold JVM)", ms);
+  }
+
+  private static void rss(Path jar) throws Exception {
+    int port = freePort();
+    Process p = launch(jar, "serve", "--port", Integer.toString(port));
+    try {
+      waitForOk(port);
+      Thread.sleep(5000);
+      String status = Files.readString(Path.of("/proc/" + p.pid() + "/status"));
+      String rss = status.lines().filter(l -> l.startsWith("VmRSS")).findFirst().orElse("VmRSS: ?");
+      System.out.println(
+          "idle `serve` (HTTPS, launcher's JVM flags) " + rss.replaceAll("\\s+", " "));
+    } finally {
+      p.destroy();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Process launch(Path jar, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-XX:SharedArchiveFile=" + jar.resolveSibling("cosmolab-bench.jsa"));
+    cmd.add("-XX:+AutoCreateSharedArchive");
+    cmd.add("-Xlog:cds=off");
+    cmd.add("-Xlog:cds+dynamic=off");
+    if (Runtime.version().feature() >= 24) {
+      cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    cmd.add("-jar");
+    cmd.add(jar.toString());
+    cmd.addAll(Arrays.asList(args));
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+
+  private static void waitForOk(int port) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (RawClient c = new RawClient(port)) {
+        if (c.exchange(ACCOUNT) == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        Thread.sleep(2);
+      }
+    }
+    throw new IllegalStateException("the server on port " + port + " did not answer in 60 s");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void report(String what, long[] ms) {
+    long[] sorted = ms.clone();
+    Arrays.sort(sorted);
+    System.out.printf(
+        Locale.ROOT,
+        "%s: median %d ms, runs %s%n",
+        what,
+        sorted[sorted.length / 2],
+        Arrays.toString(ms));
+  }
+
+  // ------------------------------------------------------------------ load
+
+  private static void load(int seconds, int threads) throws Exception {
+    CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OFF).build();
+    engine
+        .createDatabase("bench")
+        .createContainer(
+            ContainerSettings.of("items", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(100_000)));
+    var container = engine.database("bench").container("items");
+    int docs = 10_000;
+    for (int i = 0; i < docs; i++) {
+      container.create(
+          (ObjectNode)
+              io.cosmolab.gateway.wire.WireResponse.JSON.readTree(
+                  "{\"id\":\"d"
+                      + i
+                      + "\",\"pk\":\"p"
+                      + (i % 1000)
+                      + "\",\"n\":"
+                      + i
+                      + ",\"payload\":\""
+                      + "x".repeat(200)
+                      + "\"}"));
+    }
+    try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
+      int port = server.port();
+      IntFunction<byte[]> read =
+          i ->
+              RawClient.request(
+                  "GET",
+                  "/dbs/bench/colls/items/docs/d" + i,
+                  "docs",
+                  "dbs/bench/colls/items/docs/d" + i,
+                  "x-ms-documentdb-partitionkey: [\"p" + (i % 1000) + "\"]\r\n",
+                  null);
+      byte[][] reads = new byte[docs][];
+      for (int i = 0; i < docs; i++) {
+        reads[i] = read.apply(i);
+      }
+      raw("raw HTTP point reads", port, seconds, threads, t -> reads);
+      raw("raw HTTP creates", port, seconds, threads, t -> creates(t, 100_000));
+      sdk(server, seconds, threads);
+    } finally {
+      engine.close();
+    }
+  }
+
+  private static byte[][] creates(int thread, int count) {
+    byte[][] out = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      String id = "c" + thread + "-" + i;
+      String pk = "q" + (i % 1000);
+      out[i] =
+          RawClient.request(
+              "POST",
+              "/dbs/bench/colls/items/docs",
+              "docs",
+              "dbs/bench/colls/items",
+              "x-ms-documentdb-partitionkey: [\""
+                  + pk
+                  + "\"]\r\nContent-Type: application/json\r\n",
+              "{\"id\":\""
+                  + id
+                  + "\",\"pk\":\""
+                  + pk
+                  + "\",\"payload\":\""
+                  + "x".repeat(200)
+                  + "\"}");
+    }
+    return out;
+  }
+
+  private interface Requests {
+    byte[][] forThread(int thread);
+  }
+
+  private static void raw(String what, int port, int seconds, int threads, Requests requests)
+      throws Exception {
+    run(
+        what,
+        seconds,
+        threads,
+        t -> {
+          byte[][] mine = requests.forThread(t);
+          RawClient c = new RawClient(port);
+          int[] next = {t * 7919};
+          return () -> {
+            int status = c.exchange(mine[next[0]++ % mine.length]);
+            if (status >= 300) {
+              throw new IllegalStateException("status " + status);
+            }
+          };
+        });
+  }
+
+  private static void sdk(GatewayServer server, int seconds, int threads) throws Exception {
+    System.setProperty("COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED", "true");
+    try (CosmosClient client =
+        new CosmosClientBuilder()
+            .endpoint(server.endpoint().toString())
+            .key(MasterKeyAuthenticator.EMULATOR_KEY)
+            .gatewayMode(new GatewayConnectionConfig())
+            .buildClient()) {
+      CosmosContainer c = client.getDatabase("bench").getContainer("items");
+      run(
+          "Java SDK point reads",
+          seconds,
+          threads,
+          t -> {
+            int[] next = {t * 7919};
+            return () -> {
+              int i = next[0]++ % 10_000;
+              c.readItem("d" + i, new PartitionKey("p" + (i % 1000)), ObjectNode.class);
+            };
+          });
+    }
+  }
+
+  private interface Op {
+    void run() throws Exception;
+  }
+
+  private interface OpFactory {
+    Op create(int thread) throws Exception;
+  }
+
+  /** Runs {@code threads} loops for a warm-up of 3 s, then {@code seconds} measured. */
+  private static void run(String what, int seconds, int threads, OpFactory factory)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      // Every thread builds its operation first; the clock starts when all are ready.
+      java.util.concurrent.CyclicBarrier ready =
+          new java.util.concurrent.CyclicBarrier(threads + 1);
+      long[] window = new long[2];
+      List<Future<Histogram>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        results.add(
+            pool.submit(
+                () -> {
+                  Op op = factory.create(thread);
+                  Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+                  ready.await();
+                  long warmEnd = window[0];
+                  long end = window[1];
+                  long now;
+                  while ((now = System.nanoTime()) < end) {
+                    op.run();
+                    long done = System.nanoTime();
+                    if (now >= warmEnd) {
+                      h.recordValue(done - now);
+                    }
+                  }
+                  return h;
+                }));
+      }
+      window[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      window[1] = window[0] + TimeUnit.SECONDS.toNanos(seconds);
+      ready.await();
+      Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+      for (Future<Histogram> f : results) {
+        all.add(f.get());
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "%-24s %2d threads: %,9.0f ops/s   p50 %7.3f ms   p99 %7.3f ms%n",
+          what,
+          threads,
+          all.getTotalCount() / (double) seconds,
+          all.getValueAtPercentile(50) / 1e6,
+          all.getValueAtPercentile(99) / 1e6);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package io.cosmolab.benchmarks.gateway;
+
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * One keep-alive HTTP/1.1 connection with requests prebuilt as bytes, signatures included: the load
+ * driver measures the server, not the client's signing or header building. Signatures are valid for
+ * the server's 15-minute window, far longer than a run.
+ */
+final class RawClient implements AutoCloseable {
+  private static final MasterKeyAuthenticator SIGNER =
+      new MasterKeyAuthenticator(
+          MasterKeyAuthenticator.EMULATOR_KEY, Clock.systemUTC(), Duration.ofMinutes(15));
+
+  private final Socket socket;
+  private final OutputStream out;
+  private final InputStream in;
+
+  RawClient(int port) throws IOException {
+    socket = new Socket(InetAddress.getLoopbackAddress(), port);
+    socket.setTcpNoDelay(true);
+    out = socket.getOutputStream();
+    in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+  }
+
+  /** A signed request, ready to send many times. */
+  static byte[] request(
+      String method, String path, String type, String link, String headers, String body) {
+    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+    byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    String head =
+        method
+            + " "
+            + path
+            + " HTTP/1.1\r\nHost: localhost\r\nx-ms-date: "
+            + date
+            + "\r\nx-ms-version: 2020-07-15\r\nauthorization: "
+            + SIGNER.sign(method, type, link, date)
+            + "\r\n"
+            + headers
+            + "Content-Length: "
+            + payload.length
+            + "\r\n\r\n";
+    byte[] h = head.getBytes(StandardCharsets.UTF_8);
+    byte[] all = new byte[h.length + payload.length];
+    System.arraycopy(h, 0, all, 0, h.length);
+    System.arraycopy(payload, 0, all, h.length, payload.length);
+    return all;
+  }
+
+  /** Sends a prebuilt request and reads the whole response; returns the status. */
+  int exchange(byte[] request) throws IOException {
+    out.write(request);
+    out.flush();
+    String statusLine = line();
+    int status = Integer.parseInt(statusLine.substring(9, 12));
+    int length = 0;
+    for (String h = line(); !h.isEmpty(); h = line()) {
+      if (h.regionMatches(true, 0, "content-length:", 0, 15)) {
+        length = Integer.parseInt(h.substring(15).strip());
+      }
+    }
+    in.skipNBytes(length);
+    return status;
+  }
+
+  private String line() throws IOException {
+    StringBuilder b = new StringBuilder(64);
+    int c;
+    while ((c = in.read()) != -1) {
+      if (c == '\r') {
+        continue;
+      }
+      if (c == '\n') {
+        return b.toString();
+      }
+      b.append((char) c);
+    }
+    throw new IOException("connection closed by the server");
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+}
