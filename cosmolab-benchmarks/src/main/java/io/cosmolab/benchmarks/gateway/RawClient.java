@@ -24,12 +24,50 @@ final class RawClient implements AutoCloseable {
       new MasterKeyAuthenticator(
           MasterKeyAuthenticator.EMULATOR_KEY, Clock.systemUTC(), Duration.ofMinutes(15));
 
+  private static final javax.net.ssl.SSLContext TRUST_ALL = trustAll();
+
+  private static javax.net.ssl.SSLContext trustAll() {
+    try {
+      javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+      ctx.init(
+          null,
+          new javax.net.ssl.TrustManager[] {
+            new javax.net.ssl.X509TrustManager() {
+              @Override
+              public void checkClientTrusted(
+                  java.security.cert.X509Certificate[] chain, String authType) {}
+
+              @Override
+              public void checkServerTrusted(
+                  java.security.cert.X509Certificate[] chain, String authType) {}
+
+              @Override
+              public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+              }
+            }
+          },
+          null);
+      return ctx;
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private final Socket socket;
   private final OutputStream out;
   private final InputStream in;
 
   RawClient(int port) throws IOException {
-    socket = new Socket(InetAddress.getLoopbackAddress(), port);
+    this(port, false);
+  }
+
+  /** With {@code tls}, over TLS accepting any certificate (the emulator's is self-signed). */
+  RawClient(int port, boolean tls) throws IOException {
+    socket =
+        tls
+            ? TRUST_ALL.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(), port)
+            : new Socket(InetAddress.getLoopbackAddress(), port);
     socket.setTcpNoDelay(true);
     out = socket.getOutputStream();
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);

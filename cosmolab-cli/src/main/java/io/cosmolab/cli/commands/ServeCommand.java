@@ -74,6 +74,14 @@ public final class ServeCommand implements Callable<Integer> {
           "Directory for the TLS certificate (default: ~/.cosmolab). Data stays in memory.")
   Path dataDir;
 
+  @Option(
+      names = "--exit-when-ready",
+      hidden = true,
+      description =
+          "Stop as soon as the server listens: the launcher runs this once to record a class-data"
+              + " archive that makes later starts faster.")
+  boolean exitWhenReady;
+
   /** Called once the server listens (tests use it); the default does nothing. */
   Consumer<GatewayServer> onStarted = s -> {};
 
@@ -119,6 +127,9 @@ public final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     printBanner(out, server, Duration.ofNanos(System.nanoTime() - started));
     onStarted.accept(server);
+    if (exitWhenReady) {
+      stop.countDown();
+    }
     try {
       stop.await();
     } finally {
