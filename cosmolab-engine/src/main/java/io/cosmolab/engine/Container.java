@@ -73,6 +73,8 @@ public final class Container {
   private final ContainerStore store;
   private final long createdMillis;
   private final int etagSalt;
+  private final int ordinal;
+  private final ContainerSettings settings;
 
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicReference<RoutingMap> routing;
@@ -90,7 +92,20 @@ public final class Container {
   private volatile long committedLsn;
   private long documentSequence; // guarded by writeLock
 
-  Container(Database database, ContainerSettings settings, Throughput throughput, int ordinal) {
+  /**
+   * What the catalog recorded of a container that is being restored: its creation time, partition
+   * layout and the highest throughput it ever had. Everything else (LSN, document sequence, usage
+   * per partition and logical partition, time-to-live schedule) is rebuilt from its documents and
+   * change log.
+   */
+  record Restored(long createdMillis, RoutingMap routing, double maxEverProvisioned) {}
+
+  Container(
+      Database database,
+      ContainerSettings settings,
+      Throughput throughput,
+      int ordinal,
+      Restored restored) {
     this.database = database;
     this.engine = database.engine();
     this.id = settings.id();
@@ -99,20 +114,85 @@ public final class Container {
     this.rid = ResourceIds.encode(ridBytes);
     this.selfLink = "dbs/" + database.rid() + "/colls/" + rid + "/";
     this.store = engine.store().open(rid);
-    this.createdMillis = engine.clock().millis();
+    this.createdMillis = restored != null ? restored.createdMillis() : engine.clock().millis();
     this.etagSalt = ordinal;
+    this.ordinal = ordinal;
+    this.settings = settings;
     this.throughput = throughput;
     this.maxEverProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
-    this.scripts = new io.cosmolab.engine.script.Scripts(ridBytes, selfLink, engine.clock());
+    this.scripts =
+        new io.cosmolab.engine.script.Scripts(
+            ridBytes, selfLink, engine.clock(), engine::catalogChanged);
     int partitions = initialPartitions(settings, throughput);
     this.routing =
-        new AtomicReference<>(RoutingMap.of(SplitPoints.evenBoundaries(partitionKey, partitions)));
+        new AtomicReference<>(
+            restored != null
+                ? restored.routing()
+                : RoutingMap.of(SplitPoints.evenBoundaries(partitionKey, partitions)));
+    if (restored != null) {
+      this.maxEverProvisioned = Math.max(maxEverProvisioned, restored.maxEverProvisioned());
+    }
     rebalanceBudgets();
     for (PartitionKeyRange r : routing.get().ranges()) {
       rangeUsage.put(r.id(), new long[2]);
     }
+    if (restored != null) {
+      recover();
+    }
+  }
+
+  /**
+   * Rebuilds what is derived from the stored documents and change log: the LSN, the document
+   * sequence (RIDs keep growing), usage per physical and logical partition, and the time-to-live
+   * schedule. One pass over each; a restart of a large container pays for it once.
+   */
+  private void recover() {
+    long maxLsn = 0;
+    long maxSequence = 0;
+    RoutingMap map = routing.get();
+    Iterator<StoredDocument> docs = store.scan(EpkRange.FULL);
+    while (docs.hasNext()) {
+      StoredDocument d = docs.next();
+      logical.add(d.epk(), d.partitionKey(), d.sizeBytes(), 1);
+      long[] usage = rangeUsage.computeIfAbsent(map.rangeFor(d.epk()).id(), r -> new long[2]);
+      usage[0] += 1;
+      usage[1] += d.sizeBytes();
+      ttl.track(d);
+      maxLsn = Math.max(maxLsn, d.lsn());
+      maxSequence = Math.max(maxSequence, sequenceOf(d.body()));
+    }
+    Iterator<ChangeRecord> changes = store.changesAfter(0);
+    while (changes.hasNext()) {
+      ChangeRecord c = changes.next();
+      maxLsn = Math.max(maxLsn, c.lsn());
+      if (c.previous() != null) {
+        maxSequence = Math.max(maxSequence, sequenceOf(c.previous()));
+      }
+    }
+    lsn = maxLsn;
+    committedLsn = maxLsn;
+    documentSequence = maxSequence;
+  }
+
+  private static long sequenceOf(com.fasterxml.jackson.databind.JsonNode body) {
+    com.fasterxml.jackson.databind.JsonNode rid = body.get("_rid");
+    byte[] bytes = rid == null ? null : ResourceIds.decode(rid.textValue());
+    return bytes == null || bytes.length != 16 ? 0 : ResourceIds.documentPart(bytes) >>> 8;
+  }
+
+  int ordinal() {
+    return ordinal;
+  }
+
+  /** The settings it was created with (the time to live may have changed since). */
+  ContainerSettings settings() {
+    return settings;
+  }
+
+  double maxEverProvisioned() {
+    return maxEverProvisioned;
   }
 
   private int initialPartitions(ContainerSettings settings, Throughput t) {
@@ -190,6 +270,7 @@ public final class Container {
     try {
       ttl.setDefault(seconds);
       ttl.expireDue(now(), this::expire);
+      engine.catalogChanged();
     } finally {
       writeLock.unlock();
     }
@@ -472,6 +553,7 @@ public final class Container {
       rangeUsage.put(merged.id(), new long[] {l[0] + r[0], l[1] + r[1]});
       routing.set(after);
       rebalanceBudgets();
+      engine.catalogChanged();
       metrics.recordEvent(
           new PartitionEvent(
               now(),
@@ -496,6 +578,7 @@ public final class Container {
     rangeUsage.put(right.id(), logical.usage(right.range()));
     routing.set(after);
     rebalanceBudgets();
+    engine.catalogChanged();
     metrics.recordEvent(
         new PartitionEvent(
             now(),
@@ -539,6 +622,7 @@ public final class Container {
             "throughput " + Database.fmt(newThroughput.maxRuPerSecond()) + " RU/s");
       }
       rebalanceBudgets();
+      engine.catalogChanged();
       return routing.get();
     } finally {
       writeLock.unlock();

@@ -48,6 +48,28 @@ public final class CosmosEngine implements AutoCloseable {
     this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
     this.store = b.store;
     this.throttling = b.throttling;
+    String catalog = store.loadCatalog();
+    if (catalog != null) {
+      Catalog.restore(this, catalog);
+    }
+  }
+
+  /** Writes the catalog to the store; called after every change of metadata. */
+  synchronized void catalogChanged() {
+    store.saveCatalog(Catalog.write(this));
+  }
+
+  /** Puts back a database the catalog recorded. */
+  Database restoreDatabase(String id, int ordinal, Throughput shared, long createdMillis) {
+    Database db = new Database(this, id, ordinal, shared, createdMillis);
+    databases.put(id, db);
+    ordinals.accumulateAndGet(ordinal + 1, Math::max);
+    return db;
+  }
+
+  /** Keeps new ordinals above the ones restored. */
+  void reserveOrdinal(int ordinal) {
+    ordinals.accumulateAndGet(ordinal + 1, Math::max);
   }
 
   public static Builder builder() {
@@ -66,6 +88,7 @@ public final class CosmosEngine implements AutoCloseable {
     if (databases.putIfAbsent(id, db) != null) {
       throw CosmosError.CONFLICT.exception("database '%s' already exists", id);
     }
+    catalogChanged();
     return db;
   }
 
@@ -97,6 +120,7 @@ public final class CosmosEngine implements AutoCloseable {
       throw CosmosError.NOT_FOUND.exception("database '%s' does not exist", id);
     }
     db.dropAll();
+    catalogChanged();
   }
 
   public InstantSource clock() {

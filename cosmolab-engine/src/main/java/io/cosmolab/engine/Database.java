@@ -29,13 +29,25 @@ public final class Database {
   private volatile Throughput sharedThroughput;
   private volatile PartitionBudget[] sharedBudgets;
   private final long createdMillis;
+  private final int ordinal;
 
   Database(CosmosEngine engine, String id, int ordinal, Throughput sharedThroughput) {
+    this(engine, id, ordinal, sharedThroughput, engine.clock().millis());
+  }
+
+  /** A database as the catalog recorded it (same RID and creation time). */
+  Database(
+      CosmosEngine engine,
+      String id,
+      int ordinal,
+      Throughput sharedThroughput,
+      long createdMillis) {
     this.engine = engine;
     this.id = id;
+    this.ordinal = ordinal;
     this.ridBytes = ResourceIds.database(ordinal);
     this.rid = ResourceIds.encode(ridBytes);
-    this.createdMillis = engine.clock().millis();
+    this.createdMillis = createdMillis;
     if (sharedThroughput != null) {
       checkThroughput(sharedThroughput, 0, 0);
       this.sharedThroughput = sharedThroughput;
@@ -82,11 +94,12 @@ public final class Database {
     if (t != null) {
       checkThroughput(t, 0, 0);
     }
-    Container c = new Container(this, settings, t, engine.nextOrdinal());
+    Container c = new Container(this, settings, t, engine.nextOrdinal(), null);
     if (containers.putIfAbsent(settings.id(), c) != null) {
       throw CosmosError.CONFLICT.exception(
           "container '%s' already exists in database '%s'", settings.id(), id);
     }
+    engine.catalogChanged();
     return c;
   }
 
@@ -120,6 +133,19 @@ public final class Database {
           "container '%s' does not exist in database '%s'", containerId, id);
     }
     engine.store().drop(c.rid());
+    engine.catalogChanged();
+  }
+
+  int ordinal() {
+    return ordinal;
+  }
+
+  /** Puts back a container the catalog recorded, with its layout and its documents' state. */
+  Container restoreContainer(
+      ContainerSettings settings, Throughput t, int ordinal, Container.Restored restored) {
+    Container c = new Container(this, settings, t, ordinal, restored);
+    containers.put(settings.id(), c);
+    return c;
   }
 
   void dropAll() {
@@ -151,6 +177,7 @@ public final class Database {
     checkThroughput(throughput, 0, sharedThroughput.maxRuPerSecond());
     sharedThroughput = throughput;
     sharedBudgets = budgets(throughput);
+    engine.catalogChanged();
   }
 
   private PartitionBudget[] budgets(Throughput t) {

@@ -25,13 +25,19 @@ public final class Scripts {
   private final String containerSelf;
   private final InstantSource clock;
   private final AtomicLong sequence = new AtomicLong();
+  private final Runnable onChange;
   private final Map<ScriptKind, ConcurrentSkipListMap<String, ObjectNode>> byKind =
       new EnumMap<>(ScriptKind.class);
 
-  public Scripts(byte[] containerRid, String containerSelf, InstantSource clock) {
+  /**
+   * @param onChange called after every create, replace and delete (the engine saves its catalog)
+   */
+  public Scripts(
+      byte[] containerRid, String containerSelf, InstantSource clock, Runnable onChange) {
     this.containerRid = containerRid.clone();
     this.containerSelf = containerSelf;
     this.clock = clock;
+    this.onChange = onChange;
     for (ScriptKind k : ScriptKind.values()) {
       byKind.put(k, new ConcurrentSkipListMap<>());
     }
@@ -50,6 +56,7 @@ public final class Scripts {
       throw CosmosError.CONFLICT.exception(
           "Resource with specified id or name already exists: %s '%s'", kind.segment(), id);
     }
+    onChange.run();
     return stored.deepCopy();
   }
 
@@ -72,6 +79,7 @@ public final class Scripts {
               result[0] = withSystemProperties(kind, resource, old.get("_rid").textValue());
               return result[0];
             });
+    onChange.run();
     return result[0].deepCopy();
   }
 
@@ -86,6 +94,16 @@ public final class Scripts {
   public void delete(ScriptKind kind, String id) {
     if (byKind.get(kind).remove(id) == null) {
       throw notFound(kind, id);
+    }
+    onChange.run();
+  }
+
+  /** Puts back a script the catalog recorded, as it was (RID, etag and time included). */
+  public void restore(ScriptKind kind, ObjectNode stored) {
+    byKind.get(kind).put(stored.get("id").textValue(), stored.deepCopy());
+    byte[] rid = ResourceIds.decode(stored.path("_rid").asText());
+    if (rid != null && rid.length == 16) {
+      sequence.accumulateAndGet(java.nio.ByteBuffer.wrap(rid, 8, 8).getLong() >>> 8, Math::max);
     }
   }
 

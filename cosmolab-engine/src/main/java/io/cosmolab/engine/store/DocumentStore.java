@@ -13,6 +13,19 @@ public interface DocumentStore extends AutoCloseable {
   /** Deletes a container's documents and change log. */
   void drop(String containerRid);
 
+  /**
+   * The catalog last saved (databases, containers, their settings, throughput and partition layout,
+   * as JSON text), or null when none was. A durable store returns what survived a restart, and the
+   * engine rebuilds itself from it.
+   */
+  String loadCatalog();
+
+  /**
+   * Saves the catalog, replacing the previous one. The engine calls this after every change of
+   * metadata (rare next to document writes); a durable store has made it durable on return.
+   */
+  void saveCatalog(String catalogJson);
+
   @Override
   default void close() {}
 }

@@ -118,4 +118,17 @@ public final class InMemoryDocumentStore implements DocumentStore {
       return count.get();
     }
   }
+
+  private volatile String catalog;
+
+  /** Kept in memory: a new engine on the same store instance restores from it. */
+  @Override
+  public String loadCatalog() {
+    return catalog;
+  }
+
+  @Override
+  public void saveCatalog(String catalogJson) {
+    this.catalog = catalogJson;
+  }
 }

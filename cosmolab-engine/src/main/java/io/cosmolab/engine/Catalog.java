@@ -1,0 +1,184 @@
+package io.cosmolab.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.index.IndexingPolicy;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.script.ScriptKind;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engine's metadata as one JSON document, which a durable store keeps beside the documents:
+ * what a restart needs to rebuild every database and container with the same RIDs, settings,
+ * throughput and partition layout. Documents, LSNs and usage are not in it; they are rebuilt from
+ * the store's documents and change log.
+ *
+ * <pre>
+ * {"format": 1,
+ *  "databases": [{"id", "ordinal", "createdMillis", "sharedThroughput": T|null,
+ *    "containers": [{"id", "ordinal", "createdMillis", "partitionKey", "indexingPolicy",
+ *      "defaultTtl", "throughput": T|null, "maxEverProvisioned",
+ *      "routing": {"version", "nextId", "ranges": [{"id", "min", "max", "parents"}]},
+ *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}]}]}
+ * T = {"kind": "manual", "ru": n} | {"kind": "autoscale", "max": n}
+ * </pre>
+ *
+ * Written whole after every metadata change (creating or deleting a database or container, changing
+ * throughput or time to live, a split or merge, a script change): these are rare next to document
+ * writes, and a whole document can never be half-applied.
+ */
+final class Catalog {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int FORMAT = 1;
+
+  private Catalog() {}
+
+  static String write(CosmosEngine engine) {
+    ObjectNode root = JsonNodeFactory.instance.objectNode();
+    root.put("format", FORMAT);
+    ArrayNode dbs = root.putArray("databases");
+    for (Database db : engine.databases()) {
+      ObjectNode d = dbs.addObject();
+      d.put("id", db.id());
+      d.put("ordinal", db.ordinal());
+      d.put("createdMillis", db.createdMillis());
+      d.set("sharedThroughput", throughput(db.sharedThroughput().orElse(null)));
+      ArrayNode cs = d.putArray("containers");
+      for (Container c : db.containers()) {
+        ObjectNode o = cs.addObject();
+        o.put("id", c.id());
+        o.put("ordinal", c.ordinal());
+        o.put("createdMillis", c.createdMillis());
+        o.set("partitionKey", c.partitionKey().toJson());
+        o.set("indexingPolicy", c.indexingPolicy().toJson());
+        if (c.defaultTimeToLive() != null) {
+          o.put("defaultTtl", c.defaultTimeToLive());
+        }
+        o.set("throughput", throughput(c.throughput().orElse(null)));
+        o.put("maxEverProvisioned", c.maxEverProvisioned());
+        RoutingMap map = c.routing();
+        ObjectNode r = o.putObject("routing");
+        r.put("version", map.version());
+        r.put("nextId", map.nextId());
+        ArrayNode ranges = r.putArray("ranges");
+        for (PartitionKeyRange pk : map.ranges()) {
+          ObjectNode x = ranges.addObject();
+          x.put("id", pk.id());
+          x.put("min", pk.range().min());
+          x.put("max", pk.range().max());
+          pk.parents().forEach(x.putArray("parents")::add);
+        }
+        ObjectNode scripts = o.putObject("scripts");
+        for (ScriptKind k : ScriptKind.values()) {
+          c.scripts().list(k).forEach(scripts.putArray(k.segment())::add);
+        }
+      }
+    }
+    try {
+      return JSON.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the catalog could not be serialized", e);
+    }
+  }
+
+  static void restore(CosmosEngine engine, String text) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(
+          "the stored catalog is not JSON ("
+              + e.getOriginalMessage()
+              + "); the data directory"
+              + " is damaged",
+          e);
+    }
+    if (root.path("format").asInt() != FORMAT) {
+      throw new IllegalStateException(
+          "the stored catalog has format "
+              + root.path("format")
+              + "; this cosmolab reads format "
+              + FORMAT);
+    }
+    for (JsonNode d : root.path("databases")) {
+      Database db =
+          engine.restoreDatabase(
+              d.get("id").textValue(),
+              d.get("ordinal").intValue(),
+              throughput(d.get("sharedThroughput")),
+              d.get("createdMillis").longValue());
+      for (JsonNode c : d.path("containers")) {
+        ContainerSettings settings =
+            ContainerSettings.of(
+                    c.get("id").textValue(), PartitionKeyDefinition.fromJson(c.get("partitionKey")))
+                .withIndexingPolicy(IndexingPolicy.fromJson(c.get("indexingPolicy")))
+                .withDefaultTimeToLive(
+                    c.hasNonNull("defaultTtl") ? c.get("defaultTtl").intValue() : null);
+        List<PartitionKeyRange> ranges = new ArrayList<>();
+        for (JsonNode x : c.path("routing").path("ranges")) {
+          List<String> parents = new ArrayList<>();
+          x.path("parents").forEach(p -> parents.add(p.textValue()));
+          ranges.add(
+              new PartitionKeyRange(
+                  x.get("id").textValue(),
+                  new EpkRange(x.get("min").textValue(), x.get("max").textValue()),
+                  parents));
+        }
+        RoutingMap map =
+            new RoutingMap(
+                ranges,
+                c.path("routing").path("version").longValue(),
+                c.path("routing").path("nextId").intValue());
+        int ordinal = c.get("ordinal").intValue();
+        engine.reserveOrdinal(ordinal);
+        Container container =
+            db.restoreContainer(
+                settings,
+                throughput(c.get("throughput")),
+                ordinal,
+                new Container.Restored(
+                    c.get("createdMillis").longValue(),
+                    map,
+                    c.path("maxEverProvisioned").asDouble()));
+        for (ScriptKind k : ScriptKind.values()) {
+          for (JsonNode script : c.path("scripts").path(k.segment())) {
+            container.scripts().restore(k, (ObjectNode) script);
+          }
+        }
+      }
+    }
+  }
+
+  private static JsonNode throughput(Throughput t) {
+    if (t == null) {
+      return JsonNodeFactory.instance.nullNode();
+    }
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    if (t instanceof Throughput.Autoscale a) {
+      n.put("kind", "autoscale");
+      n.put("max", a.maxRu());
+    } else {
+      n.put("kind", "manual");
+      n.put("ru", t.maxRuPerSecond());
+    }
+    return n;
+  }
+
+  private static Throughput throughput(JsonNode n) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    return n.path("kind").asText().equals("autoscale")
+        ? new Throughput.Autoscale(n.get("max").asDouble())
+        : new Throughput.Manual(n.get("ru").asDouble());
+  }
+}

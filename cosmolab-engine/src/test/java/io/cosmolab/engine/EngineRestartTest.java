@@ -1,0 +1,111 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.Json.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.engine.changefeed.ChangeFeedPage;
+import io.cosmolab.engine.changefeed.ChangeFeedRequest;
+import io.cosmolab.engine.changefeed.ChangeFeedStart;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.resource.ResourceIds;
+import io.cosmolab.engine.script.ScriptKind;
+import io.cosmolab.engine.store.InMemoryDocumentStore;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.time.ManualClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A new engine on the store of an old one is the same account: every database and container with
+ * its RIDs, settings, throughput and layout, every document, and LSNs, RIDs and change-feed
+ * positions that carry on. The in-memory store keeps its catalog, so it stands in for a durable
+ * store here; the RocksDB store runs the same contract across real restarts.
+ */
+class EngineRestartTest {
+  private final ManualClock clock = ManualClock.startingAtEpoch2026();
+
+  private CosmosEngine engineOn(InMemoryDocumentStore store) {
+    return CosmosEngine.builder().clock(clock).store(store).build();
+  }
+
+  @Test
+  void aNewEngineOnTheSameStore_restoresTheAccountAndCarriesOn() {
+    InMemoryDocumentStore store = new InMemoryDocumentStore();
+    CosmosEngine before = engineOn(store);
+    before.createDatabase("shared", Throughput.manual(800));
+    Database db = before.createDatabase("shop");
+    Container orders =
+        db.createContainer(
+            ContainerSettings.of("orders", PartitionKeyDefinition.hierarchical("/t", "/u"))
+                .withThroughput(Throughput.manual(12_000))
+                .withDefaultTimeToLive(-1));
+    for (int i = 0; i < 50; i++) {
+      orders.create(
+          obj("{'id':'o" + i + "','t':'t" + (i % 3) + "','u':'u" + i + "','n':" + i + "}"));
+    }
+    orders.delete(PartitionKeyValue.of("t1", "u1"), "o1");
+    orders.splitPartition(orders.routing().ranges().get(0).id());
+    orders.replaceThroughput(Throughput.autoscale(40_000));
+    orders
+        .scripts()
+        .create(ScriptKind.STORED_PROCEDURE, obj("{'id':'sp','body':'function () {}'}"));
+    ChangeFeedPage seen =
+        orders.readChangeFeed(ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()));
+    long lsnBefore = orders.lsn();
+
+    CosmosEngine after = engineOn(store);
+    Container restored = after.database("shop").container("orders");
+
+    assertThat(after.database("shop").rid()).isEqualTo(db.rid());
+    assertThat(after.database("shared").sharedThroughput()).contains(Throughput.manual(800));
+    assertThat(restored.rid()).isEqualTo(orders.rid());
+    assertThat(restored.routing()).isEqualTo(orders.routing());
+    assertThat(restored.throughput()).contains(Throughput.autoscale(40_000));
+    assertThat(restored.defaultTimeToLive()).isEqualTo(-1);
+    assertThat(restored.partitionKey()).isEqualTo(orders.partitionKey());
+    assertThat(restored.lsn()).isEqualTo(lsnBefore);
+    assertThat(restored.documentCount()).isEqualTo(49);
+    assertThat(restored.partitionStats())
+        .extracting(s -> s.documents())
+        .isEqualTo(orders.partitionStats().stream().map(s -> s.documents()).toList());
+    assertThat(restored.scripts().read(ScriptKind.STORED_PROCEDURE, "sp").get("_rid"))
+        .isEqualTo(orders.scripts().read(ScriptKind.STORED_PROCEDURE, "sp").get("_rid"));
+    assertThat(restored.read(PartitionKeyValue.of("t2", "u2"), "o2").document().get("n").asInt())
+        .isEqualTo(2);
+    assertThat(
+            restored.query(QueryRequest.of("SELECT VALUE COUNT(1) FROM c")).rows().get(0).asInt())
+        .isEqualTo(49);
+
+    // it carries on: new LSNs and RIDs above the old ones, and old continuations still work
+    long oldMax =
+        restored.query(QueryRequest.of("SELECT VALUE c._rid FROM c")).rows().stream()
+            .mapToLong(r -> ResourceIds.documentPart(ResourceIds.decode(r.asText())))
+            .max()
+            .orElseThrow();
+    ItemResponse next = restored.create(obj("{'id':'new','t':'t0','u':'x'}"));
+    assertThat(next.lsn()).isEqualTo(lsnBefore + 1);
+
+    assertThat(ResourceIds.documentPart(ResourceIds.decode(next.document().get("_rid").asText())))
+        .isGreaterThan(oldMax);
+    ChangeFeedPage more =
+        restored.readChangeFeed(
+            ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(seen.continuation())));
+    assertThat(more.items()).extracting(d -> d.get("id").asText()).containsExactly("new");
+    Container other =
+        after
+            .database("shop")
+            .createContainer(ContainerSettings.of("other", PartitionKeyDefinition.hash("/id")));
+    assertThat(other.rid()).isNotEqualTo(restored.rid());
+  }
+
+  @Test
+  void deletingADatabase_isRemembered() {
+    InMemoryDocumentStore store = new InMemoryDocumentStore();
+    CosmosEngine before = engineOn(store);
+    before.createDatabase("gone");
+    before.createDatabase("kept");
+    before.deleteDatabase("gone");
+    assertThat(engineOn(store).databases()).extracting(Database::id).containsExactly("kept");
+  }
+}
