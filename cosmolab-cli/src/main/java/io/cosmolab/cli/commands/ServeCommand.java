@@ -3,6 +3,7 @@ package io.cosmolab.cli.commands;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.gateway.GatewayServer;
+import io.cosmolab.store.rocksdb.RocksDbDocumentStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,8 +72,17 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--data-dir",
       description =
-          "Directory for the TLS certificate (default: ~/.cosmolab). Data stays in memory.")
+          "Keep everything here (RocksDB): databases, containers, throughput, partition layout,"
+              + " documents and change feeds survive restarts, and an acknowledged write survives"
+              + " the process being killed. Also holds the TLS certificate. Without it, data is"
+              + " in memory and the certificate is in ~/.cosmolab.")
   Path dataDir;
+
+  @Option(
+      names = "--sync-writes",
+      description =
+          "With --data-dir: fsync every write, so writes also survive a power cut (slower).")
+  boolean syncWrites;
 
   @Option(
       names = "--exit-when-ready",
@@ -92,12 +102,15 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     long started = System.nanoTime();
-    CosmosEngine engine =
+    CosmosEngine.Builder engineBuilder =
         CosmosEngine.builder()
             .throttling(mode(throttling))
             .scale(scale)
-            .defaultPhysicalPartitions(partitions)
-            .build();
+            .defaultPhysicalPartitions(partitions);
+    if (dataDir != null) {
+      engineBuilder.store(RocksDbDocumentStore.open(dataDir.resolve("data"), syncWrites));
+    }
+    CosmosEngine engine = engineBuilder.build();
     GatewayServer server;
     try {
       GatewayServer.Builder b = GatewayServer.builder(engine).port(port).host(host).masterKey(key);
@@ -158,7 +171,10 @@ public final class ServeCommand implements Callable<Integer> {
     out.printf(
         "  throttling  %s, scale %s, partitions %s%n",
         throttling, scale, partitions == null ? "from throughput" : partitions);
-    out.println("  storage     in memory (lost when the server stops)");
+    out.println(
+        dataDir == null
+            ? "  storage     in memory (lost when the server stops; --data-dir keeps it)"
+            : "  storage     " + dataDir.resolve("data").toAbsolutePath() + " (RocksDB)");
     if (server.isTls()) {
       out.printf(
           "  TLS         self-signed for localhost, kept in %s%n", server.certificate().file());

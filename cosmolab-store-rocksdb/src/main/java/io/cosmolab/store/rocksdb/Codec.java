@@ -1,0 +1,162 @@
+package io.cosmolab.store.rocksdb;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.StoredDocument;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Keys and values on disk.
+ *
+ * <pre>
+ * document key  = rid 0x00 epk 0x00 id          (UTF-8; EPKs are upper-case hex, so byte order
+ *                                                 is the engine's (EPK, id) order for them)
+ * change key    = rid 0x00 lsn                  (lsn: 8 bytes, big-endian, so byte order is LSN order)
+ * values        = JSON: {"k": key, "s": size, "t": terms, "l": lsn, "ts": millis, "b": body}
+ *                       {"l", "ts", "op", "e", "i", "k", "c", "p", "pl", "s", "x"} for a change
+ * </pre>
+ *
+ * JSON rather than a binary layout: the bodies are JSON already, and a data directory stays
+ * readable with standard tools. The rid prefix ends in 0x00, which no RID contains, so one
+ * container's keys never interleave with another's.
+ */
+final class Codec {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Codec() {}
+
+  static byte[] prefix(String rid) {
+    return (rid + '\u0000').getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The first key after every key with this prefix. */
+  static byte[] prefixEnd(byte[] prefix) {
+    byte[] end = prefix.clone();
+    end[end.length - 1] = 1;
+    return end;
+  }
+
+  static byte[] documentKey(byte[] prefix, String epk, String id) {
+    byte[] e = epk.getBytes(StandardCharsets.UTF_8);
+    byte[] i = id.getBytes(StandardCharsets.UTF_8);
+    byte[] out = Arrays.copyOf(prefix, prefix.length + e.length + 1 + i.length);
+    System.arraycopy(e, 0, out, prefix.length, e.length);
+    out[prefix.length + e.length] = 0;
+    System.arraycopy(i, 0, out, prefix.length + e.length + 1, i.length);
+    return out;
+  }
+
+  static byte[] changeKey(byte[] prefix, long lsn) {
+    return ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(lsn).array();
+  }
+
+  static byte[] encode(StoredDocument d) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.set("k", d.partitionKey().toJson());
+    n.put("e", d.epk());
+    n.put("i", d.id());
+    n.put("s", d.sizeBytes());
+    n.put("t", d.indexedTerms());
+    n.put("l", d.lsn());
+    n.put("ts", d.timestampMillis());
+    n.set("b", d.body());
+    return bytes(n);
+  }
+
+  static StoredDocument decodeDocument(byte[] value) {
+    JsonNode n = tree(value);
+    return new StoredDocument(
+        n.get("e").textValue(),
+        n.get("i").textValue(),
+        PartitionKeyValue.fromJson(n.get("k")),
+        (ObjectNode) n.get("b"),
+        n.get("s").intValue(),
+        n.get("t").intValue(),
+        n.get("l").longValue(),
+        n.get("ts").longValue());
+  }
+
+  static byte[] encode(ChangeRecord c) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("l", c.lsn());
+    n.put("ts", c.timestampMillis());
+    n.put("op", c.operation().name());
+    n.put("e", c.epk());
+    n.put("i", c.id());
+    n.set("k", c.partitionKey().toJson());
+    if (c.current() != null) {
+      n.set("c", c.current());
+    }
+    if (c.previous() != null) {
+      n.set("p", c.previous());
+    }
+    n.put("pl", c.previousLsn());
+    n.put("s", c.sizeBytes());
+    n.put("x", c.timeToLiveExpired());
+    return bytes(n);
+  }
+
+  static ChangeRecord decodeChange(byte[] value) {
+    JsonNode n = tree(value);
+    return new ChangeRecord(
+        n.get("l").longValue(),
+        n.get("ts").longValue(),
+        ChangeRecord.Operation.valueOf(n.get("op").textValue()),
+        n.get("e").textValue(),
+        n.get("i").textValue(),
+        PartitionKeyValue.fromJson(n.get("k")),
+        n.hasNonNull("c") ? (ObjectNode) n.get("c") : null,
+        n.hasNonNull("p") ? (ObjectNode) n.get("p") : null,
+        n.get("pl").longValue(),
+        n.get("s").intValue(),
+        n.get("x").booleanValue());
+  }
+
+  private static byte[] bytes(JsonNode n) {
+    try {
+      return JSON.writeValueAsBytes(n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonNode tree(byte[] value) {
+    try {
+      return JSON.readTree(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException("a stored record is not valid JSON; the store is damaged", e);
+    }
+  }
+
+  /** The EPK part of a document key, or null if the key is not under {@code prefix}. */
+  static String epkOf(byte[] key, byte[] prefix) {
+    if (!startsWith(key, prefix)) {
+      return null;
+    }
+    int end = prefix.length;
+    while (end < key.length && key[end] != 0) {
+      end++;
+    }
+    return new String(key, prefix.length, end - prefix.length, StandardCharsets.UTF_8);
+  }
+
+  static boolean startsWith(byte[] key, byte[] prefix) {
+    if (key.length < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (key[i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
