@@ -102,6 +102,7 @@ public final class CosmosLab implements AutoCloseable {
     private boolean tls = true;
     private Path certificateDirectory;
     private String key = MasterKeyAuthenticator.EMULATOR_KEY;
+    private Path dataDirectory;
 
     private Builder() {}
 
@@ -146,14 +147,26 @@ public final class CosmosLab implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Keeps the data in {@code directory} (RocksDB), so a lab started again on it finds its
+     * databases, containers and documents; default: in memory.
+     */
+    public Builder persistence(Path directory) {
+      this.dataDirectory = directory;
+      return this;
+    }
+
     /** Starts the engine and the server. */
     public CosmosLab start() {
-      CosmosEngine engine =
+      CosmosEngine.Builder eb =
           CosmosEngine.builder()
               .throttling(throttling)
               .scale(scale)
-              .defaultPhysicalPartitions(defaultPartitions)
-              .build();
+              .defaultPhysicalPartitions(defaultPartitions);
+      if (dataDirectory != null) {
+        eb.store(io.cosmolab.store.rocksdb.RocksDbDocumentStore.open(dataDirectory));
+      }
+      CosmosEngine engine = eb.build();
       try {
         GatewayServer.Builder server = GatewayServer.builder(engine).port(port).masterKey(key);
         if (!tls) {

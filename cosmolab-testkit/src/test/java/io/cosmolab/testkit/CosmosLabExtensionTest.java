@@ -40,4 +40,27 @@ class CosmosLabExtensionTest {
     assertThat(lab.endpoint().toString()).startsWith("https://localhost:");
     assertThat(lab.engine().throttling()).isEqualTo(ThrottlingMode.ENFORCE);
   }
+
+  @Test
+  void persistence_keepsDataAcrossLabs(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    try (CosmosLab lab = CosmosLab.builder().persistence(dir).start();
+        CosmosClient client = lab.clientBuilder().buildClient()) {
+      client.createDatabaseIfNotExists("kept");
+      client.getDatabase("kept").createContainerIfNotExists("c", "/pk");
+      client
+          .getDatabase("kept")
+          .getContainer("c")
+          .createItem(JsonNodeFactory.instance.objectNode().put("id", "1").put("pk", "a"));
+    }
+    try (CosmosLab lab = CosmosLab.builder().persistence(dir).start();
+        CosmosClient client = lab.clientBuilder().buildClient()) {
+      ObjectNode back =
+          client
+              .getDatabase("kept")
+              .getContainer("c")
+              .readItem("1", new PartitionKey("a"), ObjectNode.class)
+              .getItem();
+      assertThat(back.get("pk").asText()).isEqualTo("a");
+    }
+  }
 }
