@@ -36,6 +36,42 @@ class MainTest {
   }
 
   @Test
+  void serve_printsHowToConnect_andStopsCleanly(@org.junit.jupiter.api.io.TempDir Path dir) {
+    int code =
+        run("serve", "--port", "0", "--http", "--data-dir", dir.toString(), "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("cosmolab emulator listening on http://localhost:")
+        .contains(
+            "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==")
+        .contains("-DCOSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED=true")
+        .contains("new CosmosClient({")
+        .contains("(RocksDB)")
+        .contains("cosmolab: stopping");
+  }
+
+  @Test
+  void serve_withAnUnknownThrottlingMode_isAUsageError() {
+    assertThat(run("serve", "--throttling", "sometimes", "--exit-when-ready")).isEqualTo(2);
+    assertThat(err.toString()).contains("--throttling must be enforce, observe or off");
+  }
+
+  @Test
+  void certPem_printsTheCertificate(@org.junit.jupiter.api.io.TempDir Path dir) {
+    assertThat(run("cert", "pem", "--data-dir", dir.toString())).isZero();
+    assertThat(out.toString()).startsWith("-----BEGIN CERTIFICATE-----");
+    assertThat(
+            run(
+                "cert",
+                "truststore",
+                dir.resolve("trust.p12").toString(),
+                "--data-dir",
+                dir.toString()))
+        .isZero();
+    assertThat(dir.resolve("trust.p12")).exists();
+  }
+
+  @Test
   void demo_transcript_isDeterministicForASeed() throws IOException {
     int code =
         run(

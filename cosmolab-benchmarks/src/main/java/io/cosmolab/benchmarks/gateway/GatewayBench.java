@@ -116,12 +116,18 @@ public final class GatewayBench {
     }
   }
 
-  /** Records the class-data archive the way the launcher does: one start that stops at once. */
+  /** JDK 25+: an AOT cache (JEPs 483, 514, 515), as the launcher uses; else a CDS archive. */
+  private static final boolean AOT = Runtime.version().feature() >= 25;
+
+  /** Records the start-up cache the way the launcher does: one start that stops at once. */
   private static void train(Path jar) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:ArchiveClassesAtExit=" + jar.resolveSibling("cosmolab-bench.jsa"));
+    cmd.add(
+        AOT
+            ? "-XX:AOTCacheOutput=" + jar.resolveSibling("cosmolab-bench.aot")
+            : "-XX:ArchiveClassesAtExit=" + jar.resolveSibling("cosmolab-bench.jsa"));
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
     }
@@ -138,8 +144,12 @@ public final class GatewayBench {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:SharedArchiveFile=" + jar.resolveSibling("cosmolab-bench.jsa"));
+    cmd.add(
+        AOT
+            ? "-XX:AOTCache=" + jar.resolveSibling("cosmolab-bench.aot")
+            : "-XX:SharedArchiveFile=" + jar.resolveSibling("cosmolab-bench.jsa"));
     cmd.add("-Xlog:cds=off");
+    cmd.add("-Xlog:aot=off");
     cmd.add("-Xlog:cds+dynamic=off");
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
