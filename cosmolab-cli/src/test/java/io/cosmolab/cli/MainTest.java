@@ -47,6 +47,7 @@ class MainTest {
         .contains("-DCOSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED=true")
         .contains("new CosmosClient({")
         .contains("(RocksDB)")
+        .contains("self-check HTTP/1.1 200 OK")
         .contains("cosmolab: stopping");
   }
 

@@ -198,6 +198,11 @@ public final class GatewayServer implements AutoCloseable {
                   () -> {
                     GatewayCertificate c = GatewayCertificate.loadOrCreate(certDir);
                     c.serverContext(); // warms the JDK's TLS classes; cheap to build again
+                    // one in-memory handshake, while the server binds: the first client's
+                    // handshake then runs on loaded classes
+                    Thread warm = new Thread(c::warmUp, "cosmolab-tls-warm-up");
+                    warm.setDaemon(true);
+                    warm.start();
                     return c;
                   })
               : java.util.concurrent.CompletableFuture.completedFuture(null);
@@ -215,6 +220,7 @@ public final class GatewayServer implements AutoCloseable {
       try {
         cert = certFuture.join();
         ssl = cert == null ? null : cert.serverContext();
+
       } catch (java.util.concurrent.CompletionException e) {
         shutdown(boss, io, workers);
         throw e.getCause() instanceof RuntimeException re ? re : e;

@@ -3,6 +3,7 @@ package io.cosmolab.cli.commands;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.gateway.GatewayServer;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.store.rocksdb.RocksDbDocumentStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--key",
       description = "Master key clients sign with (default: the well-known emulator key).")
-  String key = io.cosmolab.gateway.auth.MasterKeyAuthenticator.EMULATOR_KEY;
+  String key = MasterKeyAuthenticator.EMULATOR_KEY;
 
   @Option(
       names = "--throttling",
@@ -141,6 +142,8 @@ public final class ServeCommand implements Callable<Integer> {
     printBanner(out, server, Duration.ofNanos(System.nanoTime() - started));
     onStarted.accept(server);
     if (exitWhenReady) {
+      // One signed request to itself first, so a training run records the request path too.
+      out.println("cosmolab: self-check " + selfRequest(server));
       stop.countDown();
     }
     try {
@@ -202,6 +205,48 @@ public final class ServeCommand implements Callable<Integer> {
     out.println();
     out.println("Stop with Ctrl-C.");
     out.flush();
+  }
+
+  /** A signed {@code GET /} over the server's own endpoint; returns the status line. */
+  private String selfRequest(GatewayServer server) {
+    MasterKeyAuthenticator signer =
+        new MasterKeyAuthenticator(key, java.time.Clock.systemUTC(), Duration.ofMinutes(15));
+    String date =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+    String request =
+        "GET / HTTP/1.1\r\nHost: localhost\r\nx-ms-date: "
+            + date
+            + "\r\nauthorization: "
+            + signer.sign("GET", "", "", date)
+            + "\r\nConnection: close\r\n\r\n";
+    try (java.net.Socket socket = open(server)) {
+      socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      byte[] answer = socket.getInputStream().readAllBytes();
+      String text = new String(answer, java.nio.charset.StandardCharsets.ISO_8859_1);
+      return text.lines().findFirst().orElse("");
+    } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+      return "self-request failed: " + e.getMessage();
+    }
+  }
+
+  private static java.net.Socket open(GatewayServer server)
+      throws java.io.IOException, java.security.GeneralSecurityException {
+    java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
+    if (!server.isTls()) {
+      return new java.net.Socket(loopback, server.port());
+    }
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("cosmolab", server.certificate().certificate());
+    javax.net.ssl.TrustManagerFactory tmf =
+        javax.net.ssl.TrustManagerFactory.getInstance(
+            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+    ctx.init(null, tmf.getTrustManagers(), null);
+    return ctx.getSocketFactory().createSocket(loopback, server.port());
   }
 
   static ThrottlingMode mode(String text) {

@@ -272,6 +272,92 @@ public final class GatewayCertificate {
     }
   }
 
+  /**
+   * Runs one TLS handshake in memory, a client engine against a server engine with this key, so the
+   * JDK loads its handshake classes and runs its key-exchange and signature code once before the
+   * first client connects: a cold JVM otherwise pays that on its first connection. Called on a
+   * background thread at start; failures only mean no warm-up.
+   */
+  public void warmUp() {
+    try {
+      SSLContext server = SSLContext.getInstance("TLS");
+      server.init(new KeyManager[] {new SingleKeyManager(key, certificate)}, null, null);
+      SSLContext client = SSLContext.getInstance("TLS");
+      client.init(null, new javax.net.ssl.TrustManager[] {new TrustThis(certificate)}, null);
+      SSLEngine s = server.createSSLEngine();
+      s.setUseClientMode(false);
+      SSLEngine c = client.createSSLEngine("localhost", 443);
+      c.setUseClientMode(true);
+      java.nio.ByteBuffer empty = java.nio.ByteBuffer.allocate(0);
+      int size = Math.max(s.getSession().getPacketBufferSize(), 32 * 1024);
+      java.nio.ByteBuffer toServer = java.nio.ByteBuffer.allocate(size);
+      java.nio.ByteBuffer toClient = java.nio.ByteBuffer.allocate(size);
+      java.nio.ByteBuffer app = java.nio.ByteBuffer.allocate(size);
+      c.beginHandshake();
+      s.beginHandshake();
+      for (int i = 0; i < 200 && !(done(c) && done(s)); i++) {
+        step(c, empty, toServer, toClient, app);
+        step(s, empty, toClient, toServer, app);
+      }
+    } catch (GeneralSecurityException | javax.net.ssl.SSLException | RuntimeException e) {
+      // a warm-up only; the real handshakes report their own errors
+    }
+  }
+
+  private static boolean done(SSLEngine e) {
+    javax.net.ssl.SSLEngineResult.HandshakeStatus h = e.getHandshakeStatus();
+    return h == javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+        || h == javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED;
+  }
+
+  /** Moves one engine forward: wraps into {@code out}, unwraps from {@code in}, runs tasks. */
+  private static void step(
+      SSLEngine e,
+      java.nio.ByteBuffer empty,
+      java.nio.ByteBuffer out,
+      java.nio.ByteBuffer in,
+      java.nio.ByteBuffer app)
+      throws javax.net.ssl.SSLException {
+    e.wrap(empty, out);
+    in.flip();
+    if (in.hasRemaining()) {
+      e.unwrap(in, app);
+    }
+    in.compact();
+    app.clear();
+    Runnable task;
+    while ((task = e.getDelegatedTask()) != null) {
+      task.run();
+    }
+  }
+
+  /** Trusts exactly one certificate: the warm-up's client trusts the server it talks to. */
+  private static final class TrustThis implements javax.net.ssl.X509TrustManager {
+    private final X509Certificate trusted;
+
+    TrustThis(X509Certificate trusted) {
+      this.trusted = trusted;
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {
+      throw new UnsupportedOperationException("the warm-up client never serves");
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType)
+        throws java.security.cert.CertificateException {
+      if (chain.length == 0 || !chain[0].equals(trusted)) {
+        throw new java.security.cert.CertificateException("not the server's own certificate");
+      }
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[] {trusted};
+    }
+  }
+
   /** A key manager with exactly one key and certificate, for every server handshake. */
   private static final class SingleKeyManager extends X509ExtendedKeyManager {
     private final PrivateKey key;
