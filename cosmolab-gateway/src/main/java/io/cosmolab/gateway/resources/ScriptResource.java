@@ -51,9 +51,24 @@ final class ScriptResource {
     }
   }
 
+  /** The id a path segment names: an id, or (as the SDKs' self links do) a script's RID. */
+  private static String idOf(Scripts scripts, ScriptKind kind, String segment) {
+    for (ObjectNode s : scripts.list(kind)) {
+      if (s.path("id").asText().equals(segment)) {
+        return segment;
+      }
+    }
+    for (ObjectNode s : scripts.list(kind)) {
+      if (s.path("_rid").asText().equals(segment)) {
+        return s.path("id").asText();
+      }
+    }
+    return segment; // unknown: the operation answers 404 naming it
+  }
+
   WireResponse item(WireRequest request, Container c, ScriptKind kind) {
     Scripts scripts = c.scripts();
-    String id = request.path().segment(5);
+    String id = idOf(scripts, kind, request.path().segment(5));
     switch (request.method()) {
       case "GET" -> {
         return Responses.resource(200, scripts.read(kind, id), Map.of());
