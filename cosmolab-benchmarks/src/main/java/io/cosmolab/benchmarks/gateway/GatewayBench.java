@@ -121,36 +121,31 @@ public final class GatewayBench {
 
   /** Records the start-up cache the way the launcher does: one start that stops at once. */
   private static void train(Path jar) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add(
+    String cache =
         AOT
             ? "-XX:AOTCacheOutput=" + jar.resolveSibling("cosmolab-bench.aot")
-            : "-XX:ArchiveClassesAtExit=" + jar.resolveSibling("cosmolab-bench.jsa"));
-    if (Runtime.version().feature() >= 24) {
-      cmd.add("--sun-misc-unsafe-memory-access=allow");
-    }
-    cmd.addAll(List.of("-jar", jar.toString(), "serve", "--port", "0", "--exit-when-ready"));
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    p.waitFor(60, TimeUnit.SECONDS);
+            : "-XX:ArchiveClassesAtExit=" + jar.resolveSibling("cosmolab-bench.jsa");
+    java(jar, List.of(cache), "serve", "--port", "0", "--exit-when-ready")
+        .waitFor(60, TimeUnit.SECONDS);
   }
 
   private static Process launch(Path jar, String... args) throws IOException {
+    String cache =
+        AOT
+            ? "-XX:AOTCache=" + jar.resolveSibling("cosmolab-bench.aot")
+            : "-XX:SharedArchiveFile=" + jar.resolveSibling("cosmolab-bench.jsa");
+    return java(
+        jar, List.of(cache, "-Xlog:cds=off", "-Xlog:aot=off", "-Xlog:cds+dynamic=off"), args);
+  }
+
+  /**
+   * {@code java} with the launcher's flags plus {@code flags}, running the jar with {@code args}.
+   */
+  private static Process java(Path jar, List<String> flags, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:+UseSerialGC");
-    cmd.add(
-        AOT
-            ? "-XX:AOTCache=" + jar.resolveSibling("cosmolab-bench.aot")
-            : "-XX:SharedArchiveFile=" + jar.resolveSibling("cosmolab-bench.jsa"));
-    cmd.add("-Xlog:cds=off");
-    cmd.add("-Xlog:aot=off");
-    cmd.add("-Xlog:cds+dynamic=off");
+    cmd.addAll(flags);
     if (Runtime.version().feature() >= 24) {
       cmd.add("--sun-misc-unsafe-memory-access=allow");
     }
