@@ -215,20 +215,15 @@ public final class GatewayServer implements AutoCloseable {
       // The body limit leaves room around the 2 MB document limit, which the engine enforces
       // with its own 413 naming the document.
       int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
-      GatewayCertificate cert;
-      SslContext ssl;
-      try {
-        cert = certFuture.join();
-        ssl = cert == null ? null : cert.serverContext();
-
-      } catch (java.util.concurrent.CompletionException e) {
-        shutdown(boss, io, workers);
-        throw e.getCause() instanceof RuntimeException re ? re : e;
-      }
+      // The port opens before TLS is ready: a client's connect and hello then overlap the rest
+      // of the TLS set-up, and its connection waits in initChannel until the context exists.
+      java.util.concurrent.CompletableFuture<SslContext> ssl =
+          certFuture.thenApply(c -> c == null ? null : c.serverContext());
+      java.util.concurrent.atomic.AtomicReference<String> endpointText =
+          new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
+      Protocol protocol = new Protocol(engine, auth, endpointText::get);
       try {
         InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
-        int[] boundPort = new int[1];
-        Protocol[] protocol = new Protocol[1];
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)
@@ -238,13 +233,21 @@ public final class GatewayServer implements AutoCloseable {
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(
                     new GatewayChannelInitializer(
-                        ssl, maxBody, workers, connections, r -> protocol[0].apply(r)))
+                        tls, ssl, maxBody, workers, connections, protocol))
                 .bind(bindTo)
                 .syncUninterruptibly()
                 .channel();
-        boundPort[0] = ((InetSocketAddress) ch.localAddress()).getPort();
-        URI endpoint = URI.create(scheme + "://localhost:" + boundPort[0] + "/");
-        protocol[0] = new Protocol(engine, auth, endpoint.toString());
+        URI endpoint =
+            URI.create(
+                scheme + "://localhost:" + ((InetSocketAddress) ch.localAddress()).getPort() + "/");
+        endpointText.set(endpoint.toString());
+        GatewayCertificate cert;
+        try {
+          cert = certFuture.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          ch.close().syncUninterruptibly();
+          throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
         return new GatewayServer(ch, connections, boss, io, workers, endpoint, cert);
       } catch (UnknownHostException e) {
         shutdown(boss, io, workers);

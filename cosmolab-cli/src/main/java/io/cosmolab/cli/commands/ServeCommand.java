@@ -143,7 +143,13 @@ public final class ServeCommand implements Callable<Integer> {
     onStarted.accept(server);
     if (exitWhenReady) {
       // One signed request to itself first, so a training run records the request path too.
-      out.println("cosmolab: self-check " + selfRequest(server));
+      long t0 = System.nanoTime();
+      String status = selfRequest(server);
+      out.printf(
+          Locale.ROOT,
+          "cosmolab: self-check %s in %d ms%n",
+          status,
+          (System.nanoTime() - t0) / 1_000_000);
       stop.countDown();
     }
     try {

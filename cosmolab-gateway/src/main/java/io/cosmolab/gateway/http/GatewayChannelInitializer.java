@@ -35,13 +35,14 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
   private static final int MAX_HEADER_BYTES = 64 * 1024;
 
-  private final SslContext tls;
+  private final java.util.concurrent.CompletableFuture<SslContext> tls;
   private final int maxBodyBytes;
   private final GatewayHttpHandler handler;
   private final ChannelGroup connections;
 
   public GatewayChannelInitializer(
-      SslContext tls,
+      boolean tlsOn,
+      java.util.concurrent.CompletableFuture<SslContext> tls,
       int maxBodyBytes,
       EventExecutorGroup workers,
       ChannelGroup connections,
@@ -49,15 +50,16 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     this.connections = connections;
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
-    this.handler = new GatewayHttpHandler(protocol, tls != null, workers);
+    this.handler = new GatewayHttpHandler(protocol, tlsOn, workers);
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
     connections.add(ch); // removed by the group when it closes
     ChannelPipeline p = ch.pipeline();
-    if (tls != null) {
-      p.addLast("tls", tls.newHandler(ch.alloc()));
+    SslContext ssl = tls.join(); // waits only for the first connections of a cold start
+    if (ssl != null) {
+      p.addLast("tls", ssl.newHandler(ch.alloc()));
     }
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024));
     p.addLast("continue", new HttpServerExpectContinueHandler());

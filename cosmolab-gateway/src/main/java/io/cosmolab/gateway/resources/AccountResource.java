@@ -14,14 +14,14 @@ import java.util.Map;
  * JavaScript SDK keep the endpoint it was given.
  */
 final class AccountResource {
-  private final String fallbackEndpoint;
+  private final java.util.function.Supplier<String> fallbackEndpoint;
 
-  AccountResource(String fallbackEndpoint) {
+  AccountResource(java.util.function.Supplier<String> fallbackEndpoint) {
     this.fallbackEndpoint = fallbackEndpoint;
   }
 
   WireResponse read(WireRequest request) {
-    String endpoint = request.baseUri() != null ? request.baseUri() : fallbackEndpoint;
+    String endpoint = request.baseUri() != null ? request.baseUri() : fallbackEndpoint.get();
     ObjectNode a = JsonNodeFactory.instance.objectNode();
     a.put("_self", "");
     a.put("id", "localhost");

@@ -36,7 +36,10 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
    * @param auth checks every request's signature; null serves without authentication
    * @param fallbackEndpoint the endpoint to advertise when a request has no Host header
    */
-  public Protocol(CosmosEngine engine, MasterKeyAuthenticator auth, String fallbackEndpoint) {
+  public Protocol(
+      CosmosEngine engine,
+      MasterKeyAuthenticator auth,
+      java.util.function.Supplier<String> fallbackEndpoint) {
     this.auth = auth;
     this.resolver = new Resolver(engine);
     this.account = new AccountResource(fallbackEndpoint);
