@@ -206,7 +206,9 @@ public final class ServeCommand implements Callable<Integer> {
               + " agent: new https.Agent({ rejectUnauthorized: false }) })%n",
           endpoint.replace("localhost", "127.0.0.1"));
     } else {
-      out.printf("  new CosmosClient({ endpoint: \"%s\", key: KEY })%n", endpoint);
+      out.println(
+          "  not over plain HTTP: @azure/cosmos 4.9 refuses it (allowInsecureConnection);"
+              + " run without --http");
     }
     out.println();
     out.println("Stop with Ctrl-C.");
