@@ -1,0 +1,204 @@
+package io.cosmolab.advisor;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.candidate.CandidateDiscovery;
+import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.routing.SplitPoints;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Ranks candidate partition keys over sample documents.
+ *
+ * <pre>{@code
+ * List<Advice> ranked = Advisor.analyze(documents, null, AdvisorOptions.of(Throughput.manual(20_000)));
+ * }</pre>
+ *
+ * Every key is hashed and laid out by the engine itself (EPK V2 and MultiHash, the service's rule
+ * for initial partitions, 50 GB per physical and 20 GB per logical partition), so what the advisor
+ * predicts is what the emulator does. Memory is bounded by the sketches, not the input.
+ */
+public final class Advisor {
+  /** Documents read before candidates are discovered, when none are named. */
+  public static final int DISCOVERY_SAMPLE = 1000;
+
+  private Advisor() {}
+
+  /**
+   * @param candidates the keys to weigh, or null to discover them from the first {@value
+   *     #DISCOVERY_SAMPLE} documents
+   */
+  public static List<Advice> analyze(
+      Iterator<ObjectNode> documents, List<Candidate> candidates, AdvisorOptions options) {
+    List<ObjectNode> head = new ArrayList<>();
+    if (candidates == null) {
+      while (head.size() < DISCOVERY_SAMPLE && documents.hasNext()) {
+        head.add(documents.next());
+      }
+      candidates = CandidateDiscovery.discover(head);
+    }
+    List<CandidateStats> stats = new ArrayList<>();
+    for (Candidate c : candidates) {
+      stats.add(new CandidateStats(c));
+    }
+    for (ObjectNode d : head) {
+      add(stats, d);
+    }
+    while (documents.hasNext()) {
+      add(stats, documents.next());
+    }
+    List<Advice> out = new ArrayList<>();
+    for (CandidateStats s : stats) {
+      out.add(advise(s, options));
+    }
+    out.sort(
+        Comparator.comparingInt(Advice::score)
+            .reversed()
+            .thenComparingDouble(Advice::hotPartitionRatio)
+            .thenComparing(a -> -a.distinct().estimate()));
+    return out;
+  }
+
+  private static void add(List<CandidateStats> stats, ObjectNode d) {
+    int size = DocumentShape.sizeOf(d);
+    for (CandidateStats s : stats) {
+      s.add(d, size);
+    }
+  }
+
+  static Advice advise(CandidateStats s, AdvisorOptions options) {
+    long docs = s.documents();
+    double factor =
+        options.projectedDocuments() > docs && docs > 0
+            ? options.projectedDocuments() / (double) docs
+            : 1;
+    Limits limits = Limits.SERVICE;
+    double projectedBytes = s.bytes() * factor;
+    int byThroughput =
+        (int)
+            Math.max(
+                1,
+                Math.ceil(
+                    options.throughput().maxRuPerSecond()
+                        / options.throughput().creationRuPerPartition(limits)));
+    int byStorage = (int) Math.ceil(projectedBytes / limits.physicalPartitionBytes());
+    int partitions = Math.max(byThroughput, Math.max(1, byStorage));
+    RoutingMap layout =
+        RoutingMap.of(SplitPoints.evenBoundaries(s.candidate().definition(), partitions));
+    List<long[]> load = s.perPartition(layout);
+    List<Double> shares = new ArrayList<>();
+    double keyed = 0;
+    double max = 0;
+    for (long[] p : load) {
+      keyed += p[1];
+    }
+    for (long[] p : load) {
+      double share = keyed == 0 ? 0 : p[1] / keyed;
+      shares.add(share);
+      max = Math.max(max, share);
+    }
+    double hotRatio = max * partitions;
+    List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(5);
+    List<CandidateStats.Heavy> topBytes = s.heaviestByBytes(5);
+    long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).upperBound() * factor);
+    double missingShare = docs == 0 ? 0 : s.missing() / (double) docs;
+    double distinct = s.distinctEstimate();
+
+    int score = 100;
+    List<String> reasons = new ArrayList<>();
+    if (missingShare > 0) {
+      score -= 25;
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "%.1f%% of documents have no %s: their writes cannot supply the key",
+              missingShare * 100,
+              s.candidate().name()));
+    }
+    double gb = 1L << 30;
+    if (largest > limits.logicalPartitionBytes()) {
+      score -= 40;
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "logical partition %s reaches %.1f GB, past the 20 GB limit: its writes will fail"
+                  + " (403/1014) and it can never be split",
+              topBytes.get(0).key(),
+              largest / gb));
+    } else if (largest > 0.8 * limits.logicalPartitionBytes()) {
+      score -= 15;
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
+              topBytes.get(0).key(),
+              largest / gb));
+    }
+    if (!topDocs.isEmpty() && docs > 0) {
+      double topShare = topDocs.get(0).estimate() / (double) docs;
+      if (topShare >= 0.1 && topShare > 1.5 / partitions) {
+        score -= 30;
+        reasons.add(
+            String.format(
+                Locale.ROOT,
+                "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition"
+                    + " carries %.1f× the mean",
+                topDocs.get(0).key(),
+                topShare * 100,
+                hotRatio));
+      }
+    }
+    if (hotRatio > 1.5 && reasons.stream().noneMatch(r -> r.startsWith("hot key"))) {
+      score -= 20;
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "uneven partitions: the busiest holds %.1f× the mean of %d",
+              hotRatio,
+              partitions));
+    }
+    if (distinct < Math.max(100, 10.0 * partitions)) {
+      score -= 20;
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
+                  + " partition never splits",
+              distinct));
+    }
+    if (largest > limits.logicalPartitionBytes()) {
+      score = Math.min(score, 40); // a hard failure, whatever else is right: never recommend it
+    }
+    score = Math.max(0, score);
+    String verdict = score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected";
+    List<Advice.Share> byDocs = new ArrayList<>();
+    for (CandidateStats.Heavy h : topDocs) {
+      byDocs.add(Advice.share(h, (double) docs, factor));
+    }
+    List<Advice.Share> byBytes = new ArrayList<>();
+    for (CandidateStats.Heavy h : topBytes) {
+      byBytes.add(Advice.share(h, (double) s.bytes(), factor));
+    }
+    return new Advice(
+        s.candidate().name(),
+        s.candidate().kind().name(),
+        new Advice.Range(distinct, s.distinctLowerBound(), s.distinctUpperBound()),
+        byDocs,
+        byBytes,
+        missingShare,
+        largest,
+        partitions,
+        shares,
+        hotRatio,
+        score,
+        verdict,
+        reasons);
+  }
+}

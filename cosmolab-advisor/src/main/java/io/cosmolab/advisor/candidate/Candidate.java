@@ -1,0 +1,104 @@
+package io.cosmolab.advisor.candidate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A partition key to weigh.
+ *
+ * @param paths the document paths it reads
+ * @param kind how they make a key: one path, a synthetic concatenation stored in a new property, or
+ *     a hierarchical (MultiHash) key with one level per path
+ */
+public record Candidate(List<String> paths, Kind kind) {
+
+  /** How a candidate's paths make a key. */
+  public enum Kind {
+    SINGLE,
+    SYNTHETIC,
+    HIERARCHICAL
+  }
+
+  public Candidate {
+    paths = List.copyOf(paths);
+    for (String p : paths) {
+      PartitionKeyDefinition.segmentsOf(p); // fails naming a malformed path
+    }
+    if (paths.isEmpty() || (kind == Kind.SINGLE && paths.size() != 1)) {
+      throw new IllegalArgumentException("a " + kind + " candidate needs paths, got " + paths);
+    }
+    if (kind == Kind.HIERARCHICAL && (paths.size() < 2 || paths.size() > 3)) {
+      throw new IllegalArgumentException("a hierarchical key has 2 or 3 levels, got " + paths);
+    }
+  }
+
+  public static Candidate single(String path) {
+    return new Candidate(List.of(path), Kind.SINGLE);
+  }
+
+  public static Candidate synthetic(String... paths) {
+    return new Candidate(List.of(paths), Kind.SYNTHETIC);
+  }
+
+  public static Candidate hierarchical(String... paths) {
+    return new Candidate(List.of(paths), Kind.HIERARCHICAL);
+  }
+
+  /** {@code /tenantId}, {@code /tenantId+/userId} (synthetic), {@code /tenantId/>/userId}. */
+  public String name() {
+    return switch (kind) {
+      case SINGLE -> paths.get(0);
+      case SYNTHETIC -> String.join("+", paths);
+      case HIERARCHICAL -> String.join(" > ", paths);
+    };
+  }
+
+  /** The container definition this key would have (version 2 hashing, as new containers use). */
+  public PartitionKeyDefinition definition() {
+    return switch (kind) {
+      case SINGLE -> PartitionKeyDefinition.hash(paths.get(0));
+      case SYNTHETIC -> PartitionKeyDefinition.hash("/" + String.join("_", names()));
+      case HIERARCHICAL -> PartitionKeyDefinition.hierarchical(paths.toArray(String[]::new));
+    };
+  }
+
+  /**
+   * The key a document would get, or null when it cannot supply one (a path is missing, or holds an
+   * object or array).
+   */
+  public PartitionKeyValue keyOf(JsonNode document) {
+    List<JsonNode> values = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      JsonNode node = document;
+      for (String segment : PartitionKeyDefinition.segmentsOf(path)) {
+        node = node == null || !node.isObject() ? null : node.get(segment);
+      }
+      if (node == null || node.isContainerNode()) {
+        return null;
+      }
+      values.add(node);
+    }
+    if (kind == Kind.SYNTHETIC) {
+      StringBuilder b = new StringBuilder();
+      for (JsonNode v : values) {
+        b.append(b.length() == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.toString());
+      }
+      return PartitionKeyValue.of(b.toString());
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode array =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    values.forEach(array::add);
+    return PartitionKeyValue.fromJson(array);
+  }
+
+  private List<String> names() {
+    List<String> out = new ArrayList<>();
+    for (String p : paths) {
+      out.add(p.substring(1).replace('/', '_'));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,96 @@
+package io.cosmolab.advisor.candidate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds the candidates worth weighing in a sample of documents: every path to a scalar (string,
+ * number, boolean) that at least half of the documents have, up to three levels deep, except the
+ * system properties; then, over the best-covered of them, synthetic concatenations of two paths and
+ * hierarchical keys of two levels with the fewer-valued path first (the order that keeps prefix
+ * queries useful).
+ */
+public final class CandidateDiscovery {
+  private static final double MIN_COVERAGE = 0.5;
+  private static final int MAX_DEPTH = 3;
+  private static final int COMBINED = 4;
+
+  private CandidateDiscovery() {}
+
+  /** One discovered path: how many sample documents have it and how many values they hold. */
+  public record PathProfile(String path, double coverage, int distinctInSample) {}
+
+  public static List<PathProfile> profile(List<ObjectNode> sample) {
+    Map<String, Integer> present = new LinkedHashMap<>();
+    Map<String, Set<String>> values = new HashMap<>();
+    for (ObjectNode doc : sample) {
+      walk(doc, "", 1, present, values);
+    }
+    List<PathProfile> out = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : present.entrySet()) {
+      double coverage = sample.isEmpty() ? 0 : e.getValue() / (double) sample.size();
+      if (coverage >= MIN_COVERAGE) {
+        out.add(new PathProfile(e.getKey(), coverage, values.get(e.getKey()).size()));
+      }
+    }
+    return out;
+  }
+
+  public static List<Candidate> discover(List<ObjectNode> sample) {
+    List<PathProfile> paths = profile(sample);
+    List<Candidate> out = new ArrayList<>();
+    for (PathProfile p : paths) {
+      out.add(Candidate.single(p.path()));
+    }
+    // combinations over the best-covered paths that are neither constant nor unique
+    List<PathProfile> combinable = new ArrayList<>();
+    for (PathProfile p : paths) {
+      if (p.distinctInSample() > 1 && p.distinctInSample() < sample.size()) {
+        combinable.add(p);
+      }
+    }
+    combinable.sort(Comparator.comparingDouble(PathProfile::coverage).reversed());
+    combinable = combinable.subList(0, Math.min(COMBINED, combinable.size()));
+    for (int i = 0; i < combinable.size(); i++) {
+      for (int j = i + 1; j < combinable.size(); j++) {
+        PathProfile a = combinable.get(i);
+        PathProfile b = combinable.get(j);
+        PathProfile low = a.distinctInSample() <= b.distinctInSample() ? a : b;
+        PathProfile high = low.equals(a) ? b : a;
+        out.add(Candidate.synthetic(low.path(), high.path()));
+        out.add(Candidate.hierarchical(low.path(), high.path()));
+      }
+    }
+    return out;
+  }
+
+  private static void walk(
+      JsonNode node,
+      String prefix,
+      int depth,
+      Map<String, Integer> present,
+      Map<String, Set<String>> values) {
+    for (Map.Entry<String, JsonNode> f : node.properties()) {
+      String name = f.getKey();
+      if (depth == 1 && name.startsWith("_")) {
+        continue; // _rid, _etag, _ts ...: set by the service, never a key
+      }
+      String path = prefix + "/" + name;
+      JsonNode v = f.getValue();
+      if (v.isObject() && depth < MAX_DEPTH) {
+        walk(v, path, depth + 1, present, values);
+      } else if (v.isValueNode() && !v.isNull()) {
+        present.merge(path, 1, Integer::sum);
+        values.computeIfAbsent(path, k -> new HashSet<>()).add(v.asText());
+      }
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.cosmolab.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.input.DocumentReader;
+import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.routing.SplitPoints;
+import io.cosmolab.engine.throughput.Throughput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AdvisorTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Sessions of 300 tenants, one of which (the VIP) owns {@code vipShare} of them. */
+  static List<ObjectNode> sessions(int n, double vipShare, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String tenant = r.nextDouble() < vipShare ? "vip" : "t" + r.nextInt(300);
+      ObjectNode d = JSON.createObjectNode();
+      d.put("id", "s" + i);
+      d.put("tenantId", tenant);
+      d.put("userId", tenant + "-u" + r.nextInt(50));
+      d.put("payload", "x".repeat(100 + r.nextInt(400)));
+      out.add(d);
+    }
+    return out;
+  }
+
+  @Test
+  void statistics_matchExactComputationOnSmallData() {
+    List<ObjectNode> docs = sessions(5000, 0.2, 7);
+    Candidate tenant = Candidate.single("/tenantId");
+    CandidateStats s = new CandidateStats(tenant);
+    Map<String, Long> docsByKey = new HashMap<>();
+    Map<String, Long> bytesByKey = new HashMap<>();
+    RoutingMap layout = RoutingMap.of(SplitPoints.evenBoundaries(tenant.definition(), 8));
+    long[] exactPerPartition = new long[8];
+    for (ObjectNode d : docs) {
+      int size = DocumentShape.sizeOf(d);
+      s.add(d, size);
+      String key = tenant.keyOf(d).toString();
+      docsByKey.merge(key, 1L, Long::sum);
+      bytesByKey.merge(key, (long) size, Long::sum);
+      String epk = EffectivePartitionKey.of(tenant.definition(), tenant.keyOf(d));
+      exactPerPartition[layout.ranges().indexOf(layout.rangeFor(epk))] += size;
+    }
+    assertThat((double) docsByKey.size()).isBetween(s.distinctLowerBound(), s.distinctUpperBound());
+    assertThat(s.maximumError()).isZero(); // fewer keys than counters: the sketch is exact
+    String top = docsByKey.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+    assertThat(s.heaviestByDocuments(1).get(0).key()).isEqualTo(top);
+    assertThat(s.heaviestByDocuments(1).get(0).estimate()).isEqualTo(docsByKey.get(top));
+    assertThat(s.heaviestByBytes(1).get(0).estimate()).isEqualTo(bytesByKey.get(top));
+    List<long[]> perPartition = s.perPartition(layout);
+    for (int i = 0; i < 8; i++) {
+      assertThat(perPartition.get(i)[1]).as("partition %d", i).isEqualTo(exactPerPartition[i]);
+    }
+  }
+
+  @Test
+  void distinctEstimate_staysWithinItsBounds_beyondExactRange() {
+    CandidateStats s = new CandidateStats(Candidate.single("/id"));
+    Set<String> exact = new HashSet<>();
+    for (int i = 0; i < 50_000; i++) {
+      ObjectNode d = JSON.createObjectNode().put("id", "k" + (i * 7919 % 40_000));
+      exact.add(d.get("id").asText());
+      s.add(d, 30);
+    }
+    assertThat((double) exact.size()).isBetween(s.distinctLowerBound(), s.distinctUpperBound());
+    assertThat(s.distinctEstimate())
+        .isCloseTo(40_000, org.assertj.core.data.Percentage.withPercentage(3));
+  }
+
+  @Test
+  void vipTenant_isRejectedAsAHotKey_andAHighCardinalityKeyIsRecommended() {
+    List<Advice> ranked =
+        Advisor.analyze(
+            sessions(20_000, 0.4, 11).iterator(),
+            List.of(
+                Candidate.single("/tenantId"),
+                Candidate.single("/id"),
+                Candidate.hierarchical("/tenantId", "/userId")),
+            AdvisorOptions.of(Throughput.manual(24_000)));
+    assertThat(ranked.get(0).candidate()).isEqualTo("/id");
+    assertThat(ranked.get(0).verdict()).isEqualTo("recommended");
+    Advice tenant =
+        ranked.stream().filter(a -> a.candidate().equals("/tenantId")).findFirst().get();
+    assertThat(tenant.verdict()).isNotEqualTo("recommended");
+    assertThat(tenant.reasons()).anyMatch(r -> r.startsWith("hot key [\"vip\"]"));
+    assertThat(tenant.physicalPartitions()).isEqualTo(4);
+    assertThat(tenant.hotPartitionRatio()).isGreaterThan(1.5);
+  }
+
+  @Test
+  void keyMissingFromSomeDocuments_isReported() {
+    List<ObjectNode> docs = sessions(1000, 0, 3);
+    for (int i = 0; i < 100; i++) {
+      docs.get(i).remove("tenantId");
+    }
+    Advice a =
+        Advisor.analyze(
+                docs.iterator(),
+                List.of(Candidate.single("/tenantId")),
+                AdvisorOptions.of(Throughput.manual(400)))
+            .get(0);
+    assertThat(a.missingShare()).isEqualTo(0.1);
+    assertThat(a.reasons()).anyMatch(r -> r.contains("10.0% of documents have no /tenantId"));
+  }
+
+  @Test
+  void projectedGrowth_findsTheLogicalPartitionPastTwentyGigabytes() {
+    Advice a =
+        Advisor.analyze(
+                sessions(10_000, 0.5, 5).iterator(),
+                List.of(Candidate.single("/tenantId")),
+                new AdvisorOptions(Throughput.manual(10_000), 200_000_000L))
+            .get(0);
+    assertThat(a.largestLogicalPartitionBytes()).isGreaterThan(20L << 30);
+    assertThat(a.reasons()).anyMatch(r -> r.contains("past the 20 GB limit"));
+    assertThat(a.verdict()).isEqualTo("rejected");
+  }
+
+  @Test
+  void discovery_findsScalarPathsAndOrdersHierarchicalLevelsLowToHigh() {
+    List<Advice> ranked =
+        Advisor.analyze(
+            sessions(2000, 0.1, 9).iterator(), null, AdvisorOptions.of(Throughput.manual(6000)));
+    assertThat(ranked).extracting(Advice::candidate).contains("/id", "/tenantId", "/userId");
+    assertThat(ranked).extracting(Advice::candidate).contains("/tenantId > /userId");
+    assertThat(ranked).extracting(Advice::candidate).doesNotContain("/userId > /tenantId");
+  }
+
+  @Test
+  void reader_streamsJsonLinesArraysAndGzip(@TempDir Path dir) throws IOException {
+    Path lines = dir.resolve("a.jsonl");
+    Files.writeString(lines, "{\"id\":\"1\"}\n{\"id\":\"2\"}\n");
+    Path array = dir.resolve("b.json");
+    Files.writeString(array, "[{\"id\":\"1\"}, {\"id\":\"2\"}, {\"id\":\"3\"}]");
+    Path gz = dir.resolve("c.data");
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write("{\"id\":\"1\"}\n".getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(count(lines)).isEqualTo(2);
+    assertThat(count(array)).isEqualTo(3);
+    assertThat(count(gz)).isEqualTo(1);
+    Path bad = dir.resolve("bad.jsonl");
+    Files.writeString(bad, "{\"id\":\"1\"}\n{\"id\": oops}\n");
+    assertThatThrownBy(() -> count(bad))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad.jsonl, line 2");
+    Path notObject = dir.resolve("n.jsonl");
+    Files.writeString(notObject, "{\"id\":\"1\"}\n42\n");
+    assertThatThrownBy(() -> count(notObject)).hasMessageContaining("document 2 is number");
+  }
+
+  private static int count(Path file) {
+    int n = 0;
+    try (DocumentReader r = DocumentReader.open(file)) {
+      while (r.hasNext()) {
+        r.next();
+        n++;
+      }
+    }
+    return n;
+  }
+}
