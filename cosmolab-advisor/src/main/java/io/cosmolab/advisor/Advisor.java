@@ -165,7 +165,7 @@ public final class Advisor {
               partitions));
     }
     if (distinct < Math.max(100, 10.0 * partitions)) {
-      score -= 20;
+      score -= 30;
       reasons.add(
           String.format(
               Locale.ROOT,

@@ -1,5 +1,6 @@
 package io.cosmolab.cli;
 
+import io.cosmolab.cli.commands.AdviseCommand;
 import io.cosmolab.cli.commands.CertCommand;
 import io.cosmolab.cli.commands.DemoCommand;
 import io.cosmolab.cli.commands.ServeCommand;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Design, test and fix Azure Cosmos DB partition keys.",
-    subcommands = {ServeCommand.class, DemoCommand.class, CertCommand.class})
+    subcommands = {ServeCommand.class, AdviseCommand.class, DemoCommand.class, CertCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -73,6 +73,48 @@ class MainTest {
   }
 
   @Test
+  void advise_ranksNamedKeys_andNamesTheHotTenant(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      String tenant = i % 2 == 0 ? "vip" : "t" + (i % 97);
+      lines.append(
+          String.format(
+              "{\"id\":\"d%d\",\"tenantId\":\"%s\",\"userId\":\"u%d\"}%n", i, tenant, i % 400));
+    }
+    Path file = dir.resolve("sessions.jsonl");
+    Files.writeString(file, lines.toString());
+    int code =
+        run(
+            "advise",
+            file.toString(),
+            "--key",
+            "/tenantId",
+            "--key",
+            "/tenantId>/userId",
+            "--key",
+            "/id",
+            "--throughput",
+            "24000");
+    assertThat(code).as(err.toString()).isZero();
+    String[] rows = out.toString().split("\\R", -1);
+    assertThat(rows[1]).contains("/id").contains("recommended");
+    assertThat(out.toString()).contains("hot key [\"vip\"] holds 50% of documents");
+    out.getBuffer().setLength(0);
+    assertThat(run("advise", file.toString(), "--key", "/tenantId", "--json")).isZero();
+    assertThat(out.toString()).contains("\"candidate\" : \"/tenantId\"").contains("\"verdict\"");
+  }
+
+  @Test
+  void advise_onInvalidJson_namesTheLine(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("bad.jsonl");
+    Files.writeString(file, "{\"id\":\"1\"}\n{\"id\": }\n");
+    assertThat(run("advise", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("bad.jsonl, line 2");
+  }
+
+  @Test
   void demo_transcript_isDeterministicForASeed() throws IOException {
     int code =
         run(
