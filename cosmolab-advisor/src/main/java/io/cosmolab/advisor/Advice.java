@@ -17,6 +17,7 @@ import java.util.List;
  * @param physicalPartitions the physical partitions the container would have
  * @param partitionShares each physical partition's share of the storage
  * @param hotPartitionRatio the busiest partition's storage over the mean (1 = even)
+ * @param monotonicity how much the key follows arrival order (0.5 unrelated, 1 a clock)
  * @param score 0–100, higher is better
  * @param verdict recommended, risky or rejected
  * @param reasons why, in the terms of the failure each number predicts
@@ -32,6 +33,7 @@ public record Advice(
     int physicalPartitions,
     List<Double> partitionShares,
     double hotPartitionRatio,
+    double monotonicity,
     int score,
     String verdict,
     List<String> reasons) {

@@ -164,6 +164,21 @@ public final class Advisor {
               hotRatio,
               partitions));
     }
+    double monotonicity = s.monotonicity();
+    // A key that rises with arrival order is harmless when each write has its own value (the
+    // hash spreads them); it is the "time-based key" trap when consecutive writes share one.
+    boolean timeBased = monotonicity >= 0.9 && s.meanRun() >= 5 && s.documents() >= 100;
+    if (timeBased) {
+      score = Math.min(score - 35, 45); // the busiest hour all goes to one partition: reject
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive"
+                  + " writes share each one, so each moment's writes land on one logical and one"
+                  + " physical partition",
+              monotonicity * 100,
+              s.meanRun()));
+    }
     if (distinct < Math.max(100, 10.0 * partitions)) {
       score -= 30;
       reasons.add(
@@ -197,6 +212,7 @@ public final class Advisor {
         partitions,
         shares,
         hotRatio,
+        monotonicity,
         score,
         verdict,
         reasons);

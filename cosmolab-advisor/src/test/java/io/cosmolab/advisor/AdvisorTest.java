@@ -152,6 +152,32 @@ class AdvisorTest {
   }
 
   @Test
+  void dateKey_isReportedAsTimeBased_whileARandomKeyIsNot() {
+    List<ObjectNode> orders = new ArrayList<>();
+    Random r = new Random(4);
+    for (int i = 0; i < 6000; i++) {
+      ObjectNode d = JSON.createObjectNode();
+      d.put("id", "o" + i);
+      d.put("createdDate", String.format("2026-%02d-%02d", 1 + i / 500, 1 + (i / 17) % 28));
+      d.put("userId", "u" + r.nextInt(2000));
+      orders.add(d);
+    }
+    List<Advice> ranked =
+        Advisor.analyze(
+            orders.iterator(),
+            List.of(Candidate.single("/createdDate"), Candidate.single("/userId")),
+            AdvisorOptions.of(Throughput.manual(12_000)));
+    Advice date =
+        ranked.stream().filter(a -> a.candidate().equals("/createdDate")).findFirst().get();
+    Advice user = ranked.stream().filter(a -> a.candidate().equals("/userId")).findFirst().get();
+    assertThat(date.monotonicity()).isGreaterThan(0.9);
+    assertThat(date.reasons()).anyMatch(x -> x.startsWith("time-based key"));
+    assertThat(date.verdict()).isEqualTo("rejected");
+    assertThat(user.monotonicity()).isBetween(0.4, 0.6);
+    assertThat(ranked.get(0).candidate()).isEqualTo("/userId");
+  }
+
+  @Test
   void reader_streamsJsonLinesArraysAndGzip(@TempDir Path dir) throws IOException {
     Path lines = dir.resolve("a.jsonl");
     Files.writeString(lines, "{\"id\":\"1\"}\n{\"id\":\"2\"}\n");

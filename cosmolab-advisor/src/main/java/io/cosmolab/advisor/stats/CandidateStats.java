@@ -42,6 +42,10 @@ public final class CandidateStats {
   private long documents;
   private long bytes;
   private long missing;
+  private String previous;
+  private long changes;
+  private long pairs;
+  private long rising;
 
   public CandidateStats(Candidate candidate) {
     this.candidate = candidate;
@@ -58,6 +62,17 @@ public final class CandidateStats {
       return;
     }
     String text = key.toString();
+    if (previous != null) {
+      pairs++;
+      int c = text.compareTo(previous);
+      if (c != 0) {
+        changes++;
+        if (c > 0) {
+          rising++;
+        }
+      }
+    }
+    previous = text;
     distinct.update(text);
     byDocuments.update(text);
     byBytes.update(text, sizeBytes);
@@ -89,6 +104,24 @@ public final class CandidateStats {
   /** Documents that cannot supply the key. */
   public long missing() {
     return missing;
+  }
+
+  /**
+   * How much the key follows arrival order: among consecutive documents whose keys differ, the
+   * share where the key rises. About 0.5 for keys unrelated to time; near 1 for a timestamp, a date
+   * or a sequence, where every new write goes to the newest key. Keys compare as their JSON text,
+   * which orders ISO dates and same-width numbers correctly.
+   */
+  public double monotonicity() {
+    return changes == 0 ? 0.5 : rising / (double) changes;
+  }
+
+  /**
+   * The mean number of consecutive documents that share a key value: 1 when every write goes to
+   * another key, large when writes arrive in bursts per key (a date, an hour, a batch id).
+   */
+  public double meanRun() {
+    return (pairs + 1) / (double) (changes + 1);
   }
 
   public double distinctEstimate() {
