@@ -66,6 +66,13 @@ public final class Advisor {
     return out;
   }
 
+  /** A reason and how much harm it predicts: 0 fails writes outright, higher wastes less. */
+  private record Finding(int harm, String text) {}
+
+  private static String shortKey(String key) {
+    return key.length() <= 40 ? key : key.substring(0, 37) + "...";
+  }
+
   private static void add(List<CandidateStats> stats, ObjectNode d) {
     int size = DocumentShape.sizeOf(d);
     for (CandidateStats s : stats) {
@@ -112,57 +119,67 @@ public final class Advisor {
     double distinct = s.distinctEstimate();
 
     int score = 100;
-    List<String> reasons = new ArrayList<>();
+    List<Finding> findings = new ArrayList<>();
     if (missingShare > 0) {
       score -= 25;
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "%.1f%% of documents have no %s: their writes cannot supply the key",
-              missingShare * 100,
-              s.candidate().name()));
+      findings.add(
+          new Finding(
+              3,
+              String.format(
+                  Locale.ROOT,
+                  "%.1f%% of documents have no %s: their writes cannot supply the key",
+                  missingShare * 100,
+                  s.candidate().name())));
     }
     double gb = 1L << 30;
     if (largest > limits.logicalPartitionBytes()) {
       score -= 40;
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "logical partition %s reaches %.1f GB, past the 20 GB limit: its writes will fail"
-                  + " (403/1014) and it can never be split",
-              topBytes.get(0).key(),
-              largest / gb));
+      findings.add(
+          new Finding(
+              0,
+              String.format(
+                  Locale.ROOT,
+                  "logical partition %s reaches %.1f GB, past the 20 GB limit: its writes will fail"
+                      + " (403/1014) and it can never be split",
+                  shortKey(topBytes.get(0).key()),
+                  largest / gb)));
     } else if (largest > 0.8 * limits.logicalPartitionBytes()) {
       score -= 15;
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
-              topBytes.get(0).key(),
-              largest / gb));
+      findings.add(
+          new Finding(
+              0,
+              String.format(
+                  Locale.ROOT,
+                  "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
+                  shortKey(topBytes.get(0).key()),
+                  largest / gb)));
     }
     if (!topDocs.isEmpty() && docs > 0) {
       double topShare = topDocs.get(0).estimate() / (double) docs;
       if (topShare >= 0.1 && topShare > 1.5 / partitions) {
         score -= 30;
-        reasons.add(
-            String.format(
-                Locale.ROOT,
-                "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition"
-                    + " carries %.1f× the mean",
-                topDocs.get(0).key(),
-                topShare * 100,
-                hotRatio));
+        findings.add(
+            new Finding(
+                2,
+                String.format(
+                    Locale.ROOT,
+                    "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition"
+                        + " carries %.1f× the mean",
+                    shortKey(topDocs.get(0).key()),
+                    topShare * 100,
+                    hotRatio)));
       }
     }
-    if (hotRatio > 1.5 && reasons.stream().noneMatch(r -> r.startsWith("hot key"))) {
+    if (hotRatio > 1.5 && findings.stream().noneMatch(f -> f.text().startsWith("hot key"))) {
       score -= 20;
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "uneven partitions: the busiest holds %.1f× the mean of %d",
-              hotRatio,
-              partitions));
+      findings.add(
+          new Finding(
+              5,
+              String.format(
+                  Locale.ROOT,
+                  "uneven partitions: the busiest holds %.1f× the mean of %d",
+                  hotRatio,
+                  partitions)));
     }
     double monotonicity = s.monotonicity();
     // A key that rises with arrival order is harmless when each write has its own value (the
@@ -170,29 +187,38 @@ public final class Advisor {
     boolean timeBased = monotonicity >= 0.9 && s.meanRun() >= 5 && s.documents() >= 100;
     if (timeBased) {
       score = Math.min(score - 35, 45); // the busiest hour all goes to one partition: reject
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive"
-                  + " writes share each one, so each moment's writes land on one logical and one"
-                  + " physical partition",
-              monotonicity * 100,
-              s.meanRun()));
+      findings.add(
+          new Finding(
+              1,
+              String.format(
+                  Locale.ROOT,
+                  "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive"
+                      + " writes share each one, so each moment's writes land on one logical and one"
+                      + " physical partition",
+                  monotonicity * 100,
+                  s.meanRun())));
     }
     if (distinct < Math.max(100, 10.0 * partitions)) {
       score -= 30;
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
-                  + " partition never splits",
-              distinct));
+      findings.add(
+          new Finding(
+              4,
+              String.format(
+                  Locale.ROOT,
+                  "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
+                      + " partition never splits",
+                  distinct)));
     }
     if (largest > limits.logicalPartitionBytes()) {
       score = Math.min(score, 40); // a hard failure, whatever else is right: never recommend it
     }
     score = Math.max(0, score);
     String verdict = score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected";
+    findings.sort(Comparator.comparingInt(Finding::harm));
+    List<String> reasons = new ArrayList<>();
+    for (Finding f : findings) {
+      reasons.add(f.text());
+    }
     List<Advice.Share> byDocs = new ArrayList<>();
     for (CandidateStats.Heavy h : topDocs) {
       byDocs.add(Advice.share(h, (double) docs, factor));
