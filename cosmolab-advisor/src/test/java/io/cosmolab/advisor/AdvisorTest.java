@@ -60,10 +60,10 @@ class AdvisorTest {
     for (ObjectNode d : docs) {
       int size = DocumentShape.sizeOf(d);
       s.add(d, size);
-      String key = tenant.keyOf(d).toString();
+      String key = tenant.keyOf(d).text();
       docsByKey.merge(key, 1L, Long::sum);
       bytesByKey.merge(key, (long) size, Long::sum);
-      String epk = EffectivePartitionKey.of(tenant.definition(), tenant.keyOf(d));
+      String epk = EffectivePartitionKey.of(tenant.definition(), tenant.keyOf(d).value());
       exactPerPartition[layout.ranges().indexOf(layout.rangeFor(epk))] += size;
     }
     assertThat((double) docsByKey.size()).isBetween(s.distinctLowerBound(), s.distinctUpperBound());

@@ -65,33 +65,80 @@ public record Candidate(List<String> paths, Kind kind) {
     };
   }
 
+  /** A document's key: the value to hash, and its text for counting and display. */
+  public record Key(PartitionKeyValue value, String text) {}
+
   /**
    * The key a document would get, or null when it cannot supply one (a path is missing, or holds an
-   * object or array).
+   * object or array). The text is the key's JSON array form, e.g. {@code ["acme","u1"]}.
    */
-  public PartitionKeyValue keyOf(JsonNode document) {
-    List<JsonNode> values = new ArrayList<>(paths.size());
-    for (String path : paths) {
+  public Key keyOf(JsonNode document) {
+    List<List<String>> segments = segments();
+    JsonNode[] values = new JsonNode[segments.size()];
+    for (int p = 0; p < values.length; p++) {
       JsonNode node = document;
-      for (String segment : PartitionKeyDefinition.segmentsOf(path)) {
+      for (String segment : segments.get(p)) {
         node = node == null || !node.isObject() ? null : node.get(segment);
       }
       if (node == null || node.isContainerNode()) {
         return null;
       }
-      values.add(node);
+      values[p] = node;
     }
     if (kind == Kind.SYNTHETIC) {
       StringBuilder b = new StringBuilder();
       for (JsonNode v : values) {
-        b.append(b.length() == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.toString());
+        b.append(b.length() == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.asText());
       }
-      return PartitionKeyValue.of(b.toString());
+      String joined = b.toString();
+      return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
     }
-    com.fasterxml.jackson.databind.node.ArrayNode array =
-        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-    values.forEach(array::add);
-    return PartitionKeyValue.fromJson(array);
+    StringBuilder text = new StringBuilder("[");
+    Object[] plain = new Object[values.length];
+    for (int p = 0; p < values.length; p++) {
+      JsonNode v = values[p];
+      if (p > 0) {
+        text.append(',');
+      }
+      if (v.isTextual()) {
+        plain[p] = v.textValue();
+        text.append(quoted(v.textValue()));
+      } else if (v.isNumber()) {
+        plain[p] = v.doubleValue();
+        text.append(v.asText());
+      } else if (v.isBoolean()) {
+        plain[p] = v.booleanValue();
+        text.append(v.booleanValue());
+      } else {
+        plain[p] = null;
+        text.append("null");
+      }
+    }
+    return new Key(PartitionKeyValue.of(plain), text.append(']').toString());
+  }
+
+  private static String quoted(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.append('"').toString();
+  }
+
+  /** Paths split into segments once per path, not once per document. */
+  private static final java.util.Map<String, List<String>> SEGMENTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private List<List<String>> segments() {
+    List<List<String>> out = new ArrayList<>(paths.size());
+    for (String p : paths) {
+      out.add(SEGMENTS.computeIfAbsent(p, PartitionKeyDefinition::segmentsOf));
+    }
+    return out;
   }
 
   private List<String> names() {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import java.util.ArrayList;
@@ -56,12 +55,12 @@ public final class CandidateStats {
   public void add(ObjectNode document, int sizeBytes) {
     documents++;
     bytes += sizeBytes;
-    PartitionKeyValue key = candidate.keyOf(document);
+    Candidate.Key key = candidate.keyOf(document);
     if (key == null) {
       missing++;
       return;
     }
-    String text = key.toString();
+    String text = key.text();
     if (previous != null) {
       pairs++;
       int c = text.compareTo(previous);
@@ -76,7 +75,7 @@ public final class CandidateStats {
     distinct.update(text);
     byDocuments.update(text);
     byBytes.update(text, sizeBytes);
-    int b = bucketOf(EffectivePartitionKey.of(definition, key));
+    int b = bucketOf(EffectivePartitionKey.of(definition, key.value()));
     bucketDocuments[b]++;
     bucketBytes[b] += sizeBytes;
   }
