@@ -13,7 +13,8 @@ import java.util.List;
  * @param topByDocuments the heaviest keys by documents, with each one's share of all documents
  * @param topByBytes the heaviest keys by bytes, projected
  * @param missingShare the share of documents that cannot supply the key
- * @param largestLogicalPartitionBytes the biggest logical partition, projected (upper bound)
+ * @param largestLogicalPartitionBytes the biggest logical partition, projected (the sketch's
+ *     estimate: exact while the keys are fewer than its counters)
  * @param physicalPartitions the physical partitions the container would have
  * @param partitionShares each physical partition's share of the storage
  * @param hotPartitionRatio the busiest partition's storage over the mean (1 = even)

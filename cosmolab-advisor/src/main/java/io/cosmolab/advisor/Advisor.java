@@ -114,7 +114,7 @@ public final class Advisor {
     double hotRatio = max * partitions;
     List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(5);
     List<CandidateStats.Heavy> topBytes = s.heaviestByBytes(5);
-    long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).upperBound() * factor);
+    long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factor);
     double missingShare = docs == 0 ? 0 : s.missing() / (double) docs;
     double distinct = s.distinctEstimate();
 
@@ -156,7 +156,8 @@ public final class Advisor {
     }
     if (!topDocs.isEmpty() && docs > 0) {
       double topShare = topDocs.get(0).estimate() / (double) docs;
-      if (topShare >= 0.1 && topShare > 1.5 / partitions) {
+      // hot when one key alone brings half a partition's fair share or more
+      if (topShare >= 0.1 && topShare > 0.5 / partitions) {
         score -= 30;
         findings.add(
             new Finding(
@@ -208,6 +209,19 @@ public final class Advisor {
                   "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
                       + " partition never splits",
                   distinct)));
+    }
+    if (s.candidate().kind() == Candidate.Kind.BUCKETED) {
+      score -= 10;
+      findings.add(
+          new Finding(
+              6,
+              String.format(
+                  Locale.ROOT,
+                  "synthetic-key read fan-out: a read by %s alone must visit %d buckets (read"
+                      + " multiplier ×%d)",
+                  s.candidate().paths().get(0),
+                  s.candidate().buckets(),
+                  s.candidate().buckets())));
     }
     if (largest > limits.logicalPartitionBytes()) {
       score = Math.min(score, 40); // a hard failure, whatever else is right: never recommend it

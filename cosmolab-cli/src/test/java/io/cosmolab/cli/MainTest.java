@@ -106,6 +106,17 @@ class MainTest {
   }
 
   @Test
+  void adviseExample_runsTheScenario_andNamesTheKnownFailures() {
+    assertThat(run("advise", "--example", "ecommerce", "--example-documents", "5000")).isZero();
+    assertThat(out.toString())
+        .contains("example ecommerce")
+        .contains("/userId")
+        .contains("time-based key");
+    assertThat(run("advise", "--example", "nosuch")).isEqualTo(2);
+    assertThat(err.toString()).contains("not one of: ecommerce, saas, iot, game");
+  }
+
+  @Test
   void advise_onInvalidJson_namesTheLine(@org.junit.jupiter.api.io.TempDir Path dir)
       throws IOException {
     Path file = dir.resolve("bad.jsonl");

@@ -13,13 +13,19 @@ import java.util.List;
  * @param kind how they make a key: one path, a synthetic concatenation stored in a new property, or
  *     a hierarchical (MultiHash) key with one level per path
  */
-public record Candidate(List<String> paths, Kind kind) {
+public record Candidate(List<String> paths, Kind kind, int buckets) {
 
   /** How a candidate's paths make a key. */
   public enum Kind {
     SINGLE,
     SYNTHETIC,
-    HIERARCHICAL
+    HIERARCHICAL,
+    /** One path plus a suffix 0..B-1 from the document id: spreads writes, multiplies reads. */
+    BUCKETED
+  }
+
+  public Candidate(List<String> paths, Kind kind) {
+    this(paths, kind, 0);
   }
 
   public Candidate {
@@ -29,6 +35,10 @@ public record Candidate(List<String> paths, Kind kind) {
     }
     if (paths.isEmpty() || (kind == Kind.SINGLE && paths.size() != 1)) {
       throw new IllegalArgumentException("a " + kind + " candidate needs paths, got " + paths);
+    }
+    if (kind == Kind.BUCKETED && (paths.size() != 1 || buckets < 2)) {
+      throw new IllegalArgumentException(
+          "a bucketed key is one path with 2 or more buckets, got " + paths + " x" + buckets);
     }
     if (kind == Kind.HIERARCHICAL && (paths.size() < 2 || paths.size() > 3)) {
       throw new IllegalArgumentException("a hierarchical key has 2 or 3 levels, got " + paths);
@@ -47,12 +57,18 @@ public record Candidate(List<String> paths, Kind kind) {
     return new Candidate(List.of(paths), Kind.HIERARCHICAL);
   }
 
+  /** {@code path} with a suffix from 0 to {@code buckets - 1}, chosen by the document id. */
+  public static Candidate bucketed(String path, int buckets) {
+    return new Candidate(List.of(path), Kind.BUCKETED, buckets);
+  }
+
   /** {@code /tenantId}, {@code /tenantId+/userId} (synthetic), {@code /tenantId/>/userId}. */
   public String name() {
     return switch (kind) {
       case SINGLE -> paths.get(0);
       case SYNTHETIC -> String.join("+", paths);
       case HIERARCHICAL -> String.join(" > ", paths);
+      case BUCKETED -> paths.get(0) + "+bucket(" + buckets + ")";
     };
   }
 
@@ -62,6 +78,7 @@ public record Candidate(List<String> paths, Kind kind) {
       case SINGLE -> PartitionKeyDefinition.hash(paths.get(0));
       case SYNTHETIC -> PartitionKeyDefinition.hash("/" + String.join("_", names()));
       case HIERARCHICAL -> PartitionKeyDefinition.hierarchical(paths.toArray(String[]::new));
+      case BUCKETED -> PartitionKeyDefinition.hash("/" + names().get(0) + "_bucket");
     };
   }
 
@@ -84,6 +101,13 @@ public record Candidate(List<String> paths, Kind kind) {
         return null;
       }
       values[p] = node;
+    }
+    if (kind == Kind.BUCKETED) {
+      JsonNode id = document.get("id");
+      int bucket = Math.floorMod(id == null ? 0 : id.asText().hashCode(), buckets);
+      String base = values[0].isTextual() ? values[0].textValue() : values[0].asText();
+      String joined = base + "-" + bucket;
+      return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
     }
     if (kind == Kind.SYNTHETIC) {
       StringBuilder b = new StringBuilder();

@@ -7,6 +7,7 @@ import io.cosmolab.advisor.Advice;
 import io.cosmolab.advisor.Advisor;
 import io.cosmolab.advisor.AdvisorOptions;
 import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.examples.Example;
 import io.cosmolab.advisor.input.DocumentReader;
 import io.cosmolab.engine.throughput.Throughput;
 import java.io.PrintWriter;
@@ -36,14 +37,29 @@ import picocli.CommandLine.Parameters;
 public final class AdviseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Files of sample documents.")
+  @Parameters(arity = "0..*", paramLabel = "FILE", description = "Files of sample documents.")
   List<Path> files;
+
+  @Option(
+      names = "--example",
+      paramLabel = "NAME",
+      description =
+          "Run a built-in scenario instead of files: ecommerce, saas, iot or game (its data,"
+              + " candidates and sizing).")
+  String example;
+
+  @Option(
+      names = "--example-documents",
+      defaultValue = "100000",
+      description = "Documents an example generates (${DEFAULT-VALUE}).")
+  int exampleDocuments;
 
   @Option(
       names = "--key",
       paramLabel = "KEY",
       description =
-          "A candidate to weigh (repeatable): /a, /a+/b (synthetic), /a>/b[>/c] (hierarchical)."
+          "A candidate to weigh (repeatable): /a, /a+/b (synthetic), /a>/b[>/c] (hierarchical),"
+              + " /a*10 (a with a suffix of 10 buckets)."
               + " Default: discovered from the first 1,000 documents.")
   List<String> keys;
 
@@ -69,13 +85,24 @@ public final class AdviseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Candidate> candidates = keys == null ? null : parse(keys);
-    Throughput t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
-    List<Advice> ranked;
-    try (Documents docs = new Documents(files)) {
-      ranked = Advisor.analyze(docs, candidates, new AdvisorOptions(t, projectedDocuments));
-    }
     PrintWriter out = spec.commandLine().getOut();
+    List<Advice> ranked;
+    if (example != null) {
+      Example e = exampleNamed(example);
+      if (!json) {
+        out.println("example " + e.cliName() + ": " + e.description());
+      }
+      ranked = Advisor.analyze(e.documents(exampleDocuments, 42), e.candidates(), e.options());
+    } else {
+      if (files == null || files.isEmpty()) {
+        throw new IllegalArgumentException("name files of sample documents, or --example NAME");
+      }
+      List<Candidate> candidates = keys == null ? null : parse(keys);
+      Throughput t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
+      try (Documents docs = new Documents(files)) {
+        ranked = Advisor.analyze(docs, candidates, new AdvisorOptions(t, projectedDocuments));
+      }
+    }
     if (json) {
       out.println(
           new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(ranked));
@@ -86,11 +113,29 @@ public final class AdviseCommand implements Callable<Integer> {
     return 0;
   }
 
+  private static Example exampleNamed(String name) {
+    for (Example e : Example.values()) {
+      if (e.cliName().equalsIgnoreCase(name.strip())) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(
+        "--example " + name + " is not one of: ecommerce, saas, iot, game");
+  }
+
   static List<Candidate> parse(List<String> keys) {
     List<Candidate> out = new ArrayList<>();
     for (String k : keys) {
       String key = k.strip();
-      if (key.contains(">")) {
+      if (key.contains("*")) {
+        String[] parts = split(key, "\\*");
+        try {
+          out.add(Candidate.bucketed(parts[0], Integer.parseInt(parts[1])));
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+          throw new IllegalArgumentException(
+              "--key " + key + ": a bucketed key is /path*BUCKETS, e.g. /serverId*10", e);
+        }
+      } else if (key.contains(">")) {
         out.add(Candidate.hierarchical(split(key, ">")));
       } else if (key.contains("+")) {
         out.add(Candidate.synthetic(split(key, "\\+")));

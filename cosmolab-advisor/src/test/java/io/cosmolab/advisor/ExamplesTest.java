@@ -1,0 +1,63 @@
+package io.cosmolab.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.advisor.examples.Example;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each built-in scenario: the known-good key wins, and the others fail for the known reason. */
+class ExamplesTest {
+
+  private static List<Advice> run(Example e) {
+    return Advisor.analyze(e.documents(20_000, 42), e.candidates(), e.options());
+  }
+
+  private static Advice find(List<Advice> ranked, String candidate) {
+    return ranked.stream().filter(a -> a.candidate().equals(candidate)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void ecommerce_recommendsUserId_andNamesTheHotProductAndTheClock() {
+    List<Advice> r = run(Example.ECOMMERCE);
+    assertThat(r.get(0).candidate()).isEqualTo("/userId");
+    assertThat(r.get(0).verdict()).isEqualTo("recommended");
+    assertThat(find(r, "/productId").reasons().get(0)).startsWith("hot key [\"p-bestseller\"]");
+    assertThat(find(r, "/createdDate").reasons().get(0)).startsWith("time-based key");
+    assertThat(find(r, "/createdDate").verdict()).isEqualTo("rejected");
+  }
+
+  @Test
+  void saas_prefersTheHierarchicalKey_andRejectsTenantIdPastTwentyGigabytes() {
+    List<Advice> r = run(Example.SAAS);
+    Advice hierarchical = find(r, "/tenantId > /userId > /sessionId");
+    Advice tenant = find(r, "/tenantId");
+    assertThat(hierarchical.verdict()).isEqualTo("recommended");
+    assertThat(r.indexOf(hierarchical)).isLessThan(r.indexOf(tenant));
+    assertThat(tenant.verdict()).isEqualTo("rejected");
+    assertThat(tenant.reasons().get(0))
+        .contains("logical partition [\"tenant-0\"]")
+        .contains("past the 20 GB limit");
+  }
+
+  @Test
+  void iot_spreadsTheChattyDeviceByDay() {
+    List<Advice> r = run(Example.IOT);
+    assertThat(r.get(0).candidate()).isEqualTo("/deviceId+/day");
+    assertThat(r.get(0).verdict()).isEqualTo("recommended");
+    Advice device = find(r, "/deviceId");
+    assertThat(device.verdict()).isEqualTo("rejected");
+    assertThat(device.reasons().get(0))
+        .contains("[\"dev-chatty\"]")
+        .contains("past the 20 GB limit");
+  }
+
+  @Test
+  void game_spreadsTheHotServerWithBuckets_atAReadMultiplier() {
+    List<Advice> r = run(Example.GAME);
+    assertThat(r.get(0).candidate()).isEqualTo("/serverId+bucket(20)");
+    assertThat(r.get(0).reasons()).anyMatch(x -> x.contains("read multiplier ×20"));
+    Advice server = find(r, "/serverId");
+    assertThat(server.reasons().get(0)).startsWith("hot key [\"eu-1\"]");
+  }
+}
