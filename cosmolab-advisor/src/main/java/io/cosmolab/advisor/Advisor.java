@@ -210,6 +210,25 @@ public final class Advisor {
                       + " partition never splits",
                   distinct)));
     }
+    double[] perLevel = s.distinctPerLevel();
+    for (int level = 1; level < perLevel.length; level++) {
+      if (perLevel[level - 1] > 2 * perLevel[level]) {
+        score -= 25;
+        findings.add(
+            new Finding(
+                3,
+                String.format(
+                    Locale.ROOT,
+                    "hierarchical levels in the wrong order: %s (~%.0f values) comes before %s"
+                        + " (~%.0f); put the fewer-valued level first, so prefix queries target"
+                        + " few partitions",
+                    s.candidate().paths().get(level - 1),
+                    perLevel[level - 1],
+                    s.candidate().paths().get(level),
+                    perLevel[level])));
+        break;
+      }
+    }
     if (s.candidate().kind() == Candidate.Kind.BUCKETED) {
       score -= 10;
       findings.add(

@@ -178,6 +178,21 @@ class AdvisorTest {
   }
 
   @Test
+  void hierarchicalLevels_highCardinalityFirst_areReportedAsTheWrongOrder() {
+    List<Advice> ranked =
+        Advisor.analyze(
+            sessions(5000, 0.1, 13).iterator(),
+            List.of(
+                Candidate.hierarchical("/tenantId", "/userId"),
+                Candidate.hierarchical("/userId", "/tenantId")),
+            AdvisorOptions.of(Throughput.manual(12_000)));
+    assertThat(ranked.get(0).candidate()).isEqualTo("/tenantId > /userId");
+    assertThat(ranked.get(1).reasons())
+        .anyMatch(r -> r.startsWith("hierarchical levels in the wrong order: /userId"));
+    assertThat(ranked.get(0).reasons()).noneMatch(r -> r.contains("wrong order"));
+  }
+
+  @Test
   void reader_streamsJsonLinesArraysAndGzip(@TempDir Path dir) throws IOException {
     Path lines = dir.resolve("a.jsonl");
     Files.writeString(lines, "{\"id\":\"1\"}\n{\"id\":\"2\"}\n");

@@ -34,6 +34,7 @@ public final class CandidateStats {
   private final Candidate candidate;
   private final PartitionKeyDefinition definition;
   private final HllSketch distinct = new HllSketch(12);
+  private final HllSketch[] levels;
   private final ItemsSketch<String> byDocuments = new ItemsSketch<>(1024);
   private final ItemsSketch<String> byBytes = new ItemsSketch<>(1024);
   private final long[] bucketDocuments = new long[BUCKETS];
@@ -49,6 +50,21 @@ public final class CandidateStats {
   public CandidateStats(Candidate candidate) {
     this.candidate = candidate;
     this.definition = candidate.definition();
+    this.levels =
+        new HllSketch
+            [candidate.kind() == Candidate.Kind.HIERARCHICAL ? candidate.paths().size() : 0];
+    for (int i = 0; i < levels.length; i++) {
+      levels[i] = new HllSketch(10);
+    }
+  }
+
+  /** Distinct values of each level of a hierarchical key alone (empty for other kinds). */
+  public double[] distinctPerLevel() {
+    double[] out = new double[levels.length];
+    for (int i = 0; i < levels.length; i++) {
+      out[i] = levels[i].getEstimate();
+    }
+    return out;
   }
 
   /** Counts one document of {@code sizeBytes}. */
@@ -61,6 +77,9 @@ public final class CandidateStats {
       return;
     }
     String text = key.text();
+    for (int i = 0; i < levels.length; i++) {
+      levels[i].update(key.value().components().get(i).toString());
+    }
     if (previous != null) {
       pairs++;
       int c = text.compareTo(previous);
