@@ -60,4 +60,13 @@ class ExamplesTest {
     Advice server = find(r, "/serverId");
     assertThat(server.reasons().get(0)).startsWith("hot key [\"eu-1\"]");
   }
+
+  @Test
+  void discovery_proposesTheFixesForAHotKey() {
+    List<String> found =
+        Advisor.analyze(Example.IOT.documents(5000, 1), null, Example.IOT.options()).stream()
+            .map(Advice::candidate)
+            .toList();
+    assertThat(found).contains("/deviceId", "/deviceId+bucket(10)", "/deviceId+/day");
+  }
 }

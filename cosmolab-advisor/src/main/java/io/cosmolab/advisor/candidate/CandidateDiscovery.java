@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Finds the candidates worth weighing in a sample of documents: every path to a scalar (string,
@@ -25,12 +23,19 @@ public final class CandidateDiscovery {
 
   private CandidateDiscovery() {}
 
-  /** One discovered path: how many sample documents have it and how many values they hold. */
-  public record PathProfile(String path, double coverage, int distinctInSample) {}
+  /**
+   * One discovered path in the sample: the share of documents that have it, its distinct values,
+   * the share of its most common value, and whether its values look like dates.
+   */
+  public record PathProfile(
+      String path, double coverage, int distinctInSample, double topShare, boolean dateLike) {}
+
+  private static final java.util.regex.Pattern DATE =
+      java.util.regex.Pattern.compile("^\\d{4}-\\d{2}(-\\d{2})?([T ].*)?$");
 
   public static List<PathProfile> profile(List<ObjectNode> sample) {
     Map<String, Integer> present = new LinkedHashMap<>();
-    Map<String, Set<String>> values = new HashMap<>();
+    Map<String, Map<String, Integer>> values = new HashMap<>();
     for (ObjectNode doc : sample) {
       walk(doc, "", 1, present, values);
     }
@@ -38,7 +43,12 @@ public final class CandidateDiscovery {
     for (Map.Entry<String, Integer> e : present.entrySet()) {
       double coverage = sample.isEmpty() ? 0 : e.getValue() / (double) sample.size();
       if (coverage >= MIN_COVERAGE) {
-        out.add(new PathProfile(e.getKey(), coverage, values.get(e.getKey()).size()));
+        Map<String, Integer> counts = values.get(e.getKey());
+        int top = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        boolean dates = counts.keySet().stream().allMatch(v -> DATE.matcher(v).matches());
+        out.add(
+            new PathProfile(
+                e.getKey(), coverage, counts.size(), top / (double) e.getValue(), dates));
       }
     }
     return out;
@@ -69,7 +79,18 @@ public final class CandidateDiscovery {
         out.add(Candidate.hierarchical(low.path(), high.path()));
       }
     }
-    return out;
+    // the usual fixes for a hot key: a suffix of buckets, or the key plus the day
+    for (PathProfile p : paths) {
+      if (p.topShare() >= 0.1 && p.distinctInSample() >= 10 && !p.dateLike()) {
+        out.add(Candidate.bucketed(p.path(), 10));
+        for (PathProfile date : paths) {
+          if (date.dateLike() && date.distinctInSample() > 1) {
+            out.add(Candidate.synthetic(p.path(), date.path()));
+          }
+        }
+      }
+    }
+    return new ArrayList<>(new java.util.LinkedHashSet<>(out));
   }
 
   private static void walk(
@@ -77,7 +98,7 @@ public final class CandidateDiscovery {
       String prefix,
       int depth,
       Map<String, Integer> present,
-      Map<String, Set<String>> values) {
+      Map<String, Map<String, Integer>> values) {
     for (Map.Entry<String, JsonNode> f : node.properties()) {
       String name = f.getKey();
       if (depth == 1 && name.startsWith("_")) {
@@ -89,7 +110,7 @@ public final class CandidateDiscovery {
         walk(v, path, depth + 1, present, values);
       } else if (v.isValueNode() && !v.isNull()) {
         present.merge(path, 1, Integer::sum);
-        values.computeIfAbsent(path, k -> new HashSet<>()).add(v.asText());
+        values.computeIfAbsent(path, k -> new HashMap<>()).merge(v.asText(), 1, Integer::sum);
       }
     }
   }
