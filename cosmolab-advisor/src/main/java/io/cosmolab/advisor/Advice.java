@@ -19,6 +19,10 @@ import java.util.List;
  * @param partitionShares each physical partition's share of the storage
  * @param hotPartitionRatio the busiest partition's storage over the mean (1 = even)
  * @param monotonicity how much the key follows arrival order (0.5 unrelated, 1 a clock)
+ * @param peakRuPerSecond the busiest partition's demand at peak (0 without a workload)
+ * @param budgetRuPerSecond each partition's share of the throughput
+ * @param predicted429Share the share of peak requests beyond their partition's budget
+ * @param minimumRuPerSecond the throughput that would serve the busiest partition at peak
  * @param score 0–100, higher is better
  * @param verdict recommended, risky or rejected
  * @param reasons why, in the terms of the failure each number predicts
@@ -35,6 +39,10 @@ public record Advice(
     List<Double> partitionShares,
     double hotPartitionRatio,
     double monotonicity,
+    double peakRuPerSecond,
+    double budgetRuPerSecond,
+    double predicted429Share,
+    double minimumRuPerSecond,
     int score,
     String verdict,
     List<String> reasons) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.candidate.CandidateDiscovery;
 import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.workload.Workload;
+import io.cosmolab.engine.cost.CostModel;
 import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.engine.routing.RoutingMap;
@@ -48,15 +50,18 @@ public final class Advisor {
     for (Candidate c : candidates) {
       stats.add(new CandidateStats(c));
     }
+    long[] shape = new long[3]; // documents, bytes, indexed terms
+    boolean terms = !options.peak().isEmpty();
     for (ObjectNode d : head) {
-      add(stats, d);
+      add(stats, d, shape, terms);
     }
     while (documents.hasNext()) {
-      add(stats, documents.next());
+      add(stats, documents.next(), shape, terms);
     }
+    Peak peak = Peak.of(options.peak(), shape);
     List<Advice> out = new ArrayList<>();
     for (CandidateStats s : stats) {
-      out.add(advise(s, options));
+      out.add(advise(s, options, peak));
     }
     out.sort(
         Comparator.comparingInt(Advice::score)
@@ -73,14 +78,48 @@ public final class Advisor {
     return key.length() <= 40 ? key : key.substring(0, 37) + "...";
   }
 
-  private static void add(List<CandidateStats> stats, ObjectNode d) {
+  private static void add(List<CandidateStats> stats, ObjectNode d, long[] shape, boolean terms) {
     int size = DocumentShape.sizeOf(d);
+    shape[0]++;
+    shape[1] += size;
+    if (terms) {
+      shape[2] += DocumentShape.indexedTermsCheckingDepth(d);
+    }
     for (CandidateStats s : stats) {
       s.add(d, size);
     }
   }
 
-  static Advice advise(CandidateStats s, AdvisorOptions options) {
+  /**
+   * The RU/s the peak operations cost, for the sample's mean document, by the engine's published
+   * cost model. Every operation addresses a document by its key, so its load spreads like the
+   * documents. Replaces are assumed to change every indexed term, patches two. [I]
+   */
+  record Peak(double ruPerSecond) {
+    static Peak of(List<Workload.Operation> ops, long[] shape) {
+      if (ops.isEmpty() || shape[0] == 0) {
+        return new Peak(0);
+      }
+      int size = (int) (shape[1] / shape[0]);
+      int terms = (int) (shape[2] / shape[0]);
+      CostModel costs = CostModel.PUBLISHED;
+      double total = 0;
+      for (Workload.Operation op : ops) {
+        double unit =
+            switch (op.type()) {
+              case CREATE, UPSERT -> costs.create(size, terms);
+              case REPLACE -> costs.replace(size, terms);
+              case PATCH -> costs.patch(size, 2, 1);
+              case DELETE -> costs.delete(size, terms);
+              case READ -> costs.pointRead(size, false);
+            };
+        total += op.rate() * unit;
+      }
+      return new Peak(total);
+    }
+  }
+
+  static Advice advise(CandidateStats s, AdvisorOptions options, Peak peak) {
     long docs = s.documents();
     double factor =
         options.projectedDocuments() > docs && docs > 0
@@ -112,6 +151,21 @@ public final class Advisor {
       max = Math.max(max, share);
     }
     double hotRatio = max * partitions;
+    double budget = options.throughput().maxRuPerSecond() / partitions;
+    double peakDemand = 0;
+    double over = 0;
+    long keyedDocs = 0;
+    for (long[] p : load) {
+      keyedDocs += p[0];
+    }
+    for (long[] p : load) {
+      double demand = keyedDocs == 0 ? 0 : peak.ruPerSecond() * p[0] / keyedDocs;
+      peakDemand = Math.max(peakDemand, demand);
+      over += Math.max(0, demand - budget);
+    }
+    double predicted429 = peak.ruPerSecond() == 0 ? 0 : over / peak.ruPerSecond();
+    double minimum =
+        peak.ruPerSecond() == 0 ? 0 : Math.max(400, Math.ceil(peakDemand * partitions / 100) * 100);
     List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(5);
     List<CandidateStats.Heavy> topBytes = s.heaviestByBytes(5);
     long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factor);
@@ -210,6 +264,20 @@ public final class Advisor {
                       + " partition never splits",
                   distinct)));
     }
+    if (predicted429 > 0.001) {
+      score -= 25;
+      findings.add(
+          new Finding(
+              2,
+              String.format(
+                  Locale.ROOT,
+                  "at peak the busiest partition needs %.0f RU/s against a budget of %.0f: ~%.1f%%"
+                      + " of requests would get 429; with this key the container needs %.0f RU/s",
+                  peakDemand,
+                  budget,
+                  predicted429 * 100,
+                  minimum)));
+    }
     double[] perLevel = s.distinctPerLevel();
     for (int level = 1; level < perLevel.length; level++) {
       if (perLevel[level - 1] > 2 * perLevel[level]) {
@@ -272,6 +340,10 @@ public final class Advisor {
         shares,
         hotRatio,
         monotonicity,
+        peakDemand,
+        budget,
+        predicted429,
+        minimum,
         score,
         verdict,
         reasons);

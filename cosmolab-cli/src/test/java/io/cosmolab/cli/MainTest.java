@@ -101,6 +101,22 @@ class MainTest {
     assertThat(rows[1]).contains("/id").contains("recommended");
     assertThat(out.toString()).contains("hot key [\"vip\"] holds 50% of documents");
     out.getBuffer().setLength(0);
+    Path workload = dir.resolve("peak.yaml");
+    Files.writeString(
+        workload,
+        """
+        throughput: 24000
+        operations:
+          - type: create
+            rate: 2000
+          - type: read
+            rate: 20000
+        """);
+    assertThat(
+            run("advise", file.toString(), "--key", "/tenantId", "--workload", workload.toString()))
+        .isZero();
+    assertThat(out.toString()).containsPattern("[1-9]\\d*%  hot key");
+    out.getBuffer().setLength(0);
     assertThat(run("advise", file.toString(), "--key", "/tenantId", "--json")).isZero();
     assertThat(out.toString()).contains("\"candidate\" : \"/tenantId\"").contains("\"verdict\"");
   }

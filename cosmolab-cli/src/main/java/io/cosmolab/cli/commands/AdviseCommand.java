@@ -9,6 +9,7 @@ import io.cosmolab.advisor.AdvisorOptions;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.examples.Example;
 import io.cosmolab.advisor.input.DocumentReader;
+import io.cosmolab.advisor.workload.Workload;
 import io.cosmolab.engine.throughput.Throughput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -80,6 +81,15 @@ public final class AdviseCommand implements Callable<Integer> {
               + " (default: the sample is all the data).")
   long projectedDocuments;
 
+  @Option(
+      names = "--workload",
+      paramLabel = "FILE",
+      description =
+          "The workload at peak (YAML: throughput or autoscale, documents, operations with"
+              + " rates); predicts RU/s per partition, 429s and the throughput each key needs."
+              + " Options given on the command line win.")
+  Path workload;
+
   @Option(names = "--json", description = "Print the ranking as JSON (for CI gates).")
   boolean json;
 
@@ -98,9 +108,22 @@ public final class AdviseCommand implements Callable<Integer> {
         throw new IllegalArgumentException("name files of sample documents, or --example NAME");
       }
       List<Candidate> candidates = keys == null ? null : parse(keys);
+      var parsed = spec.commandLine().getParseResult();
       Throughput t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
+      long documents = projectedDocuments;
+      List<Workload.Operation> peak = List.of();
+      if (workload != null) {
+        Workload w = Workload.read(workload);
+        if (!parsed.hasMatchedOption("--throughput") && w.throughputOrNull() != null) {
+          t = w.throughputOrNull();
+        }
+        if (!parsed.hasMatchedOption("--documents") && w.documents() != null) {
+          documents = w.documents();
+        }
+        peak = w.operations();
+      }
       try (Documents docs = new Documents(files)) {
-        ranked = Advisor.analyze(docs, candidates, new AdvisorOptions(t, projectedDocuments));
+        ranked = Advisor.analyze(docs, candidates, new AdvisorOptions(t, documents, peak));
       }
     }
     if (json) {
@@ -157,7 +180,7 @@ public final class AdviseCommand implements Callable<Integer> {
   private static void print(List<Advice> ranked, PrintWriter out) {
     out.printf(
         Locale.ROOT,
-        "%-3s %-28s %-11s %5s %10s %5s %6s %9s  %s%n",
+        "%-3s %-28s %-11s %5s %10s %5s %6s %9s %6s  %s%n",
         "#",
         "candidate",
         "verdict",
@@ -166,12 +189,13 @@ public final class AdviseCommand implements Callable<Integer> {
         "parts",
         "hot",
         "largest",
+        "429s",
         "why");
     int i = 1;
     for (Advice a : ranked) {
       out.printf(
           Locale.ROOT,
-          "%-3d %-28s %-11s %5d %10.0f %5d %5.2fx %9s  %s%n",
+          "%-3d %-28s %-11s %5d %10.0f %5d %5.2fx %9s %6s  %s%n",
           i++,
           a.candidate(),
           a.verdict(),
@@ -180,6 +204,9 @@ public final class AdviseCommand implements Callable<Integer> {
           a.physicalPartitions(),
           a.hotPartitionRatio(),
           bytes(a.largestLogicalPartitionBytes()),
+          a.peakRuPerSecond() == 0
+              ? "-"
+              : String.format(Locale.ROOT, "%.0f%%", a.predicted429Share() * 100),
           a.reasons().isEmpty() ? "spreads evenly" : a.reasons().get(0));
     }
   }

@@ -1,0 +1,2 @@
+/** The workload at peak, read from YAML: operations and their rates, throughput, growth. */
+package io.cosmolab.advisor.workload;
