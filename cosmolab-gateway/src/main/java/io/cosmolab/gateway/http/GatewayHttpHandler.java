@@ -224,7 +224,26 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } else {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+      ctx.writeAndFlush(out).addListener(GatewayHttpHandler::closeGently);
+    }
+  }
+
+  /**
+   * Ends a connection after its last response without losing that response: a client still sending
+   * (say, a body over the limit) would get a reset that discards the answer if the socket closed
+   * with its data unread. So the server shuts down its output — the client reads the answer and the
+   * end of stream — keeps reading and discarding until the client closes, and closes itself after
+   * ten seconds at the latest.
+   */
+  // Closing has no outcome to act on; the futures are dropped on purpose.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private static void closeGently(io.netty.util.concurrent.Future<? super Void> written) {
+    io.netty.channel.Channel ch = ((io.netty.channel.ChannelFuture) written).channel();
+    if (ch instanceof io.netty.channel.socket.SocketChannel socket && socket.isActive()) {
+      socket.shutdownOutput();
+      ch.eventLoop().schedule(() -> ch.close(), 10, java.util.concurrent.TimeUnit.SECONDS);
+    } else {
+      ch.close();
     }
   }
 
