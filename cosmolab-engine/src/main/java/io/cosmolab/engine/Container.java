@@ -74,7 +74,6 @@ public final class Container {
   private final long createdMillis;
   private final int etagSalt;
   private final int ordinal;
-  private final ContainerSettings settings;
 
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicReference<RoutingMap> routing;
@@ -117,7 +116,6 @@ public final class Container {
     this.createdMillis = restored != null ? restored.createdMillis() : engine.clock().millis();
     this.etagSalt = ordinal;
     this.ordinal = ordinal;
-    this.settings = settings;
     this.throughput = throughput;
     this.maxEverProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
@@ -184,11 +182,6 @@ public final class Container {
 
   int ordinal() {
     return ordinal;
-  }
-
-  /** The settings it was created with (the time to live may have changed since). */
-  ContainerSettings settings() {
-    return settings;
   }
 
   double maxEverProvisioned() {

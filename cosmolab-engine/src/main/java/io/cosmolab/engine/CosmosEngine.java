@@ -63,7 +63,7 @@ public final class CosmosEngine implements AutoCloseable {
   Database restoreDatabase(String id, int ordinal, Throughput shared, long createdMillis) {
     Database db = new Database(this, id, ordinal, shared, createdMillis);
     databases.put(id, db);
-    ordinals.accumulateAndGet(ordinal + 1, Math::max);
+    reserveOrdinal(ordinal);
     return db;
   }
 

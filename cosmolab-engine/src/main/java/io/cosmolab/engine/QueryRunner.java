@@ -446,7 +446,8 @@ final class QueryRunner {
     }
   }
 
-  private static CosmosException invalidToken(String token) {
+  /** The 400 for a continuation token this server did not issue (shared with {@link Resume}). */
+  static CosmosException invalidToken(String token) {
     return CosmosError.BAD_REQUEST.exception(
         "Invalid Continuation Token: '%s' was not issued by this server for a query",
         token.length() > 64 ? token.substring(0, 64) + "…" : token);

@@ -1,6 +1,5 @@
 package io.cosmolab.engine;
 
-import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.query.QueryRequest;
@@ -85,14 +84,14 @@ final class Resume {
     try {
       raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw invalid(token);
+      throw QueryRunner.invalidToken(token);
     }
     if (raw.startsWith("v1:")) {
       return null; // a result-offset token of another query shape: start over
     }
     String[] parts = raw.split(":", 5);
     if (parts.length != 5 || !parts[0].equals("v2")) {
-      throw invalid(token);
+      throw QueryRunner.invalidToken(token);
     }
     if (!parts[1].equals(binding)) {
       return null;
@@ -100,11 +99,11 @@ final class Resume {
     try {
       int k = Integer.parseInt(parts[2]);
       if (k < 0) {
-        throw invalid(token);
+        throw QueryRunner.invalidToken(token);
       }
       return new Resume(parts[3], parts[4], k);
     } catch (NumberFormatException e) {
-      throw invalid(token);
+      throw QueryRunner.invalidToken(token);
     }
   }
 
@@ -148,11 +147,5 @@ final class Resume {
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static CosmosException invalid(String token) {
-    return CosmosError.BAD_REQUEST.exception(
-        "Invalid Continuation Token: '%s' was not issued by this server for a query",
-        token.length() > 64 ? token.substring(0, 64) + "…" : token);
   }
 }

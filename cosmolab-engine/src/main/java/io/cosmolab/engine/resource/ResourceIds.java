@@ -13,6 +13,7 @@ import java.util.Base64;
  * container  | db: 4 | coll: 4, first byte has bit 0x80 set (else the SDK reads a "user") |
  * document   | container: 8 | doc: 8 = sequence << 8, so byte 8 < 0x80, byte 15 = 0x00 |
  * pk range   | container: 8 | id: 7 bytes big-endian | 0x50 (type nibble 5) |
+ * script     | container: 8 | sequence: 7 bytes big-endian | type nibble: sproc 8, trigger 7, udf 6 |
  * </pre>
  *
  * Document ids grow with a per-container sequence, so {@code _rid} order is creation order; the
@@ -43,6 +44,13 @@ public final class ResourceIds {
   public static byte[] partitionKeyRange(byte[] container, long rangeId) {
     byte[] out = Arrays.copyOf(container, 16);
     ByteBuffer.wrap(out, 8, 8).putLong((rangeId << 8) | 0x50);
+    return out;
+  }
+
+  /** A stored procedure, trigger or UDF: {@code typeNibble} 8, 7 or 6 in byte 15. */
+  public static byte[] script(byte[] container, long sequence, int typeNibble) {
+    byte[] out = Arrays.copyOf(container, 16);
+    ByteBuffer.wrap(out, 8, 8).putLong((sequence << 8) | ((long) typeNibble << 4));
     return out;
   }
 

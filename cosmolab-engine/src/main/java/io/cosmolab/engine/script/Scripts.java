@@ -103,7 +103,7 @@ public final class Scripts {
     byKind.get(kind).put(stored.get("id").textValue(), stored.deepCopy());
     byte[] rid = ResourceIds.decode(stored.path("_rid").asText());
     if (rid != null && rid.length == 16) {
-      sequence.accumulateAndGet(java.nio.ByteBuffer.wrap(rid, 8, 8).getLong() >>> 8, Math::max);
+      sequence.accumulateAndGet(ResourceIds.documentPart(rid) >>> 8, Math::max);
     }
   }
 
@@ -148,10 +148,7 @@ public final class Scripts {
   }
 
   private byte[] ridFor(ScriptKind kind) {
-    byte[] out = java.util.Arrays.copyOf(containerRid, 16);
-    long n = sequence.incrementAndGet();
-    java.nio.ByteBuffer.wrap(out, 8, 8).putLong((n << 8) | ((long) kind.ridType() << 4));
-    return out;
+    return ResourceIds.script(containerRid, sequence.incrementAndGet(), kind.ridType());
   }
 
   private static io.cosmolab.engine.error.CosmosException notFound(ScriptKind kind, String id) {
