@@ -6,9 +6,6 @@ import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
-import io.cosmolab.gateway.wire.Headers;
-import io.cosmolab.gateway.wire.ResourcePath;
-import io.cosmolab.gateway.wire.WireRequest;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -225,9 +222,6 @@ public final class GatewayServer implements AutoCloseable {
       java.util.concurrent.atomic.AtomicReference<String> endpointText =
           new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
       Protocol protocol = new Protocol(engine, auth, endpointText::get);
-      Thread warm = new Thread(() -> warmRequestPath(protocol, auth), "cosmolab-warm-up");
-      warm.setDaemon(true);
-      warm.start();
       try {
         InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
         Channel ch =
@@ -273,30 +267,6 @@ public final class GatewayServer implements AutoCloseable {
           throw re;
         }
         throw new IllegalStateException("cannot start the gateway: " + e.getMessage(), e);
-      }
-    }
-
-    /**
-     * Runs one signed account read through the protocol and serializes the answer, on a background
-     * thread while Netty starts: the first real request then finds the JSON, HMAC and date-parsing
-     * classes loaded and initialized (in a fresh JVM they cost ~100 ms at first use). Failures only
-     * mean no warm-up.
-     */
-    private static void warmRequestPath(Protocol protocol, MasterKeyAuthenticator auth) {
-      try {
-        String date =
-            java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
-        java.util.Map<String, String> headers = new java.util.HashMap<>();
-        headers.put(Headers.X_MS_DATE, date);
-        if (auth != null) {
-          headers.put(Headers.AUTHORIZATION, auth.sign("GET", "", "", date));
-        }
-        protocol.apply(
-            new WireRequest(
-                "GET", ResourcePath.parse("/"), headers, new byte[0], "http://localhost/"));
-      } catch (RuntimeException ignored) {
-        // a warm-up only
       }
     }
 

@@ -76,12 +76,8 @@ final class BatchResource {
       }
     }
     Map<String, String> h = Responses.containerHeaders(c, result.requestCharge());
-    String owner =
-        c.routing()
-            .rangeFor(
-                io.cosmolab.engine.partitioning.EffectivePartitionKey.of(c.partitionKey(), key))
-            .id();
-    h.put(Headers.SESSION_TOKEN, Responses.sessionToken(owner, result.lsn()));
+    h.put(
+        Headers.SESSION_TOKEN, Responses.sessionToken(Responses.ownerRange(c, key), result.lsn()));
     return WireResponse.json(result.status(), out, h);
   }
 

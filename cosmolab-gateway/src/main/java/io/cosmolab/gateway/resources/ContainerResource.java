@@ -122,9 +122,7 @@ final class ContainerResource {
     h.put(io.cosmolab.gateway.wire.Headers.CONTENT_PATH, c.database().rid());
     h.put(
         io.cosmolab.gateway.wire.Headers.ALT_CONTENT_PATH,
-        java.net.URLEncoder.encode(
-                "dbs/" + c.database().id(), java.nio.charset.StandardCharsets.UTF_8)
-            .replace("%2F", "/"));
+        Responses.altPath("dbs/" + c.database().id()));
     return h;
   }
 

@@ -1,7 +1,6 @@
 package io.cosmolab.gateway.resources;
 
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
@@ -49,7 +48,7 @@ final class QueryResource {
             .withContinuation(blankToNull(request.header(Headers.CONTINUATION)));
     QueryPage page = c.query(q);
     Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
-    String sessionRange = rangeId != null ? rangeId : ownerOf(c, key);
+    String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
     if (sessionRange != null) {
       h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn()));
     }
@@ -57,14 +56,6 @@ final class QueryResource {
       h.put(Headers.CONTINUATION, page.continuation());
     }
     return Responses.feed(c.rid(), "Documents", page.rows(), h);
-  }
-
-  /** The range that owns a full key, or null for no key or a prefix (which may span several). */
-  private static String ownerOf(Container c, PartitionKeyValue key) {
-    if (key == null || key.size() != c.partitionKey().paths().size()) {
-      return null;
-    }
-    return c.routing().rangeFor(EffectivePartitionKey.of(c.partitionKey(), key)).id();
   }
 
   private static String blankToNull(String s) {

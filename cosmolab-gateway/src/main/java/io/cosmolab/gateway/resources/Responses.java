@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.net.URLEncoder;
@@ -38,15 +40,17 @@ final class Responses {
     Map<String, String> h = new LinkedHashMap<>();
     h.put(Headers.REQUEST_CHARGE, charge(charge));
     h.put(Headers.CONTENT_PATH, c.rid());
-    h.put(Headers.ALT_CONTENT_PATH, namePath(c.database().id(), c.id()));
+    h.put(Headers.ALT_CONTENT_PATH, altPath("dbs/" + c.database().id() + "/colls/" + c.id()));
     h.put(Headers.LSN, Long.toString(c.lsn()));
     h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(c.lsn()));
     return h;
   }
 
-  /** {@code dbs/<db>/colls/<coll>}, percent-encoded where the names need it (rarely). */
-  static String namePath(String database, String container) {
-    String path = "dbs/" + database + "/colls/" + container;
+  /**
+   * A name path for {@code x-ms-alt-content-path} ({@code dbs/<db>[/colls/<coll>]}),
+   * percent-encoded where the names need it (rarely), slashes kept.
+   */
+  static String altPath(String path) {
     for (int i = 0; i < path.length(); i++) {
       char ch = path.charAt(i);
       boolean plain =
@@ -62,6 +66,17 @@ final class Responses {
       }
     }
     return path;
+  }
+
+  /**
+   * The physical partition that owns a full key, or null for no key or a hierarchical prefix (which
+   * may span several).
+   */
+  static String ownerRange(Container c, PartitionKeyValue key) {
+    if (key == null || key.size() != c.partitionKey().paths().size()) {
+      return null;
+    }
+    return c.routing().rangeFor(EffectivePartitionKey.of(c.partitionKey(), key)).id();
   }
 
   /** A feed body {@code {"_rid": owner, "<Key>": [...], "_count": n}} with its item count. */
