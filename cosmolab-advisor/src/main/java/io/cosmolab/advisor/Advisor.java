@@ -140,11 +140,13 @@ public final class Advisor {
         RoutingMap.of(SplitPoints.evenBoundaries(s.candidate().definition(), partitions));
     List<long[]> load = s.perPartition(layout);
     List<Double> shares = new ArrayList<>();
-    double keyed = 0;
-    double max = 0;
+    double keyed = 0; // bytes of documents that have the key
+    long keyedDocs = 0;
     for (long[] p : load) {
+      keyedDocs += p[0];
       keyed += p[1];
     }
+    double max = 0;
     for (long[] p : load) {
       double share = keyed == 0 ? 0 : p[1] / keyed;
       shares.add(share);
@@ -154,10 +156,6 @@ public final class Advisor {
     double budget = options.throughput().maxRuPerSecond() / partitions;
     double peakDemand = 0;
     double over = 0;
-    long keyedDocs = 0;
-    for (long[] p : load) {
-      keyedDocs += p[0];
-    }
     for (long[] p : load) {
       double demand = keyedDocs == 0 ? 0 : peak.ruPerSecond() * p[0] / keyedDocs;
       peakDemand = Math.max(peakDemand, demand);
