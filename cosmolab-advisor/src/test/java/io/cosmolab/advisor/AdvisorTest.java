@@ -109,7 +109,7 @@ class AdvisorTest {
     assertThat(tenant.verdict()).isNotEqualTo("recommended");
     assertThat(tenant.reasons()).anyMatch(r -> r.startsWith("hot key [\"vip\"]"));
     assertThat(tenant.physicalPartitions()).isEqualTo(4);
-    assertThat(tenant.hotPartitionRatio()).isGreaterThan(1.5);
+    assertThat(tenant.layout().hotPartitionRatio()).isGreaterThan(1.5);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.cosmolab.advisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.cosmolab.advisor.examples.Example;
 import java.util.List;
@@ -25,6 +26,11 @@ class ExamplesTest {
     assertThat(find(r, "/productId").reasons().get(0)).startsWith("hot key [\"p-bestseller\"]");
     assertThat(find(r, "/createdDate").reasons().get(0)).startsWith("time-based key");
     assertThat(find(r, "/createdDate").verdict()).isEqualTo("rejected");
+    // every create of the moment goes to today's partition
+    assertThat(find(r, "/createdDate").predicted429Share()).isGreaterThan(0.1);
+    assertThat(find(r, "/productId").reasons())
+        .anyMatch(x -> x.startsWith("cross-partition reads: order history (500/s) visit all 5"));
+    assertThat(r.get(0).routing().singlePartitionReadShare()).isEqualTo(1.0);
   }
 
   @Test
@@ -35,6 +41,11 @@ class ExamplesTest {
     assertThat(hierarchical.verdict()).isEqualTo("recommended");
     assertThat(r.indexOf(hierarchical)).isLessThan(r.indexOf(tenant));
     assertThat(tenant.verdict()).isEqualTo("rejected");
+    // the synthetic key cannot serve a query by tenant alone; the hierarchical prefix can
+    assertThat(find(r, "/tenantId+/userId").reasons())
+        .anyMatch(x -> x.startsWith("cross-partition reads: tenant dashboard (500/s)"));
+    assertThat(hierarchical.routing().targetedReadShare()).isGreaterThan(0);
+    assertThat(hierarchical.routing().fanOutReadShare()).isZero();
     assertThat(tenant.reasons().get(0))
         .contains("logical partition [\"tenant-0\"]")
         .contains("past the 20 GB limit");
@@ -58,7 +69,12 @@ class ExamplesTest {
     assertThat(r.get(0).candidate()).isEqualTo("/serverId+bucket(20)");
     assertThat(r.get(0).reasons()).anyMatch(x -> x.contains("read multiplier ×20"));
     Advice server = find(r, "/serverId");
-    assertThat(server.reasons().get(0)).startsWith("hot key [\"eu-1\"]");
+    // at 6,000 upserts/s the hot server alone needs more than a physical partition serves
+    assertThat(server.reasons().get(0))
+        .startsWith("no throughput avoids 429: [\"eu-1\"] alone needs");
+    assertThat(server.reasons()).anyMatch(x -> x.startsWith("hot key [\"eu-1\"]"));
+    assertThat(server.peak().minimumRuPerSecond()).isNull();
+    assertThat(r.get(0).routing().fanOutRuPerSecond()).isCloseTo(300 * 2.5 * 9, within(1e-6));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
-import io.cosmolab.advisor.workload.Workload;
+import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
@@ -36,9 +36,7 @@ class PredictionVsExecutionTest {
                 docs.iterator(),
                 List.of(key),
                 new AdvisorOptions(
-                    throughput,
-                    0,
-                    List.of(new Workload.Operation(Workload.Type.READ, readsPerSecond))))
+                    throughput, 0, List.of(new Operation(Operation.Type.READ, readsPerSecond))))
             .get(0);
 
     ManualClock clock = ManualClock.startingAtEpoch2026();

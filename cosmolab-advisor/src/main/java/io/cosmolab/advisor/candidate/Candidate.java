@@ -62,6 +62,47 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
     return new Candidate(List.of(path), Kind.BUCKETED, buckets);
   }
 
+  /**
+   * A candidate as users write it: {@code /a}, {@code /a+/b} (synthetic), {@code /a>/b[>/c]}
+   * (hierarchical), {@code /a*10} (a with a suffix of 10 buckets).
+   *
+   * @throws IllegalArgumentException naming what is wrong with {@code text}
+   */
+  public static Candidate parse(String text) {
+    String key = text.strip();
+    try {
+      if (key.contains("*")) {
+        String[] parts = split(key, "\\*");
+        if (parts.length != 2) {
+          throw new IllegalArgumentException("one * only");
+        }
+        return bucketed(parts[0], Integer.parseInt(parts[1]));
+      }
+      if (key.contains(">")) {
+        return hierarchical(split(key, ">"));
+      }
+      if (key.contains("+")) {
+        return synthetic(split(key, "\\+"));
+      }
+      return single(key);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "candidate key '"
+              + text
+              + "' is not /a, /a+/b (synthetic), /a>/b[>/c] (hierarchical) or /a*B (B buckets): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static String[] split(String key, String separator) {
+    String[] parts = key.split(separator, -1);
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = parts[i].strip();
+    }
+    return parts;
+  }
+
   /** {@code /tenantId}, {@code /tenantId+/userId} (synthetic), {@code /tenantId/>/userId}. */
   public String name() {
     return switch (kind) {

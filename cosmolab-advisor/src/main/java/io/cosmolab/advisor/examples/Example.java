@@ -4,17 +4,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.AdvisorOptions;
 import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.workload.Access;
+import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.throughput.Throughput;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Random;
 
 /**
  * Built-in scenarios from real incidents, each a generator of sample documents, the candidates a
- * team would weigh, and the sizing; {@code cosmolab advise --example NAME} runs one. Documents are
- * generated lazily from a seed, so an example of any size costs no memory.
+ * team would weigh, the sizing and the workload at peak; {@code cosmolab advise --example NAME}
+ * runs one. Documents are generated lazily from a seed, so an example of any size costs no memory.
  */
 // candidates are List.of (unmodifiable) and AdvisorOptions a record of immutable values
 @SuppressWarnings("ImmutableEnumChecker")
@@ -27,7 +30,17 @@ public enum Example {
           Candidate.single("/userId"),
           Candidate.single("/productId"),
           Candidate.single("/createdDate")),
-      new AdvisorOptions(Throughput.manual(30_000), 0)),
+      new AdvisorOptions(
+          Throughput.manual(30_000),
+          0,
+          List.of(
+              new Operation(Operation.Type.CREATE, 1500),
+              read(8000, zipf("/userId")),
+              Operation.query(
+                  "order history",
+                  "SELECT * FROM c WHERE c.userId = @user ORDER BY c.createdDate DESC",
+                  500,
+                  Map.of("@user", zipf("/userId")))))),
   /** Sessions of 200 tenants, one ten times larger than the others. */
   SAAS(
       "multi-tenant sessions, one tenant 10x the others: /tenantId grows a logical partition"
@@ -36,19 +49,55 @@ public enum Example {
           Candidate.single("/tenantId"),
           Candidate.synthetic("/tenantId", "/userId"),
           Candidate.hierarchical("/tenantId", "/userId", "/sessionId")),
-      new AdvisorOptions(Throughput.manual(40_000), 1_500_000_000L)),
+      new AdvisorOptions(
+          Throughput.manual(40_000),
+          1_500_000_000L,
+          List.of(
+              new Operation(Operation.Type.CREATE, 1000),
+              new Operation(Operation.Type.READ, 5000),
+              Operation.query(
+                  "tenant dashboard",
+                  "SELECT * FROM c WHERE c.tenantId = @tenant",
+                  500,
+                  Map.of())))),
   /** Telemetry where one device reports far more than the rest. */
   IOT(
       "telemetry with one chatty device: /deviceId grows past 20 GB at the horizon; /deviceId"
           + " plus the day spreads it",
       List.of(Candidate.single("/deviceId"), Candidate.synthetic("/deviceId", "/day")),
-      new AdvisorOptions(Throughput.manual(20_000), 1_200_000_000L)),
+      new AdvisorOptions(
+          Throughput.manual(20_000),
+          1_200_000_000L,
+          List.of(
+              new Operation(Operation.Type.CREATE, 2000),
+              Operation.query(
+                  "device day",
+                  "SELECT * FROM c WHERE c.deviceId = @device AND c.day = @day",
+                  200,
+                  Map.of())))),
   /** Player positions where one game server hosts 40 % of the players. */
   GAME(
       "player positions, one hot server: /serverId is a hot key; a suffix of 20 buckets"
           + " spreads it, at a read multiplier",
       List.of(Candidate.single("/serverId"), Candidate.bucketed("/serverId", 20)),
-      new AdvisorOptions(Throughput.manual(60_000), 0));
+      new AdvisorOptions(
+          Throughput.manual(60_000),
+          0,
+          List.of(
+              new Operation(Operation.Type.UPSERT, 6000),
+              Operation.query(
+                  "players on a server",
+                  "SELECT * FROM c WHERE c.serverId = @server",
+                  300,
+                  Map.of()))));
+
+  private static Access zipf(String field) {
+    return new Access(field, Access.Distribution.ZIPF, 0.8, null, null, null, null);
+  }
+
+  private static Operation read(double rate, Access access) {
+    return new Operation(null, Operation.Type.READ, rate, access, null, null, null, null, null);
+  }
 
   private final String description;
   private final List<Candidate> candidates;

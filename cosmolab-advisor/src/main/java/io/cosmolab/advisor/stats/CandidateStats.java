@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,17 +18,13 @@ import org.apache.datasketches.hll.HllSketch;
  *   <li>distinct key values: an HLL sketch (lgK 12: about 1.6 % relative error at 2 σ);
  *   <li>the heaviest keys by documents and by bytes: frequent-items sketches (1,024 counters;
  *       estimates within {@link #maximumError()} of the truth);
- *   <li>storage and documents per EPK bucket: the hash space cut into {@value #BUCKETS} equal
+ *   <li>storage and documents per EPK bucket: the hash space cut into {@link EpkBuckets} equal
  *       buckets, each key placed by the engine's own EPK hash. Any layout's per-partition load
  *       follows by summing the buckets inside each range.
  * </ul>
  */
 public final class CandidateStats {
-  /** EPK buckets: fine enough for layouts of up to a few hundred partitions. */
-  public static final int BUCKETS = 4096;
-
-  /** V2 hashes keep the top two bits clear: the first 8 hex digits lie below this. */
-  private static final long HASH_SPACE = 0x40000000L;
+  private static final int BUCKETS = EpkBuckets.COUNT;
 
   private final Candidate candidate;
   private final PartitionKeyDefinition definition;
@@ -46,6 +41,8 @@ public final class CandidateStats {
   private long changes;
   private long pairs;
   private long rising;
+  private int latestBucket;
+  private long bytesWithKey;
 
   public CandidateStats(Candidate candidate) {
     this.candidate = candidate;
@@ -77,6 +74,7 @@ public final class CandidateStats {
       return;
     }
     String text = key.text();
+    bytesWithKey += sizeBytes;
     for (int i = 0; i < levels.length; i++) {
       levels[i].update(key.value().components().get(i).toString());
     }
@@ -94,17 +92,29 @@ public final class CandidateStats {
     distinct.update(text);
     byDocuments.update(text);
     byBytes.update(text, sizeBytes);
-    int b = bucketOf(EffectivePartitionKey.of(definition, key.value()));
+    int b = bucketOf(key);
+    latestBucket = b;
     bucketDocuments[b]++;
     bucketBytes[b] += sizeBytes;
   }
 
-  static int bucketOf(String epk) {
-    if (epk.length() < 8) {
-      return 0;
+  /** The bucket of a key's EPK under this candidate's definition. */
+  public int bucketOf(Candidate.Key key) {
+    return EpkBuckets.of(EffectivePartitionKey.of(definition, key.value()));
+  }
+
+  /** The bucket of the last document's key: where a time-based key's next writes go. */
+  public int latestBucket() {
+    return latestBucket;
+  }
+
+  /** Documents per EPK bucket (a copy). */
+  public double[] documentsPerBucket() {
+    double[] out = new double[BUCKETS];
+    for (int i = 0; i < BUCKETS; i++) {
+      out[i] = bucketDocuments[i];
     }
-    long top = Long.parseLong(epk.substring(0, 8), 16);
-    return (int) Math.min(BUCKETS - 1, top * BUCKETS / HASH_SPACE);
+    return out;
   }
 
   public Candidate candidate() {
@@ -117,6 +127,11 @@ public final class CandidateStats {
 
   public long bytes() {
     return bytes;
+  }
+
+  /** Bytes of the documents that have the key. */
+  public long bytesWithKey() {
+    return bytesWithKey;
   }
 
   /** Documents that cannot supply the key. */
@@ -183,13 +198,12 @@ public final class CandidateStats {
 
   /** Documents and bytes per physical partition of {@code layout}, in layout order. */
   public List<long[]> perPartition(RoutingMap layout) {
+    int[] bounds = EpkBuckets.bounds(layout);
     List<long[]> out = new ArrayList<>();
-    for (PartitionKeyRange r : layout.ranges()) {
-      int from = r.range().min().isEmpty() ? 0 : bucketOf(r.range().min());
-      int to = r.range().max().equals("FF") ? BUCKETS : bucketOf(r.range().max());
+    for (int p = 0; p + 1 < bounds.length; p++) {
       long d = 0;
       long b = 0;
-      for (int i = from; i < to; i++) {
+      for (int i = bounds[p]; i < bounds[p + 1]; i++) {
         d += bucketDocuments[i];
         b += bucketBytes[i];
       }

@@ -4,102 +4,91 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.cosmolab.engine.throughput.Throughput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * A container's workload at peak, as a YAML file:
+ * A workload file: one container's fields at the top level, or several under {@code containers}.
+ * See {@link ContainerWorkload}, {@link Operation}, {@link Access} and {@link Join} for the fields,
+ * and {@code docs/advisor.md} for worked examples.
  *
- * <pre>
- * throughput: 30000          # manual RU/s; or autoscale: 40000
- * documents: 500000000       # documents at the horizon (optional)
- * operations:                # at the busiest second
- *   - type: create           # create, upsert, replace, patch, delete or read (point reads)
- *     rate: 2000             # per second
- *   - type: read
- *     rate: 12000
- * </pre>
- *
- * Every operation addresses documents by their key, so its load follows the data's distribution
- * over partitions. [I] Queries and per-operation key distributions are not modelled yet.
- *
- * @param throughput manual RU/s, or null
- * @param autoscale autoscale maximum RU/s, or null
- * @param documents documents at the horizon, or null
- * @param operations the operations at peak
+ * @param containers the containers, in the file's order
  */
-public record Workload(
-    @JsonProperty("throughput") Double throughput,
-    @JsonProperty("autoscale") Double autoscale,
-    @JsonProperty("documents") Long documents,
-    @JsonProperty("operations") List<Operation> operations) {
+public record Workload(List<ContainerWorkload> containers) {
 
   public Workload {
-    if (throughput != null && autoscale != null) {
-      throw new IllegalArgumentException("give either throughput or autoscale, not both");
-    }
-    if ((throughput != null && throughput <= 0) || (autoscale != null && autoscale <= 0)) {
-      throw new IllegalArgumentException("throughput must be a positive number of RU/s");
-    }
-    if (documents != null && documents < 0) {
-      throw new IllegalArgumentException("documents must be 0 or more, was " + documents);
-    }
-    operations = operations == null ? List.of() : List.copyOf(operations);
-  }
-
-  /** One kind of operation and its rate at peak. */
-  public record Operation(@JsonProperty("type") Type type, @JsonProperty("rate") double rate) {
-    public Operation {
-      if (type == null) {
-        throw new IllegalArgumentException(
-            "an operation needs a type: create, upsert, replace, patch, delete or read");
-      }
-      if (!(rate > 0)) {
-        throw new IllegalArgumentException(
-            "the rate of a "
-                + type.name().toLowerCase(Locale.ROOT)
-                + " must be positive per second, was "
-                + rate);
+    containers = List.copyOf(containers);
+    Set<String> names = new HashSet<>();
+    for (ContainerWorkload c : containers) {
+      if (!names.add(c.name())) {
+        throw new IllegalArgumentException("two containers are named " + c.name());
       }
     }
-  }
-
-  /** What an operation does. */
-  public enum Type {
-    CREATE,
-    UPSERT,
-    REPLACE,
-    PATCH,
-    DELETE,
-    READ;
-
-    /** The type a YAML value names, in any case. */
-    @com.fasterxml.jackson.annotation.JsonCreator
-    public static Type parse(String text) {
-      for (Type t : values()) {
-        if (t.name().equalsIgnoreCase(text.strip())) {
-          return t;
+    for (ContainerWorkload c : containers) {
+      for (Join j : c.joins()) {
+        if (!names.contains(j.container())) {
+          throw new IllegalArgumentException(
+              "container " + c.name() + " joins " + j.container() + ", which is not in the file");
         }
       }
-      throw new IllegalArgumentException(
-          "operation type '"
-              + text
-              + "' is not one of create, upsert, replace, patch, delete, read");
     }
   }
 
-  /** The throughput it states, or null. */
-  public Throughput throughputOrNull() {
-    if (throughput != null) {
-      return Throughput.manual(throughput);
+  /** The one container, or the one named {@code name}. */
+  public ContainerWorkload container(String name) {
+    for (ContainerWorkload c : containers) {
+      if (c.name().equals(name)) {
+        return c;
+      }
     }
-    return autoscale != null ? Throughput.autoscale(autoscale) : null;
+    throw new IllegalArgumentException("no container " + name + " in the workload");
+  }
+
+  /** The file's shape: either a container's fields at the top level, or {@code containers}. */
+  private record File(
+      @JsonProperty("containers") List<ContainerWorkload> containers,
+      @JsonProperty("name") String name,
+      @JsonProperty("sample") List<String> sample,
+      @JsonProperty("candidates") List<String> candidates,
+      @JsonProperty("throughput") JsonNode throughput,
+      @JsonProperty("autoscale") Double autoscale,
+      @JsonProperty("documents") Long documents,
+      @JsonProperty("growthPerDay") Double growthPerDay,
+      @JsonProperty("horizonMonths") Double horizonMonths,
+      @JsonProperty("operations") List<Operation> operations,
+      @JsonProperty("joins") List<Join> joins) {
+
+    Workload workload() {
+      ContainerWorkload top =
+          new ContainerWorkload(
+              name,
+              sample,
+              candidates,
+              throughput,
+              autoscale,
+              documents,
+              growthPerDay,
+              horizonMonths,
+              operations,
+              joins);
+      if (containers == null) {
+        return new Workload(List.of(top));
+      }
+      if (!top.equals(
+          new ContainerWorkload(null, null, null, null, null, null, null, null, null, null))) {
+        throw new IllegalArgumentException(
+            "give a container's fields either at the top level or under containers, not both");
+      }
+      return new Workload(containers);
+    }
   }
 
   /**
@@ -112,14 +101,18 @@ public record Workload(
     yaml.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     yaml.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     try {
-      Workload w = yaml.readValue(Files.newBufferedReader(file), Workload.class);
-      if (w == null) {
+      File f = yaml.readValue(Files.newBufferedReader(file), File.class);
+      if (f == null) {
         throw new IllegalArgumentException(file + ": the workload file is empty");
       }
-      return w;
+      try {
+        return f.workload();
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+      }
     } catch (JsonMappingException e) {
       String field = e.getPath().isEmpty() ? "" : " (field " + path(e.getPath()) + ")";
-      Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
+      Throwable cause = e.getCause() instanceof RuntimeException ? e.getCause() : e;
       String message = cause == e ? e.getOriginalMessage() : cause.getMessage();
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
       if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
@@ -146,9 +139,7 @@ public record Workload(
   private static int lineOf(Path file, String name, int fallback) {
     try {
       List<String> lines = Files.readAllLines(file);
-      java.util.regex.Pattern key =
-          java.util.regex.Pattern.compile(
-              "^\\s*(-\\s*)?" + java.util.regex.Pattern.quote(name) + "\\s*:");
+      Pattern key = Pattern.compile("^\\s*(-\\s*)?" + Pattern.quote(name) + "\\s*:");
       for (int i = 0; i < lines.size(); i++) {
         if (key.matcher(lines.get(i)).find()) {
           return i + 1;

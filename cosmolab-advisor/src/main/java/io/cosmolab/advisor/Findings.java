@@ -1,0 +1,458 @@
+package io.cosmolab.advisor;
+
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.load.Demand;
+import io.cosmolab.advisor.load.Reservoir;
+import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.workload.ContainerWorkload;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One candidate's numbers, and the reasons they predict, ordered by harm. The score starts at 100
+ * and each reason takes points off; the thresholds are ours, chosen to name the failures {@code
+ * partitioning-model.md} §3 describes. [I] They are not the service's numbers.
+ */
+final class Findings {
+  private static final double GB = 1L << 30;
+
+  /** A reason and how much harm it predicts: 0 fails writes outright, higher wastes less. */
+  private record Finding(int harm, String text) {}
+
+  private final List<Finding> findings = new ArrayList<>();
+  private int score = 100;
+
+  private Findings() {}
+
+  private void add(int harm, int points, String format, Object... args) {
+    score -= points;
+    findings.add(new Finding(harm, String.format(Locale.ROOT, format, args)));
+  }
+
+  private static String shortKey(String key) {
+    return key.length() <= 40 ? key : key.substring(0, 37) + "...";
+  }
+
+  static Advice advise(
+      CandidateStats s, AdvisorOptions options, Reservoir reservoir, int meanSize, int meanTerms) {
+    Limits limits = Limits.SERVICE;
+    Candidate candidate = s.candidate();
+    long docs = s.documents();
+    double now = options.documents() > 0 ? options.documents() : docs;
+    double factorNow = docs == 0 ? 1 : now / docs;
+    double factorHorizon = docs == 0 ? 1 : options.documentsAtHorizon(docs) / docs;
+    int storagePartitions =
+        (int) Math.max(1, Math.ceil(s.bytes() * factorHorizon / limits.physicalPartitionBytes()));
+    double monotonicity = s.monotonicity();
+    // A key that rises with arrival order is harmless when each write has its own value (the
+    // hash spreads them); it is the "time-based key" trap when consecutive writes share one.
+    boolean timeBased = monotonicity >= 0.9 && s.meanRun() >= 5 && docs >= 100;
+    Demand demand =
+        options.peak().isEmpty()
+            ? null
+            : new Demand(s, reservoir, options.peak(), meanSize, meanTerms, timeBased);
+    Demand.Sizing minimum =
+        demand == null ? null : demand.minimum(options.throughput(), storagePartitions, limits);
+    Throughput throughput = options.throughput();
+    int partitions = Advisor.partitions(throughput, storagePartitions);
+    if (options.findMinimum()) {
+      if (minimum != null) {
+        throughput = minimum.throughput();
+        partitions = minimum.partitions();
+      } else {
+        throughput = saturated(options.throughput(), demand, limits);
+        partitions = Advisor.partitions(throughput, storagePartitions);
+      }
+    }
+
+    List<long[]> load = s.perPartition(Advisor.layout(candidate, partitions));
+    double keyedBytes = 0;
+    for (long[] p : load) {
+      keyedBytes += p[1];
+    }
+    List<Double> shares = new ArrayList<>();
+    double max = 0;
+    for (long[] p : load) {
+      double share = keyedBytes == 0 ? 0 : p[1] / keyedBytes;
+      shares.add(share);
+      max = Math.max(max, share);
+    }
+    double hotRatio = max * partitions;
+    List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(5);
+    List<CandidateStats.Heavy> topBytes = s.heaviestByBytes(5);
+    long largestNow = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factorNow);
+    long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factorHorizon);
+    double missingShare = docs == 0 ? 0 : s.missing() / (double) docs;
+    double distinct = s.distinctEstimate();
+
+    Findings f = new Findings();
+    if (missingShare > 0) {
+      f.add(
+          3,
+          25,
+          "%.1f%% of documents have no %s: their writes cannot supply the key",
+          missingShare * 100,
+          candidate.name());
+    }
+    if (largest > limits.logicalPartitionBytes()) {
+      f.add(
+          0,
+          40,
+          "logical partition %s reaches %.1f GB%s, past the 20 GB limit: its writes will fail"
+              + " (403/1014) and it can never be split",
+          shortKey(topBytes.get(0).key()),
+          largest / GB,
+          options.horizonDays() > 0 ? " at the horizon" : "");
+    } else if (largest > 0.8 * limits.logicalPartitionBytes()) {
+      f.add(
+          0,
+          15,
+          "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
+          shortKey(topBytes.get(0).key()),
+          largest / GB);
+    }
+    boolean hotKey = false;
+    if (!topDocs.isEmpty() && docs > 0) {
+      double topShare = topDocs.get(0).estimate() / (double) docs;
+      // hot when one key alone brings half a partition's fair share or more
+      if (topShare >= 0.1 && topShare > 0.5 / partitions) {
+        hotKey = true;
+        f.add(
+            2,
+            30,
+            "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition carries"
+                + " %.1f× the mean",
+            shortKey(topDocs.get(0).key()),
+            topShare * 100,
+            hotRatio);
+      }
+    }
+    if (hotRatio > 1.5 && !hotKey) {
+      f.add(
+          5, 20, "uneven partitions: the busiest holds %.1f× the mean of %d", hotRatio, partitions);
+    }
+    if (timeBased) {
+      f.add(
+          1,
+          35,
+          "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive writes"
+              + " share each one, so each moment's writes land on one logical and one physical"
+              + " partition",
+          monotonicity * 100,
+          s.meanRun());
+      f.score = Math.min(f.score, 45); // the busiest hour all goes to one partition: reject
+    }
+    if (distinct < Math.max(100, 10.0 * partitions)) {
+      f.add(
+          4,
+          30,
+          "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
+              + " partition never splits",
+          distinct);
+    }
+    double[] perLevel = s.distinctPerLevel();
+    for (int level = 1; level < perLevel.length; level++) {
+      if (perLevel[level - 1] > 2 * perLevel[level]) {
+        f.add(
+            3,
+            25,
+            "hierarchical levels in the wrong order: %s (~%.0f values) comes before %s (~%.0f);"
+                + " put the fewer-valued level first, so prefix queries target few partitions",
+            candidate.paths().get(level - 1),
+            perLevel[level - 1],
+            candidate.paths().get(level),
+            perLevel[level]);
+        break;
+      }
+    }
+
+    Advice.Peak peak = null;
+    Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
+    List<Advice.Share> byRu = new ArrayList<>();
+    if (demand != null && !demand.isEmpty()) {
+      double[] perPartition = demand.at(partitions);
+      double busiest = 0;
+      double total = 0;
+      List<Double> ru = new ArrayList<>();
+      for (double d : perPartition) {
+        busiest = Math.max(busiest, d);
+        total += d;
+        ru.add(d);
+      }
+      double budget = throughput.maxRuPerSecond() / partitions;
+      double over = Demand.overBudgetShare(perPartition, budget);
+      Double minimumRu = minimum == null ? null : minimum.throughput().maxRuPerSecond();
+      peak = new Advice.Peak(ru, busiest, budget, over, minimumRu);
+      byRu = topByRu(demand.perKey(), total);
+      routing = f.routing(demand, candidate, partitions, total);
+      if (minimum == null) {
+        f.add(
+            1,
+            40,
+            "no throughput avoids 429: %s alone needs ~%.0f RU/s at peak, past the 10,000 RU/s"
+                + " one physical partition serves",
+            byRu.isEmpty() ? "one key" : shortKey(byRu.get(0).key()),
+            byRu.isEmpty() ? busiest : byRu.get(0).weight());
+        f.score = Math.min(f.score, 40);
+      } else if (over > 0.001) {
+        f.add(
+            2,
+            25,
+            "at peak the busiest partition needs %.0f RU/s against a budget of %.0f: ~%.1f%% of"
+                + " requests would get 429; with this key the container needs %.0f RU/s",
+            busiest,
+            budget,
+            over * 100,
+            minimumRu);
+      }
+    }
+    if (candidate.kind() == Candidate.Kind.BUCKETED) {
+      f.add(
+          6,
+          10,
+          "synthetic-key read fan-out: a read by %s alone must visit %d buckets (read multiplier"
+              + " ×%d)%s",
+          candidate.paths().get(0),
+          candidate.buckets(),
+          candidate.buckets(),
+          routing.fanOutRuPerSecond() > 0
+              ? String.format(Locale.ROOT, "; fan-out adds %.0f RU/s", routing.fanOutRuPerSecond())
+              : "");
+    }
+    if (largest > limits.logicalPartitionBytes()) {
+      f.score = Math.min(f.score, 40); // a hard failure, whatever else is right: never recommend
+    }
+    int score = Math.max(0, f.score);
+    String verdict = score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected";
+    List<String> reasons = f.reasons();
+    List<Advice.Share> byDocs = new ArrayList<>();
+    for (CandidateStats.Heavy h : topDocs) {
+      byDocs.add(Advice.share(h, (double) docs, factorNow));
+    }
+    List<Advice.Share> byBytes = new ArrayList<>();
+    for (CandidateStats.Heavy h : topBytes) {
+      byBytes.add(Advice.share(h, (double) s.bytes(), factorNow));
+    }
+    Advice.Storage storage =
+        StorageCurve.of(
+            s,
+            Math.round(now),
+            Math.round(options.documentsAtHorizon(docs)),
+            largestNow,
+            largest,
+            factorHorizon);
+    return new Advice(
+        candidate.name(),
+        candidate.kind().name(),
+        score,
+        verdict,
+        reasons,
+        new Advice.Range(distinct, s.distinctLowerBound(), s.distinctUpperBound()),
+        missingShare,
+        monotonicity,
+        byDocs,
+        byBytes,
+        byRu,
+        storage,
+        new Advice.Layout(
+            throughput.maxRuPerSecond(), throughput.kind(), partitions, shares, hotRatio),
+        peak,
+        routing);
+  }
+
+  /**
+   * Routing numbers, and the reasons they give: writes that cannot supply the key, updates that
+   * change it, point operations that must look their document up, reads that fan out, and joins
+   * that are cross-partition under this key.
+   */
+  private Advice.Routing routing(Demand demand, Candidate candidate, int partitions, double total) {
+    double keyless = 0;
+    double keyChange = 0;
+    List<String> keylessOps = new ArrayList<>();
+    List<String> changing = new ArrayList<>();
+    List<String> lookups = new ArrayList<>();
+    List<String> fanOut = new ArrayList<>();
+    List<String> joins = new ArrayList<>();
+    double lookupRate = 0;
+    double joinRate = 0;
+    for (Demand.Note n : demand.notes()) {
+      String op = n.operation() + String.format(Locale.ROOT, " (%.0f/s)", n.rate());
+      switch (n.kind()) {
+        case KEYLESS_WRITE -> {
+          keyless += n.rate();
+          keylessOps.add(op);
+        }
+        case KEY_CHANGE -> {
+          keyChange += n.rate();
+          changing.add(op);
+        }
+        case LOOKUP -> {
+          lookupRate += n.rate();
+          lookups.add(op);
+        }
+        case FAN_OUT -> {
+          if (n.operation().startsWith(ContainerWorkload.JOIN_LABEL)) {
+            joinRate += n.rate();
+            joins.add(n.operation().substring(ContainerWorkload.JOIN_LABEL.length()));
+          } else {
+            fanOut.add(op);
+          }
+        }
+        case TARGETED -> {}
+      }
+    }
+    String key = String.join(", ", candidate.paths());
+    if (keyless > 0) {
+      add(
+          3,
+          25,
+          "writes that cannot supply the key: %s do not have %s",
+          String.join(", ", keylessOps),
+          key);
+    }
+    if (keyChange > 0) {
+      add(
+          3,
+          20,
+          "updates that change the key: %s change %s, which is impossible in place; each becomes"
+              + " a delete and a create",
+          String.join(", ", changing),
+          key);
+    }
+    if (joinRate > 0) {
+      add(
+          4,
+          15,
+          "joins are cross-partition with this key: lookups from %s (%.0f/s) visit every"
+              + " partition (%d at this throughput)",
+          String.join(", ", joins),
+          joinRate,
+          partitions);
+    }
+    double[] reads = demand.reads();
+    double allReads = reads[0] + reads[1] + reads[2];
+    double fanOutRu = demand.fanOutRuPerSecond(partitions);
+    if (lookupRate > 0) {
+      add(
+          5,
+          10,
+          "point operations without the key: %s must first query all %d partitions for their"
+              + " document",
+          String.join(", ", lookups),
+          partitions);
+    }
+    if (!fanOut.isEmpty()
+        && partitions > 1
+        && (reads[2] >= 0.1 * allReads || fanOutRu >= 0.1 * total)) {
+      add(
+          5,
+          fanOutRu >= 0.3 * total ? 25 : 15, // a third of the RU/s spent on fan-out is a risk
+          "cross-partition reads: %s visit all %d partitions; fan-out adds %.0f RU/s",
+          String.join(", ", fanOut),
+          partitions,
+          fanOutRu);
+    }
+    return new Advice.Routing(
+        allReads == 0 ? 0 : reads[0] / allReads,
+        allReads == 0 ? 0 : reads[1] / allReads,
+        allReads == 0 ? 0 : reads[2] / allReads,
+        fanOutRu,
+        keyless,
+        keyChange,
+        readMultiplier(candidate));
+  }
+
+  private static int readMultiplier(Candidate c) {
+    return c.kind() == Candidate.Kind.BUCKETED ? c.buckets() : 1;
+  }
+
+  private List<String> reasons() {
+    findings.sort(Comparator.comparingInt(Finding::harm));
+    List<String> out = new ArrayList<>();
+    for (Finding x : findings) {
+      out.add(x.text());
+    }
+    return out;
+  }
+
+  private static List<Advice.Share> topByRu(Map<String, Double> perKey, double total) {
+    List<Map.Entry<String, Double>> entries = new ArrayList<>(perKey.entrySet());
+    entries.sort(
+        Map.Entry.<String, Double>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()));
+    List<Advice.Share> out = new ArrayList<>();
+    for (Map.Entry<String, Double> e : entries.subList(0, Math.min(5, entries.size()))) {
+      out.add(new Advice.Share(e.getKey(), e.getValue(), total == 0 ? 0 : e.getValue() / total));
+    }
+    return out;
+  }
+
+  /** When no throughput serves the peak: the throughput that would carry its total demand. */
+  private static Throughput saturated(Throughput kind, Demand demand, Limits limits) {
+    double[] one = demand.at(1);
+    double floor =
+        kind instanceof Throughput.Autoscale ? limits.minAutoscaleMaxRu() : limits.minManualRu();
+    return kind.withValue(Math.max(floor, Math.min(limits.maxRu(), Math.ceil(one[0] / 100) * 100)));
+  }
+
+  /**
+   * With throughput found per candidate, a key that needs far more than the cheapest costs that
+   * much more every hour: it loses points for it.
+   */
+  static List<Advice> comparedByCost(List<Advice> all) {
+    double best = Double.MAX_VALUE;
+    String bestName = null;
+    for (Advice a : all) {
+      if (a.peak() != null && a.peak().minimumRuPerSecond() != null && a.score() >= 50) {
+        if (a.peak().minimumRuPerSecond() < best) {
+          best = a.peak().minimumRuPerSecond();
+          bestName = a.candidate();
+        }
+      }
+    }
+    if (bestName == null) {
+      return all;
+    }
+    List<Advice> out = new ArrayList<>();
+    for (Advice a : all) {
+      Double m = a.peak() == null ? null : a.peak().minimumRuPerSecond();
+      if (m != null && m > 1.5 * best) {
+        List<String> reasons = new ArrayList<>(a.reasons());
+        reasons.add(
+            String.format(
+                Locale.ROOT,
+                "costs more: needs %.0f RU/s, %.1f× the %.0f RU/s of %s",
+                m,
+                m / best,
+                best,
+                bestName));
+        int score = Math.max(0, a.score() - 15);
+        a =
+            new Advice(
+                a.candidate(),
+                a.kind(),
+                score,
+                score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected",
+                reasons,
+                a.distinct(),
+                a.missingShare(),
+                a.monotonicity(),
+                a.topByDocuments(),
+                a.topByBytes(),
+                a.topByRu(),
+                a.storage(),
+                a.layout(),
+                a.peak(),
+                a.routing());
+      }
+      out.add(a);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,247 @@
+package io.cosmolab.advisor.load;
+
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.stats.EpkBuckets;
+import io.cosmolab.advisor.workload.Operation;
+import io.cosmolab.engine.cost.CostModel;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.routing.SplitPoints;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The RU/s a candidate's partitions must serve at peak. Each operation is costed by the engine's
+ * published cost model for the sample's mean document, routed ({@link Route}) and spread over EPK
+ * buckets by its access ({@link AccessWeights}); a request that visits every partition also pays
+ * each one the per-partition query charge (2.5 RU). Any layout's per-partition demand then follows
+ * by summing buckets, which is how the minimum throughput is searched.
+ *
+ * <p>Assumptions [I]: replaces change every indexed term, patches two; a query loads only the
+ * documents it returns (its filter is served by the index); an update that changes a key field is a
+ * delete and a create; a time-based key sends every create to the partition of its newest value.
+ */
+public final class Demand {
+  private static final CostModel COSTS = CostModel.PUBLISHED;
+
+  /** An operation whose routing a report should name, and how much of it there is. */
+  public record Note(Kind kind, String operation, double rate, Route route) {}
+
+  /** What a note is about. */
+  public enum Kind {
+    /** a read that visits every partition */
+    FAN_OUT,
+    /** a read that visits a few */
+    TARGETED,
+    /** a create or upsert whose caller lacks a key field */
+    KEYLESS_WRITE,
+    /** a replace, patch or upsert that changes a key field */
+    KEY_CHANGE,
+    /** a point operation whose caller lacks the key: it finds the document by a query first */
+    LOOKUP
+  }
+
+  private final double[] perBucket = new double[EpkBuckets.COUNT];
+  private final Candidate candidate;
+  private final Map<String, Double> perKey = new HashMap<>();
+  private final List<Note> notes = new ArrayList<>();
+  private double broadcastRate; // requests per second that visit every partition
+  private final List<double[]> targeted = new ArrayList<>(); // {rate, keys per request}
+  private double singleReads;
+  private double targetedReads;
+  private double allReads;
+  private double total;
+
+  /**
+   * @param meanSize the sample's mean document size, bytes
+   * @param meanTerms its mean indexed terms
+   * @param timeBased whether the key follows arrival order (creates go to the newest value)
+   */
+  public Demand(
+      CandidateStats stats,
+      Reservoir reservoir,
+      List<Operation> operations,
+      int meanSize,
+      int meanTerms,
+      boolean timeBased) {
+    this.candidate = stats.candidate();
+    double read = COSTS.pointRead(meanSize, false);
+    for (int i = 0; i < operations.size(); i++) {
+      Operation op = operations.get(i);
+      Route route = Route.of(op, candidate);
+      String label = op.label(i);
+      boolean keyChange =
+          op.changes().stream().anyMatch(candidate.paths()::contains) && !op.type().isRead();
+      double unit =
+          switch (op.type()) {
+            case READ -> read;
+            case CREATE -> COSTS.create(meanSize, meanTerms);
+            case UPSERT ->
+                keyChange
+                    ? COSTS.delete(meanSize, meanTerms) + COSTS.create(meanSize, meanTerms)
+                    : COSTS.create(meanSize, meanTerms);
+            case REPLACE, PATCH ->
+                keyChange
+                    ? COSTS.delete(meanSize, meanTerms) + COSTS.create(meanSize, meanTerms)
+                    : op.type() == Operation.Type.REPLACE
+                        ? COSTS.replace(meanSize, meanTerms)
+                        : COSTS.patch(meanSize, 2, 1);
+            case DELETE -> COSTS.delete(meanSize, meanTerms);
+            case QUERY -> {
+              double rows = op.rowsOrDefault();
+              yield COSTS.query(0, Math.round(rows * meanSize), rows * read);
+            }
+          };
+      if (keyChange) {
+        notes.add(new Note(Kind.KEY_CHANGE, label, op.rate(), route));
+      }
+      if (op.type().createsDocuments() && !candidate.paths().stream().allMatch(op::knows)) {
+        notes.add(new Note(Kind.KEYLESS_WRITE, label, op.rate(), route));
+      }
+      double base = COSTS.queryPerPartition();
+      double spread = op.rate() * unit; // RU/s that lands where the addressed documents are
+      switch (route.reach()) {
+        case SINGLE -> {
+          if (op.type() == Operation.Type.QUERY) {
+            spread += op.rate() * base;
+          }
+        }
+        case TARGETED -> {
+          spread += op.rate() * base * route.fanOut();
+          targeted.add(new double[] {op.rate(), route.fanOut()});
+          notes.add(new Note(Kind.TARGETED, label, op.rate(), route));
+        }
+        case ALL -> {
+          broadcastRate += op.rate();
+          if (route.lookup()) {
+            spread += op.rate() * read; // the lookup's one row
+            notes.add(new Note(Kind.LOOKUP, label, op.rate(), route));
+          } else {
+            notes.add(new Note(Kind.FAN_OUT, label, op.rate(), route));
+          }
+        }
+      }
+      if (op.type().isRead() || route.lookup()) {
+        switch (route.reach()) {
+          case SINGLE -> singleReads += op.rate();
+          case TARGETED -> targetedReads += op.rate();
+          case ALL -> allReads += op.rate();
+        }
+      }
+      double[] weights;
+      Map<String, Double> keys;
+      if (timeBased && op.type().createsDocuments() && !keyChange) {
+        weights = new double[EpkBuckets.COUNT];
+        weights[stats.latestBucket()] = 1;
+        keys = Map.of();
+      } else {
+        AccessWeights w = AccessWeights.of(route.access(), stats, reservoir);
+        weights = w.perBucket();
+        keys = w.perKey();
+      }
+      for (int b = 0; b < weights.length; b++) {
+        perBucket[b] += spread * weights[b];
+      }
+      for (Map.Entry<String, Double> e : keys.entrySet()) {
+        perKey.merge(e.getKey(), spread * e.getValue(), Double::sum);
+      }
+      total += spread;
+    }
+  }
+
+  /** Whether there is any load to place. */
+  public boolean isEmpty() {
+    return total == 0 && broadcastRate == 0;
+  }
+
+  /** The demand of each partition of the even layout of {@code partitions}, RU/s. */
+  public double[] at(int partitions) {
+    RoutingMap layout =
+        RoutingMap.of(SplitPoints.evenBoundaries(candidate.definition(), partitions));
+    double[] out = EpkBuckets.sum(perBucket, EpkBuckets.bounds(layout));
+    double each = broadcastRate * COSTS.queryPerPartition();
+    for (int p = 0; p < out.length; p++) {
+      out[p] += each;
+    }
+    return out;
+  }
+
+  /** The RU/s that visiting more than one partition adds, with {@code partitions}. */
+  public double fanOutRuPerSecond(int partitions) {
+    double ru = broadcastRate * COSTS.queryPerPartition() * (partitions - 1);
+    for (double[] t : targeted) {
+      ru += t[0] * COSTS.queryPerPartition() * (Math.min(t[1], partitions) - 1);
+    }
+    return Math.max(0, ru);
+  }
+
+  /** Reads per second by reach: {single, targeted, all}. */
+  public double[] reads() {
+    return new double[] {singleReads, targetedReads, allReads};
+  }
+
+  public List<Note> notes() {
+    return Collections.unmodifiableList(notes);
+  }
+
+  /** RU/s of the key values the model placed individually. */
+  public Map<String, Double> perKey() {
+    return Collections.unmodifiableMap(perKey);
+  }
+
+  /** The share of requests over their partition's budget: what would be answered with 429. */
+  public static double overBudgetShare(double[] demand, double budget) {
+    double sum = 0;
+    double over = 0;
+    for (double d : demand) {
+      sum += d;
+      over += Math.max(0, d - budget);
+    }
+    return sum == 0 ? 0 : over / sum;
+  }
+
+  /** The largest partitions searched for a minimum: a quarter of the buckets. */
+  private static final int MAX_PARTITIONS = EpkBuckets.COUNT / 4;
+
+  /** A throughput and the physical partitions it runs on. */
+  public record Sizing(Throughput throughput, int partitions) {}
+
+  /**
+   * The least throughput of {@code kind} (manual or autoscale) at which no partition's demand
+   * exceeds its budget, and the partitions it needs, searched over partition counts from {@code
+   * storagePartitions} (what the data needs) up. A container created with P partitions can be
+   * raised to P × 10,000 RU/s at once, without a split ({@code partitioning-model.md} §1.4), so P
+   * partitions serve a peak whose busiest partition needs at most 10,000 RU/s, at busiest × P. Null
+   * when no layout can: a key alone needs more than one physical partition serves.
+   */
+  public Sizing minimum(Throughput kind, int storagePartitions, Limits limits) {
+    double floor =
+        kind instanceof Throughput.Autoscale ? limits.minAutoscaleMaxRu() : limits.minManualRu();
+    Sizing best = null;
+    for (int p = Math.max(1, storagePartitions); p <= MAX_PARTITIONS; p++) {
+      if (best != null && p * floor > best.throughput().maxRuPerSecond()) {
+        break; // more partitions can only cost more from here
+      }
+      double busiest = 0;
+      for (double x : at(p)) {
+        busiest = Math.max(busiest, x);
+      }
+      if (busiest > limits.physicalPartitionRu()) {
+        continue;
+      }
+      double t = Math.max(floor, Math.ceil(busiest * p / 100) * 100);
+      if (best == null || t < best.throughput().maxRuPerSecond()) {
+        best = new Sizing(kind.withValue(t), p);
+      }
+      if (busiest * p <= floor) {
+        break; // the floor serves it: nothing is cheaper
+      }
+    }
+    return best;
+  }
+}

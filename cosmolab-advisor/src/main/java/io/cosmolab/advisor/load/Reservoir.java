@@ -1,0 +1,112 @@
+package io.cosmolab.advisor.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.datasketches.hll.HllSketch;
+
+/**
+ * A uniform sample of the documents (reservoir sampling, seeded, so runs repeat), keeping of each
+ * only what the workload model needs: the values of the fields operations address, and each
+ * candidate's key and EPK bucket. Also counts each addressed field's distinct values over all
+ * documents (HLL), which Zipf and uniform distributions need. Memory is bounded by {@link #SIZE}.
+ */
+public final class Reservoir {
+  /** Documents kept. [I] 8,192 gives the heavy values exactly and the tail within a few percent. */
+  public static final int SIZE = 8192;
+
+  /** One sampled document. */
+  @SuppressWarnings("ArrayRecordComponent") // internal rows, never compared
+  public record Sampled(String[] fields, String[] keys, int[] buckets) {}
+
+  private final List<String> fields;
+  private final List<List<String>> segments = new ArrayList<>();
+  private final List<CandidateStats> candidates;
+  private final HllSketch[] distinct;
+  private final List<Sampled> sample = new ArrayList<>();
+  private final Random random = new Random(0x5EED);
+  private long seen;
+
+  /**
+   * @param fields the paths operations address ({@code /userId})
+   * @param candidates the candidates, in the order their buckets are kept
+   */
+  public Reservoir(List<String> fields, List<CandidateStats> candidates) {
+    this.fields = List.copyOf(fields);
+    this.candidates = List.copyOf(candidates);
+    this.distinct = new HllSketch[fields.size()];
+    for (int i = 0; i < distinct.length; i++) {
+      distinct[i] = new HllSketch(12);
+      segments.add(PartitionKeyDefinition.segmentsOf(fields.get(i)));
+    }
+  }
+
+  /** Offers one document. */
+  public void offer(JsonNode document) {
+    seen++;
+    String[] values = distinct.length == 0 ? null : new String[distinct.length];
+    for (int i = 0; i < distinct.length; i++) {
+      values[i] = valueAt(document, segments.get(i));
+      if (values[i] != null) {
+        distinct[i].update(values[i]);
+      }
+    }
+    int slot;
+    if (sample.size() < SIZE) {
+      slot = sample.size();
+      sample.add(null);
+    } else {
+      long r = (long) (random.nextDouble() * seen);
+      if (r >= SIZE) {
+        return;
+      }
+      slot = (int) r;
+    }
+    String[] keys = new String[candidates.size()];
+    int[] buckets = new int[candidates.size()];
+    for (int c = 0; c < keys.length; c++) {
+      CandidateStats s = candidates.get(c);
+      Candidate.Key key = s.candidate().keyOf(document);
+      keys[c] = key == null ? null : key.text();
+      buckets[c] = key == null ? -1 : s.bucketOf(key);
+    }
+    sample.set(slot, new Sampled(values == null ? new String[0] : values, keys, buckets));
+  }
+
+  /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */
+  static String valueAt(JsonNode document, List<String> segments) {
+    JsonNode node = document;
+    for (String s : segments) {
+      node = node == null || !node.isObject() ? null : node.get(s);
+    }
+    return node == null || node.isContainerNode() || node.isNull() ? null : node.asText();
+  }
+
+  public List<Sampled> sample() {
+    return sample;
+  }
+
+  /** The index of an addressed field, or -1. */
+  public int fieldIndex(String path) {
+    return fields.indexOf(path);
+  }
+
+  /** Distinct values of an addressed field over all documents, at least those sampled. */
+  public double distinct(int field) {
+    return distinct[field].getEstimate();
+  }
+
+  /** The index of a candidate, or -1. */
+  public int candidateIndex(Candidate c) {
+    for (int i = 0; i < candidates.size(); i++) {
+      if (candidates.get(i).candidate().equals(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
