@@ -115,10 +115,107 @@ class MainTest {
     assertThat(
             run("advise", file.toString(), "--key", "/tenantId", "--workload", workload.toString()))
         .isZero();
-    assertThat(out.toString()).containsPattern("[1-9]\\d*%  hot key");
+    // half the requests go to "vip": more than one physical partition can serve
+    assertThat(out.toString()).containsPattern("[1-9]\\d*% +none  no throughput avoids 429");
     out.getBuffer().setLength(0);
     assertThat(run("advise", file.toString(), "--key", "/tenantId", "--json")).isZero();
     assertThat(out.toString()).contains("\"candidate\" : \"/tenantId\"").contains("\"verdict\"");
+  }
+
+  @Test
+  void advise_withAWorkloadOfTwoContainers_ranksEach_andWritesJsonAndHtml(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+    StringBuilder orders = new StringBuilder();
+    StringBuilder customers = new StringBuilder();
+    for (int i = 0; i < 4000; i++) {
+      orders.append(
+          String.format(
+              "{\"id\":\"o%d\",\"customerId\":\"c%d\",\"status\":\"%s\"}%n",
+              i, i % 700, i % 3 == 0 ? "open" : "done"));
+    }
+    for (int i = 0; i < 700; i++) {
+      customers.append(String.format("{\"id\":\"c%d\",\"country\":\"k%d\"}%n", i, i % 12));
+    }
+    Files.writeString(dir.resolve("orders.jsonl"), orders.toString());
+    Files.writeString(dir.resolve("customers.jsonl"), customers.toString());
+    Path workload = dir.resolve("shop.yaml");
+    Files.writeString(
+        workload,
+        """
+        containers:
+          - name: orders
+            sample: [orders.jsonl]
+            candidates: [/customerId, /status]
+            throughput: 12000
+            operations:
+              - { type: create, rate: 300 }
+              - name: my orders
+                type: query
+                rate: 200
+                sql: SELECT * FROM c WHERE c.customerId = @me
+            joins:
+              - { container: customers, match: /customerId = /id, rate: 200 }
+          - name: customers
+            sample: [customers.jsonl]
+            candidates: [/id, /country]
+            throughput: minimum
+            operations:
+              - { type: read, rate: 500 }
+        """);
+    Path html = dir.resolve("report.html");
+    int code = run("advise", "--workload", workload.toString(), "--html", html.toString());
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("container orders: 4,000 documents sampled, throughput manual 12000")
+        .contains("container customers: 700 documents sampled, throughput minimum")
+        .contains("report: " + html.toAbsolutePath());
+    String page = Files.readString(html);
+    assertThat(page)
+        .startsWith("<!DOCTYPE html>")
+        .contains("<svg")
+        .contains("Container customers")
+        .contains("joins are cross-partition with this key: lookups from orders on /customerId");
+    assertThat(page).doesNotContain("http://").doesNotContain("https://").doesNotContain("<script");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("advise", "--workload", workload.toString(), "--container", "orders", "--json"))
+        .isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(json.get("schema").asText()).isEqualTo("cosmolab.advise/v1");
+    assertThat(json.get("containers")).hasSize(1);
+    var best = json.get("containers").get(0).get("candidates").get(0);
+    assertThat(best.get("candidate").asText()).isEqualTo("/customerId");
+    assertThat(best.get("routing").get("singlePartitionReadShare").asDouble()).isEqualTo(1.0);
+    assertGolden("advise-schema.txt", String.join("\n", fieldPaths(json, "")) + "\n");
+  }
+
+  /** Every field path of a JSON document, arrays as [], sorted: the schema without the values. */
+  private static java.util.SortedSet<String> fieldPaths(
+      com.fasterxml.jackson.databind.JsonNode node, String prefix) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    if (node.isObject()) {
+      node.properties()
+          .forEach(
+              e -> {
+                String p = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+                out.add(p);
+                out.addAll(fieldPaths(e.getValue(), p));
+              });
+    } else if (node.isArray()) {
+      for (com.fasterxml.jackson.databind.JsonNode item : node) {
+        out.addAll(fieldPaths(item, prefix + "[]"));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void advise_rejectsAWorkloadWithoutSamples_namingTheContainer(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+    Path workload = dir.resolve("w.yaml");
+    Files.writeString(workload, "containers:\n  - name: orders\n    throughput: 400\n");
+    assertThat(run("advise", "--workload", workload.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("container orders has no sample documents");
   }
 
   @Test

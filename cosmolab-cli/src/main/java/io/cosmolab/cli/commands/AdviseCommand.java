@@ -6,12 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.Advice;
 import io.cosmolab.advisor.Advisor;
 import io.cosmolab.advisor.AdvisorOptions;
+import io.cosmolab.advisor.Report;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.examples.Example;
 import io.cosmolab.advisor.input.DocumentReader;
+import io.cosmolab.advisor.report.HtmlReport;
+import io.cosmolab.advisor.workload.ContainerWorkload;
 import io.cosmolab.advisor.workload.Workload;
 import io.cosmolab.engine.throughput.Throughput;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,21 +30,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code cosmolab advise}: rank candidate partition keys over sample documents. */
+/** {@code cosmolab advise}: rank candidate partition keys over sample documents and a workload. */
 @Command(
     name = "advise",
     mixinStandardHelpOptions = true,
     description = {
-      "Reads sample documents (JSON Lines or JSON arrays, gzip or not) and ranks candidate"
-          + " partition keys, best first, with the numbers that decide them: distinct values,"
-          + " heaviest keys, the largest logical partition against 20 GB, each physical"
-          + " partition's share, and one reason per finding. Keys are hashed and laid out by the"
-          + " emulator's own engine."
+      "Reads sample documents (JSON Lines or JSON arrays, gzip or not) and a workload at peak,"
+          + " and ranks candidate partition keys, best first, with the numbers that decide them:"
+          + " distinct values, heaviest keys, the largest logical partition against 20 GB now and"
+          + " at the horizon, RU/s per physical partition against its budget, 429s, fan-out, and"
+          + " one reason per finding. Keys are hashed and laid out by the emulator's own engine."
     })
 public final class AdviseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(arity = "0..*", paramLabel = "FILE", description = "Files of sample documents.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "FILE",
+      description = "Files of sample documents (or name them as sample: in the workload).")
   List<Path> files;
 
   @Option(
@@ -46,7 +55,7 @@ public final class AdviseCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "Run a built-in scenario instead of files: ecommerce, saas, iot or game (its data,"
-              + " candidates and sizing).")
+              + " candidates, sizing and workload).")
   String example;
 
   @Option(
@@ -60,80 +69,195 @@ public final class AdviseCommand implements Callable<Integer> {
       paramLabel = "KEY",
       description =
           "A candidate to weigh (repeatable): /a, /a+/b (synthetic), /a>/b[>/c] (hierarchical),"
-              + " /a*10 (a with a suffix of 10 buckets)."
-              + " Default: discovered from the first 1,000 documents.")
+              + " /a*10 (a with a suffix of 10 buckets). Default: the workload's candidates, or"
+              + " discovered from the first 1,000 documents.")
   List<String> keys;
-
-  @Option(
-      names = "--throughput",
-      defaultValue = "10000",
-      description = "The container's RU/s (${DEFAULT-VALUE}).")
-  double throughput;
-
-  @Option(names = "--autoscale", description = "Treat --throughput as an autoscale maximum.")
-  boolean autoscale;
-
-  @Option(
-      names = "--documents",
-      defaultValue = "0",
-      description =
-          "Documents the container will hold at the horizon; the sample is scaled up to it"
-              + " (default: the sample is all the data).")
-  long projectedDocuments;
 
   @Option(
       names = "--workload",
       paramLabel = "FILE",
       description =
-          "The workload at peak (YAML: throughput or autoscale, documents, operations with"
-              + " rates); predicts RU/s per partition, 429s and the throughput each key needs."
-              + " Options given on the command line win.")
+          "The workload at peak (YAML; see docs/advisor.md): throughput, documents, growth,"
+              + " operations with their rates, access distributions and queries, several"
+              + " containers and their joins. Options given on the command line win.")
   Path workload;
 
-  @Option(names = "--json", description = "Print the ranking as JSON (for CI gates).")
+  @Option(
+      names = "--container",
+      paramLabel = "NAME",
+      description = "Only this container of the workload.")
+  String container;
+
+  @Option(
+      names = "--throughput",
+      paramLabel = "RU",
+      description = "The container's RU/s (default: the workload's, else 10000).")
+  Double throughput;
+
+  @Option(names = "--autoscale", description = "Treat the throughput as an autoscale maximum.")
+  boolean autoscale;
+
+  @Option(
+      names = "--minimum",
+      description = "Find each key's least throughput that serves the peak without 429s.")
+  boolean minimum;
+
+  @Option(
+      names = "--documents",
+      paramLabel = "N",
+      description = "Documents the container holds now; the sample is scaled up to it.")
+  Long documents;
+
+  @Option(names = "--growth-per-day", paramLabel = "N", description = "New documents per day.")
+  Double growthPerDay;
+
+  @Option(
+      names = "--horizon-months",
+      paramLabel = "M",
+      description = "How far ahead to project storage, in months.")
+  Double horizonMonths;
+
+  @Option(names = "--json", description = "Print the report as JSON (schema cosmolab.advise/v1).")
   boolean json;
 
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Also write a self-contained HTML report with charts.")
+  Path html;
+
+  @Option(
+      names = "--progress",
+      negatable = true,
+      description = "Show a progress bar on stderr (default: when stderr is a terminal).")
+  Boolean progress;
+
   @Override
-  public Integer call() throws Exception {
+  public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    List<Advice> ranked;
+    List<Report.ContainerAdvice> results = new ArrayList<>();
     if (example != null) {
       Example e = exampleNamed(example);
       if (!json) {
         out.println("example " + e.cliName() + ": " + e.description());
       }
-      ranked = Advisor.analyze(e.documents(exampleDocuments, 42), e.candidates(), e.options());
+      results.add(
+          Advisor.analyze(
+              e.cliName(), e.documents(exampleDocuments, 42), e.candidates(), e.options()));
+    } else if (workload != null) {
+      Workload w = Workload.read(workload);
+      Path base = workload.toAbsolutePath().getParent();
+      List<ContainerWorkload> chosen =
+          container == null ? w.containers() : List.of(w.container(container));
+      for (ContainerWorkload c : chosen) {
+        List<Path> sample = new ArrayList<>();
+        for (String s : c.sample()) {
+          sample.add(base.resolve(s));
+        }
+        if (files != null && !files.isEmpty()) {
+          if (chosen.size() > 1) {
+            throw new IllegalArgumentException(
+                "the workload has "
+                    + chosen.size()
+                    + " containers: name each one's sample in the file, or pick one with"
+                    + " --container");
+          }
+          sample = files;
+        }
+        if (sample.isEmpty()) {
+          throw new IllegalArgumentException(
+              "container "
+                  + c.name()
+                  + " has no sample documents: give sample: [files] in the workload, or FILE"
+                  + " arguments");
+        }
+        List<Candidate> candidates = candidates(c.candidates());
+        results.add(analyze(c.name(), sample, candidates, options(c, w.containers())));
+      }
     } else {
       if (files == null || files.isEmpty()) {
-        throw new IllegalArgumentException("name files of sample documents, or --example NAME");
+        throw new IllegalArgumentException(
+            "name files of sample documents, a --workload, or --example NAME");
       }
-      List<Candidate> candidates = keys == null ? null : parse(keys);
-      var parsed = spec.commandLine().getParseResult();
-      Throughput t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
-      long documents = projectedDocuments;
-      List<Workload.Operation> peak = List.of();
-      if (workload != null) {
-        Workload w = Workload.read(workload);
-        if (!parsed.hasMatchedOption("--throughput") && w.throughputOrNull() != null) {
-          t = w.throughputOrNull();
-        }
-        if (!parsed.hasMatchedOption("--documents") && w.documents() != null) {
-          documents = w.documents();
-        }
-        peak = w.operations();
-      }
-      try (Documents docs = new Documents(files)) {
-        ranked = Advisor.analyze(docs, candidates, new AdvisorOptions(t, documents, peak));
-      }
+      results.add(analyze("container", files, candidates(null), options(null, List.of())));
+    }
+    Report report = new Report(results);
+    if (html != null) {
+      Files.writeString(html, HtmlReport.render(report));
     }
     if (json) {
       out.println(
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(ranked));
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
     } else {
-      print(ranked, out);
+      for (Report.ContainerAdvice c : results) {
+        print(c, results.size() > 1, out);
+      }
+      if (html != null) {
+        out.println("report: " + html.toAbsolutePath());
+      }
     }
     out.flush();
     return 0;
+  }
+
+  private Report.ContainerAdvice analyze(
+      String name, List<Path> sample, List<Candidate> candidates, AdvisorOptions options) {
+    try (Documents docs =
+        new Documents(sample, showProgress() ? spec.commandLine().getErr() : null)) {
+      return Advisor.analyze(name, docs, candidates, options);
+    }
+  }
+
+  // null before JDK 22 without a terminal; from 22 on, isTerminal() says (called reflectively,
+  // as the CLI compiles for 21)
+  @SuppressWarnings("SystemConsoleNull")
+  private boolean showProgress() {
+    if (progress != null) {
+      return progress;
+    }
+    java.io.Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try { // Console.isTerminal() exists from JDK 22; before, a console means a terminal
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true;
+    }
+  }
+
+  /** --key wins; then the workload's candidates; null: discover them. */
+  private List<Candidate> candidates(List<String> fromWorkload) {
+    List<String> named = keys != null ? keys : fromWorkload;
+    if (named == null) {
+      return null;
+    }
+    List<Candidate> out = new ArrayList<>();
+    for (String k : named) {
+      out.add(Candidate.parse(k));
+    }
+    return out;
+  }
+
+  /** The workload's options for a container, with the command line's on top. */
+  private AdvisorOptions options(ContainerWorkload c, List<ContainerWorkload> all) {
+    AdvisorOptions w =
+        c == null
+            ? new AdvisorOptions(Throughput.manual(10_000), 0)
+            : AdvisorOptions.of(c, all, Throughput.manual(10_000));
+    Throughput t = w.throughput();
+    if (throughput != null) {
+      t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
+    } else if (autoscale) {
+      t = Throughput.autoscale(t.maxRuPerSecond());
+    }
+    return new AdvisorOptions(
+        t,
+        minimum || (throughput == null && w.findMinimum()),
+        documents != null ? documents : w.documents(),
+        growthPerDay != null ? growthPerDay : w.growthPerDay(),
+        horizonMonths != null ? horizonMonths * ContainerWorkload.DAYS_PER_MONTH : w.horizonDays(),
+        w.peak());
   }
 
   private static Example exampleNamed(String name) {
@@ -146,41 +270,19 @@ public final class AdviseCommand implements Callable<Integer> {
         "--example " + name + " is not one of: ecommerce, saas, iot, game");
   }
 
-  static List<Candidate> parse(List<String> keys) {
-    List<Candidate> out = new ArrayList<>();
-    for (String k : keys) {
-      String key = k.strip();
-      if (key.contains("*")) {
-        String[] parts = split(key, "\\*");
-        try {
-          out.add(Candidate.bucketed(parts[0], Integer.parseInt(parts[1])));
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-          throw new IllegalArgumentException(
-              "--key " + key + ": a bucketed key is /path*BUCKETS, e.g. /serverId*10", e);
-        }
-      } else if (key.contains(">")) {
-        out.add(Candidate.hierarchical(split(key, ">")));
-      } else if (key.contains("+")) {
-        out.add(Candidate.synthetic(split(key, "\\+")));
-      } else {
-        out.add(Candidate.single(key));
-      }
+  private static void print(Report.ContainerAdvice c, boolean heading, PrintWriter out) {
+    if (heading) {
+      out.printf(
+          Locale.ROOT,
+          "%ncontainer %s: %,d documents sampled, throughput %s%n",
+          c.name(),
+          c.sampledDocuments(),
+          c.throughput());
     }
-    return out;
-  }
-
-  private static String[] split(String key, String separator) {
-    String[] parts = key.split(separator, -1);
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = parts[i].strip();
-    }
-    return parts;
-  }
-
-  private static void print(List<Advice> ranked, PrintWriter out) {
+    boolean peak = c.candidates().stream().anyMatch(a -> a.peak() != null);
     out.printf(
         Locale.ROOT,
-        "%-3s %-28s %-11s %5s %10s %5s %6s %9s %6s  %s%n",
+        "%-3s %-28s %-11s %5s %10s %5s %6s %9s %6s %9s  %s%n",
         "#",
         "candidate",
         "verdict",
@@ -190,57 +292,77 @@ public final class AdviseCommand implements Callable<Integer> {
         "hot",
         "largest",
         "429s",
+        "min RU/s",
         "why");
     int i = 1;
-    for (Advice a : ranked) {
+    for (Advice a : c.candidates()) {
+      String min = "-";
+      if (a.peak() != null) {
+        min =
+            a.peak().minimumRuPerSecond() == null
+                ? "none"
+                : String.format(Locale.ROOT, "%.0f", a.peak().minimumRuPerSecond());
+      }
       out.printf(
           Locale.ROOT,
-          "%-3d %-28s %-11s %5d %10.0f %5d %5.2fx %9s %6s  %s%n",
+          "%-3d %-28s %-11s %5d %10.0f %5d %5.2fx %9s %6s %9s  %s%n",
           i++,
           a.candidate(),
           a.verdict(),
           a.score(),
           a.distinct().estimate(),
           a.physicalPartitions(),
-          a.hotPartitionRatio(),
-          bytes(a.largestLogicalPartitionBytes()),
-          a.peakRuPerSecond() == 0
-              ? "-"
-              : String.format(Locale.ROOT, "%.0f%%", a.predicted429Share() * 100),
+          a.layout().hotPartitionRatio(),
+          HtmlReport.bytes(a.largestLogicalPartitionBytes()),
+          peak ? String.format(Locale.ROOT, "%.0f%%", a.predicted429Share() * 100) : "-",
+          min,
           a.reasons().isEmpty() ? "spreads evenly" : a.reasons().get(0));
     }
   }
 
-  private static String bytes(long b) {
-    if (b >= 1L << 30) {
-      return String.format(Locale.ROOT, "%.1f GB", b / (double) (1L << 30));
-    }
-    if (b >= 1L << 20) {
-      return String.format(Locale.ROOT, "%.1f MB", b / (double) (1L << 20));
-    }
-    return String.format(Locale.ROOT, "%.1f KB", b / 1024.0);
-  }
-
-  /** The documents of several files, one after the other. */
+  /** The documents of several files, one after the other, with an optional progress bar. */
   private static final class Documents implements Iterator<ObjectNode>, AutoCloseable {
-    private final Iterator<Path> files;
+    private final List<Path> files;
+    private final PrintWriter progress;
+    private final long total;
+    private final long started = System.nanoTime();
+    private int index;
+    private long done; // bytes of the files already finished
+    private long count;
+    private long lastShown;
+    private boolean finished;
     private DocumentReader current;
 
-    Documents(List<Path> files) {
-      this.files = files.iterator();
+    Documents(List<Path> files, PrintWriter progress) {
+      this.files = files;
+      this.progress = progress;
+      long sum = 0;
+      for (Path f : files) {
+        try {
+          sum += Files.size(f);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read " + f, e);
+        }
+      }
+      this.total = sum;
     }
 
     @Override
     public boolean hasNext() {
       while (current == null || !current.hasNext()) {
         if (current != null) {
+          done += current.bytesRead();
           current.close();
           current = null;
         }
-        if (!files.hasNext()) {
+        if (index == files.size()) {
+          if (!finished) {
+            finished = true;
+            show(true);
+          }
           return false;
         }
-        current = DocumentReader.open(files.next());
+        current = DocumentReader.open(files.get(index++));
       }
       return true;
     }
@@ -250,7 +372,37 @@ public final class AdviseCommand implements Callable<Integer> {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
+      count++;
+      if ((count & 0x3FF) == 0) {
+        show(false);
+      }
       return current.next();
+    }
+
+    private void show(boolean last) {
+      if (progress == null) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (!last && now - lastShown < 200_000_000L) {
+        return;
+      }
+      lastShown = now;
+      long read = done + (current == null ? 0 : current.bytesRead());
+      double fraction = total == 0 ? 1 : Math.min(1, read / (double) total);
+      int filled = (int) Math.round(fraction * 30);
+      double seconds = Math.max(1e-9, (now - started) / 1e9);
+      progress.printf(
+          Locale.ROOT,
+          "\r[%s%s] %3.0f%%  %s  %,d documents  %.1f MB/s%s",
+          "=".repeat(filled),
+          " ".repeat(30 - filled),
+          fraction * 100,
+          HtmlReport.bytes(read),
+          count,
+          read / seconds / (1 << 20),
+          last ? "\n" : "");
+      progress.flush();
     }
 
     @Override
