@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.workload.Access;
 import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.ContainerSettings;
@@ -70,6 +71,144 @@ class PredictionVsExecutionTest {
         "predicted 429 share %.4f, executed %.4f%n", predicted.predicted429Share(), executed);
     assertThat(predicted.physicalPartitions()).isEqualTo(c.routing().size());
     assertThat(predicted.predicted429Share()).isGreaterThan(0.1);
+    assertThat(executed)
+        .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
+        .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
+  }
+
+  /**
+   * An engine holding {@code docs} under {@code key}, its clock past the start, in enforce mode.
+   */
+  private static Container loaded(
+      List<ObjectNode> docs, Candidate key, Throughput throughput, ManualClock clock) {
+    CosmosEngine engine =
+        CosmosEngine.builder().clock(clock).throttling(ThrottlingMode.OFF).build();
+    Container c =
+        engine
+            .createDatabase("db")
+            .createContainer(
+                ContainerSettings.of("c", key.definition()).withThroughput(throughput));
+    for (ObjectNode d : docs) {
+      c.create(d.deepCopy());
+    }
+    clock.advanceMillis(10_000);
+    engine.setThrottling(ThrottlingMode.ENFORCE);
+    return c;
+  }
+
+  @Test
+  void predicted429Share_ofCreatesOnAHotTenant_matchesTheEngine() {
+    List<ObjectNode> sample = AdvisorTest.sessions(6000, 0.35, 41);
+    Candidate key = Candidate.single("/tenantId");
+    Throughput throughput = Throughput.manual(24_000);
+    int createsPerSecond = 3000;
+    Advice predicted =
+        Advisor.analyze(
+                sample.iterator(),
+                List.of(key),
+                new AdvisorOptions(
+                    throughput, 0, List.of(new Operation(Operation.Type.CREATE, createsPerSecond))))
+            .get(0);
+
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Container c = loaded(sample, key, throughput, clock);
+    // a busy second of new sessions drawn like the sample: the same generator, another seed
+    List<ObjectNode> fresh = AdvisorTest.sessions(createsPerSecond, 0.35, 43);
+    int throttled = 0;
+    for (int i = 0; i < createsPerSecond; i++) {
+      clock.advanceMillis(i % 3 == 0 ? 1 : 0);
+      ObjectNode d = fresh.get(i);
+      d.put("id", "new-" + i);
+      try {
+        c.create(d);
+      } catch (CosmosException e) {
+        if (e.status() == 429) {
+          throttled++;
+        }
+      }
+    }
+    double executed = throttled / (double) createsPerSecond;
+    System.out.printf(
+        "creates: predicted 429 share %.4f, executed %.4f%n",
+        predicted.predicted429Share(), executed);
+    assertThat(predicted.predicted429Share()).isGreaterThan(0.1);
+    assertThat(executed)
+        .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
+        .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
+  }
+
+  @Test
+  void predicted429Share_ofZipfQueriesByUser_matchesTheEngine() {
+    // 2,000 users with 4 orders each; queries by user, the user drawn by Zipf (s = 1.2)
+    List<ObjectNode> docs = new java.util.ArrayList<>();
+    for (int i = 0; i < 8000; i++) {
+      ObjectNode d = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+      d.put("id", "o" + i);
+      d.put("userId", "u" + (i % 2000));
+      d.put("total", i % 97);
+      docs.add(d);
+    }
+    Candidate key = Candidate.single("/userId");
+    Throughput throughput = Throughput.manual(12_000); // 2 partitions of 6,000 RU/s
+    int queriesPerSecond = 2000;
+    double s = 1.2;
+    String sql = "SELECT * FROM c WHERE c.userId = @u";
+    Operation query =
+        new Operation(
+            "orders of a user",
+            Operation.Type.QUERY,
+            queriesPerSecond,
+            null,
+            null,
+            null,
+            sql,
+            java.util.Map.of(
+                "@u", new Access(null, Access.Distribution.ZIPF, s, null, null, null, null)),
+            4.0);
+    Advice predicted =
+        Advisor.analyze(
+                docs.iterator(), List.of(key), new AdvisorOptions(throughput, 0, List.of(query)))
+            .get(0);
+
+    // the oracle draws users as the model ranks them: most documents first, ties by name
+    List<String> ranked = new java.util.ArrayList<>();
+    for (int u = 0; u < 2000; u++) {
+      ranked.add("u" + u);
+    }
+    java.util.Collections.sort(ranked);
+    double[] cdf = new double[ranked.size()];
+    double h = 0;
+    for (int r = 0; r < cdf.length; r++) {
+      h += Math.pow(r + 1, -s);
+      cdf[r] = h;
+    }
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Container c = loaded(docs, key, throughput, clock);
+    Random random = new Random(11);
+    int throttled = 0;
+    for (int i = 0; i < queriesPerSecond; i++) {
+      clock.advanceMillis(i % 2 == 0 ? 1 : 0);
+      int rank = java.util.Arrays.binarySearch(cdf, random.nextDouble() * h);
+      String user = ranked.get(rank < 0 ? -rank - 1 : rank);
+      try {
+        c.query(
+            io.cosmolab.engine.query.QueryRequest.of(sql)
+                .withParameters(
+                    java.util.Map.of(
+                        "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user)))
+                .withPartitionKey(PartitionKeyValue.of(user)));
+      } catch (CosmosException e) {
+        if (e.status() == 429) {
+          throttled++;
+        }
+      }
+    }
+    double executed = throttled / (double) queriesPerSecond;
+    System.out.printf(
+        "zipf queries: predicted 429 share %.4f, executed %.4f%n",
+        predicted.predicted429Share(), executed);
+    assertThat(predicted.routing().singlePartitionReadShare()).isEqualTo(1.0);
+    assertThat(predicted.predicted429Share()).isGreaterThan(0.05);
     assertThat(executed)
         .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
         .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
