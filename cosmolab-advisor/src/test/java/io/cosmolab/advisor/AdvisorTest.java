@@ -142,13 +142,18 @@ class AdvisorTest {
   }
 
   @Test
-  void discovery_findsScalarPathsAndOrdersHierarchicalLevelsLowToHigh() {
+  void discovery_findsScalarPaths_andHierarchicalKeysOfTwoAndThreeLevelsLowToHigh() {
     List<Advice> ranked =
         Advisor.analyze(
             sessions(2000, 0.1, 9).iterator(), null, AdvisorOptions.of(Throughput.manual(6000)));
     assertThat(ranked).extracting(Advice::candidate).contains("/id", "/tenantId", "/userId");
     assertThat(ranked).extracting(Advice::candidate).contains("/tenantId > /userId");
     assertThat(ranked).extracting(Advice::candidate).doesNotContain("/userId > /tenantId");
+    // three levels, fewer-valued first, and the unique id as the last level
+    assertThat(ranked).extracting(Advice::candidate).contains("/tenantId > /userId > /id");
+    assertThat(ranked)
+        .extracting(Advice::candidate)
+        .noneMatch(c -> c.startsWith("/userId > /tenantId"));
   }
 
   @Test

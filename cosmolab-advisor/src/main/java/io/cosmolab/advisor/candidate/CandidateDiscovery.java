@@ -12,9 +12,9 @@ import java.util.Map;
 /**
  * Finds the candidates worth weighing in a sample of documents: every path to a scalar (string,
  * number, boolean) that at least half of the documents have, up to three levels deep, except the
- * system properties; then, over the best-covered of them, synthetic concatenations of two paths and
- * hierarchical keys of two levels with the fewer-valued path first (the order that keeps prefix
- * queries useful).
+ * system properties; then, over the best-covered of them, synthetic concatenations of two paths,
+ * and hierarchical keys of two and three levels with the fewer-valued paths first (the order that
+ * keeps prefix queries useful), three-level ones also ending in a unique field such as the id.
  */
 public final class CandidateDiscovery {
   private static final double MIN_COVERAGE = 0.5;
@@ -77,6 +77,31 @@ public final class CandidateDiscovery {
         PathProfile high = low.equals(a) ? b : a;
         out.add(Candidate.synthetic(low.path(), high.path()));
         out.add(Candidate.hierarchical(low.path(), high.path()));
+      }
+    }
+    // three levels: the pairs above, each ordered fewer-valued first, then a unique field last
+    // (id as the last level lets even the largest prefix spread over partitions)
+    PathProfile unique = null;
+    for (PathProfile p : paths) {
+      if (p.distinctInSample() == sample.size()
+          && sample.size() > 1
+          && (unique == null || p.path().equals("/id"))) {
+        unique = p;
+      }
+    }
+    List<PathProfile> ordered = new ArrayList<>(combinable);
+    ordered.sort(Comparator.comparingInt(PathProfile::distinctInSample));
+    for (int i = 0; i < ordered.size(); i++) {
+      for (int j = i + 1; j < ordered.size(); j++) {
+        for (int k = j + 1; k < ordered.size(); k++) {
+          out.add(
+              Candidate.hierarchical(
+                  ordered.get(i).path(), ordered.get(j).path(), ordered.get(k).path()));
+        }
+        if (unique != null) {
+          out.add(
+              Candidate.hierarchical(ordered.get(i).path(), ordered.get(j).path(), unique.path()));
+        }
       }
     }
     // the usual fixes for a hot key: a suffix of buckets, or the key plus the day
