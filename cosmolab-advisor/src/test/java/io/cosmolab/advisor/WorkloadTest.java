@@ -364,6 +364,20 @@ class WorkloadTest {
   }
 
   @Test
+  void theWorkloadInTheDocs_isValid(@TempDir Path dir) throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "advisor.md"));
+    int start = doc.indexOf("```yaml\n") + "```yaml\n".length();
+    Path f = dir.resolve("shop.yaml");
+    Files.writeString(f, doc.substring(start, doc.indexOf("```", start)));
+    Workload w = Workload.read(f);
+    assertThat(w.containers())
+        .extracting(ContainerWorkload::name)
+        .containsExactly("orders", "customers");
+    assertThat(w.container("customers").operationsWith(w.containers()))
+        .anyMatch(op -> op.label(0).equals("join from orders on /customerId = /id"));
+  }
+
+  @Test
   void invalidWorkloadFiles_nameTheLineAndTheField(@TempDir Path dir) throws IOException {
     Path unknown = dir.resolve("unknown.yaml");
     Files.writeString(unknown, "throughput: 400\nthroughtput: 500\n");
