@@ -219,6 +219,45 @@ class MainTest {
   }
 
   @Test
+  void advise_fromALiveContainer_samplesItThroughTheSdk() {
+    try (io.cosmolab.testkit.CosmosLab lab = io.cosmolab.testkit.CosmosLab.builder().start();
+        com.azure.cosmos.CosmosClient client = lab.clientBuilder().buildClient()) {
+      client.createDatabase("shop");
+      client
+          .getDatabase("shop")
+          .createContainer(
+              new com.azure.cosmos.models.CosmosContainerProperties("orders", "/tenantId"),
+              com.azure.cosmos.models.ThroughputProperties.createManualThroughput(24_000));
+      var orders = client.getDatabase("shop").getContainer("orders");
+      for (int i = 0; i < 400; i++) {
+        orders.createItem(
+            java.util.Map.of("id", "o" + i, "tenantId", i % 2 == 0 ? "vip" : "t" + (i % 40)));
+      }
+      int code =
+          run(
+              "advise",
+              "--from",
+              "shop/orders",
+              "--endpoint",
+              lab.endpoint().toString(),
+              "--account-key",
+              lab.key(),
+              "--key",
+              "/tenantId",
+              "--key",
+              "/id");
+      assertThat(code).as(err.toString()).isZero();
+      String[] rows = out.toString().split("\\R", -1);
+      assertThat(rows[1]).contains("/id").contains("recommended");
+      assertThat(rows[2]).contains("/tenantId").contains("hot key [\"vip\"] holds 50%");
+      // the container's own throughput: 24,000 RU/s make 4 partitions
+      assertThat(rows[1]).containsPattern("\\s4\\s+\\d\\.\\d\\dx");
+    }
+    assertThat(run("advise", "--from", "shop")).isEqualTo(2);
+    assertThat(err.toString()).contains("--from shop: give it as DATABASE/CONTAINER");
+  }
+
+  @Test
   void adviseExample_runsTheScenario_andNamesTheKnownFailures() {
     assertThat(run("advise", "--example", "ecommerce", "--example-documents", "5000")).isZero();
     assertThat(out.toString())

@@ -9,6 +9,7 @@ import io.cosmolab.advisor.AdvisorOptions;
 import io.cosmolab.advisor.Report;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.examples.Example;
+import io.cosmolab.advisor.input.ContainerSampler;
 import io.cosmolab.advisor.input.DocumentReader;
 import io.cosmolab.advisor.report.HtmlReport;
 import io.cosmolab.advisor.workload.ContainerWorkload;
@@ -117,6 +118,35 @@ public final class AdviseCommand implements Callable<Integer> {
       description = "How far ahead to project storage, in months.")
   Double horizonMonths;
 
+  @Option(
+      names = "--from",
+      paramLabel = "DB/CONTAINER",
+      description =
+          "Sample a live container through the Java SDK (cosmolab or a real account) instead of"
+              + " files: its newest documents, its document count and its throughput.")
+  String from;
+
+  @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
+      defaultValue = "https://localhost:8081",
+      description = "The account for --from (${DEFAULT-VALUE}).")
+  java.net.URI endpoint;
+
+  @Option(
+      names = "--account-key",
+      paramLabel = "KEY",
+      description =
+          "The account key for --from (default: $COSMOS_KEY, else the emulator's well-known key).")
+  String accountKey;
+
+  @Option(
+      names = "--sample",
+      paramLabel = "N",
+      defaultValue = "100000",
+      description = "Documents --from samples (${DEFAULT-VALUE}).")
+  int sampleSize;
+
   @Option(names = "--json", description = "Print the report as JSON (schema cosmolab.advise/v1).")
   boolean json;
 
@@ -144,6 +174,8 @@ public final class AdviseCommand implements Callable<Integer> {
       results.add(
           Advisor.analyze(
               e.cliName(), e.documents(exampleDocuments, 42), e.candidates(), e.options()));
+    } else if (from != null) {
+      results.add(sampleLive());
     } else if (workload != null) {
       Workload w = Workload.read(workload);
       Path base = workload.toAbsolutePath().getParent();
@@ -198,6 +230,45 @@ public final class AdviseCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Samples the container {@code --from} names, sized by its own count and throughput. */
+  private Report.ContainerAdvice sampleLive() {
+    String[] names = from.split("/", -1);
+    if (names.length != 2 || names[0].isBlank() || names[1].isBlank()) {
+      throw new IllegalArgumentException("--from " + from + ": give it as DATABASE/CONTAINER");
+    }
+    String key = accountKey != null ? accountKey : System.getenv("COSMOS_KEY");
+    if (key == null) {
+      key = io.cosmolab.gateway.auth.MasterKeyAuthenticator.EMULATOR_KEY;
+    }
+    ContainerWorkload c = null;
+    List<ContainerWorkload> all = List.of();
+    if (workload != null) {
+      Workload w = Workload.read(workload);
+      all = w.containers();
+      c = container != null ? w.container(container) : w.containers().get(0);
+    }
+    try (ContainerSampler sampler =
+        ContainerSampler.connect(endpoint, key, names[0], names[1], sampleSize)) {
+      AdvisorOptions o = options(c, all);
+      long count = sampler.containerDocuments();
+      Throughput own = sampler.throughputOrNull();
+      boolean stated = throughput != null || (c != null && c.throughputOrNull() != null);
+      o =
+          new AdvisorOptions(
+              own != null && !stated ? own : o.throughput(),
+              o.findMinimum(),
+              documents != null || (c != null && c.documents() != null) ? o.documents() : count,
+              o.growthPerDay(),
+              o.horizonDays(),
+              o.peak());
+      Iterator<ObjectNode> docs = sampler;
+      if (showProgress()) {
+        docs = new Counted(sampler, Math.min(count, sampleSize), spec.commandLine().getErr());
+      }
+      return Advisor.analyze(from, docs, candidates(c == null ? null : c.candidates()), o);
+    }
   }
 
   private Report.ContainerAdvice analyze(
@@ -320,6 +391,59 @@ public final class AdviseCommand implements Callable<Integer> {
     }
   }
 
+  /** A progress bar line: {@code [===== ] 45% detail}. */
+  static String bar(double fraction, String detail) {
+    int filled = (int) Math.round(Math.min(1, fraction) * 30);
+    return String.format(
+        Locale.ROOT,
+        "\r[%s%s] %3.0f%%  %s",
+        "=".repeat(filled),
+        " ".repeat(30 - filled),
+        Math.min(1, fraction) * 100,
+        detail);
+  }
+
+  /** Documents of a source whose size is known in documents, with a progress bar. */
+  private static final class Counted implements Iterator<ObjectNode> {
+    private final Iterator<ObjectNode> source;
+    private final long expected;
+    private final PrintWriter progress;
+    private long count;
+    private boolean finished;
+
+    Counted(Iterator<ObjectNode> source, long expected, PrintWriter progress) {
+      this.source = source;
+      this.expected = Math.max(1, expected);
+      this.progress = progress;
+    }
+
+    @Override
+    public boolean hasNext() {
+      boolean more = source.hasNext();
+      if (!more && !finished) {
+        finished = true;
+        show("\n");
+      }
+      return more;
+    }
+
+    @Override
+    public ObjectNode next() {
+      ObjectNode d = source.next();
+      if (++count % 1000 == 0) {
+        show("");
+      }
+      return d;
+    }
+
+    private void show(String end) {
+      progress.print(
+          bar(count / (double) expected, String.format(Locale.ROOT, "%,d documents sampled", count))
+              + end);
+      progress.flush();
+    }
+  }
+
   /** The documents of several files, one after the other, with an optional progress bar. */
   private static final class Documents implements Iterator<ObjectNode>, AutoCloseable {
     private final List<Path> files;
@@ -389,19 +513,17 @@ public final class AdviseCommand implements Callable<Integer> {
       }
       lastShown = now;
       long read = done + (current == null ? 0 : current.bytesRead());
-      double fraction = total == 0 ? 1 : Math.min(1, read / (double) total);
-      int filled = (int) Math.round(fraction * 30);
       double seconds = Math.max(1e-9, (now - started) / 1e9);
-      progress.printf(
-          Locale.ROOT,
-          "\r[%s%s] %3.0f%%  %s  %,d documents  %.1f MB/s%s",
-          "=".repeat(filled),
-          " ".repeat(30 - filled),
-          fraction * 100,
-          HtmlReport.bytes(read),
-          count,
-          read / seconds / (1 << 20),
-          last ? "\n" : "");
+      progress.print(
+          bar(
+                  total == 0 ? 1 : read / (double) total,
+                  String.format(
+                      Locale.ROOT,
+                      "%s  %,d documents  %.1f MB/s",
+                      HtmlReport.bytes(read),
+                      count,
+                      read / seconds / (1 << 20)))
+              + (last ? "\n" : ""));
       progress.flush();
     }
 

@@ -1,0 +1,195 @@
+package io.cosmolab.advisor.input;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.GatewayConnectionConfig;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.SqlParameter;
+import com.azure.cosmos.models.SqlQuerySpec;
+import com.azure.cosmos.models.ThroughputProperties;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.throughput.Throughput;
+import java.net.URI;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * Samples documents from a live container through the official Java SDK: a cosmolab server or a
+ * real account. The sample is the newest {@code size} documents (by {@code _ts}), streamed oldest
+ * first, so monotonicity is measured on arrival order; with fewer documents, all of them. Two
+ * queries do it: the cut-off {@code _ts} ({@code ORDER BY c._ts DESC OFFSET size-1 LIMIT 1}), then
+ * the documents from it in order. The container's document count and its throughput are read too,
+ * so the sample's weights scale to the whole container.
+ *
+ * <p>Assumption [I]: the newest documents represent the current mix of keys; storage shares of
+ * older data are scaled from them.
+ */
+public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseable {
+  private static final int PAGE = 1000;
+  private static final Set<String> LOCAL = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+  private final CosmosClient client;
+  private final boolean ownsClient;
+  private final CosmosContainer container;
+  private final String name;
+  private final int size;
+  private Iterator<FeedResponse<ObjectNode>> pages;
+  private Iterator<ObjectNode> page;
+  private int taken;
+
+  private ContainerSampler(
+      CosmosClient client, boolean ownsClient, String database, String container, int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("a sample needs at least 1 document, was " + size);
+    }
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.container = client.getDatabase(database).getContainer(container);
+    this.name = database + "/" + container;
+    this.size = size;
+  }
+
+  /** Samples through {@code client}, which stays open. */
+  public static ContainerSampler of(
+      CosmosClient client, String database, String container, int size) {
+    return new ContainerSampler(client, false, database, container, size);
+  }
+
+  /**
+   * Connects to {@code endpoint} in gateway mode and samples; closing the sampler closes the
+   * client. For an emulator on this machine (localhost) the SDK is told to accept its self-signed
+   * certificate, and, over plain HTTP, to allow it.
+   */
+  public static ContainerSampler connect(
+      URI endpoint, String key, String database, String container, int size) {
+    if (LOCAL.contains(endpoint.getHost())) {
+      System.setProperty(
+          "http".equals(endpoint.getScheme())
+              ? "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED"
+              : "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED",
+          "true");
+    }
+    CosmosClient client =
+        new CosmosClientBuilder()
+            .endpoint(endpoint.toString())
+            .key(key)
+            .gatewayMode(new GatewayConnectionConfig())
+            .buildClient();
+    return new ContainerSampler(client, true, database, container, size);
+  }
+
+  /** The documents the container holds ({@code SELECT VALUE COUNT(1)}). */
+  public long containerDocuments() {
+    try {
+      for (Long n :
+          container.queryItems(
+              "SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(), Long.class)) {
+        return n;
+      }
+      return 0;
+    } catch (CosmosException e) {
+      throw failure("count the documents of", e);
+    }
+  }
+
+  /** The container's own throughput, or null when it has none (shared by its database). */
+  public Throughput throughputOrNull() {
+    try {
+      ThroughputProperties t = container.readThroughput().getProperties();
+      if (t.getAutoscaleMaxThroughput() > 0) {
+        return Throughput.autoscale(t.getAutoscaleMaxThroughput());
+      }
+      return t.getManualThroughput() == null ? null : Throughput.manual(t.getManualThroughput());
+    } catch (CosmosException e) {
+      if (e.getStatusCode() == 400 || e.getStatusCode() == 404) {
+        return null; // no offer of its own
+      }
+      throw failure("read the throughput of", e);
+    }
+  }
+
+  private void start() {
+    try {
+      Long cutoff = null;
+      SqlQuerySpec newest =
+          new SqlQuerySpec(
+              "SELECT VALUE c._ts FROM c ORDER BY c._ts DESC OFFSET @skip LIMIT 1",
+              List.of(new SqlParameter("@skip", size - 1)));
+      for (Long ts : container.queryItems(newest, new CosmosQueryRequestOptions(), Long.class)) {
+        cutoff = ts;
+      }
+      SqlQuerySpec documents =
+          cutoff == null
+              ? new SqlQuerySpec("SELECT * FROM c ORDER BY c._ts")
+              : new SqlQuerySpec(
+                  "SELECT * FROM c WHERE c._ts >= @cutoff ORDER BY c._ts",
+                  List.of(new SqlParameter("@cutoff", cutoff)));
+      pages =
+          container
+              .queryItems(documents, new CosmosQueryRequestOptions(), ObjectNode.class)
+              .iterableByPage(PAGE)
+              .iterator();
+      page = java.util.Collections.emptyIterator();
+    } catch (CosmosException e) {
+      throw failure("sample", e);
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (pages == null) {
+      start();
+    }
+    if (taken >= size) {
+      return false;
+    }
+    try {
+      while (!page.hasNext() && pages.hasNext()) {
+        page = pages.next().getResults().iterator();
+      }
+    } catch (CosmosException e) {
+      throw failure("sample", e);
+    }
+    return page.hasNext();
+  }
+
+  @Override
+  public ObjectNode next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    taken++;
+    return page.next();
+  }
+
+  private IllegalStateException failure(String what, CosmosException e) {
+    String reason =
+        switch (e.getStatusCode()) {
+          case 401, 403 -> "the key was refused";
+          case 404 -> "there is no such database or container";
+          default -> "the service answered " + e.getStatusCode() + "/" + e.getSubStatusCode();
+        };
+    return new IllegalStateException(
+        "cannot " + what + " " + name + ": " + reason + " (" + firstLine(e.getMessage()) + ")", e);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  @Override
+  public void close() {
+    if (ownsClient) {
+      client.close();
+    }
+  }
+}

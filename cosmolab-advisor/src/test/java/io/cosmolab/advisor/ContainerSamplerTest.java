@@ -1,0 +1,96 @@
+package io.cosmolab.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.ThroughputProperties;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.input.ContainerSampler;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.testkit.CosmosLab;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Sampling a live container through the official Java SDK, against a cosmolab server. */
+class ContainerSamplerTest {
+  private static CosmosLab lab;
+  private static CosmosClient client;
+
+  @BeforeAll
+  static void start() throws InterruptedException {
+    lab = CosmosLab.builder().start();
+    client = lab.clientBuilder().buildClient();
+    client.createDatabase("shop");
+    client
+        .getDatabase("shop")
+        .createContainer(
+            new CosmosContainerProperties("orders", "/tenantId"),
+            ThroughputProperties.createManualThroughput(24_000));
+    CosmosContainer orders = client.getDatabase("shop").getContainer("orders");
+    ObjectMapper json = new ObjectMapper();
+    for (int i = 0; i < 300; i++) {
+      orders.createItem(order(json, "old-" + i, "t" + (i % 50)));
+    }
+    Thread.sleep(1100); // _ts has whole seconds: the newer documents get a later one
+    for (int i = 0; i < 500; i++) {
+      orders.createItem(order(json, "new-" + i, i % 2 == 0 ? "vip" : "t" + (i % 50)));
+    }
+  }
+
+  private static ObjectNode order(ObjectMapper json, String id, String tenant) {
+    ObjectNode d = json.createObjectNode();
+    d.put("id", id);
+    d.put("tenantId", tenant);
+    d.put("total", id.length());
+    return d;
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    lab.close();
+  }
+
+  @Test
+  void theSample_isTheNewestDocuments_andKnowsTheContainersSizeAndThroughput() {
+    try (ContainerSampler sampler =
+        ContainerSampler.connect(lab.endpoint(), lab.key(), "shop", "orders", 500)) {
+      assertThat(sampler.containerDocuments()).isEqualTo(800);
+      assertThat(sampler.throughputOrNull()).isEqualTo(Throughput.manual(24_000));
+      List<String> ids = new ArrayList<>();
+      sampler.forEachRemaining(d -> ids.add(d.get("id").asText()));
+      assertThat(ids).hasSize(500).allMatch(id -> id.startsWith("new-"));
+    }
+  }
+
+  @Test
+  void theAdvisor_ranksKeysOverALiveSample() {
+    try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "orders", 10_000)) {
+      List<Advice> ranked =
+          Advisor.analyze(
+              sampler,
+              List.of(Candidate.single("/tenantId"), Candidate.single("/id")),
+              new AdvisorOptions(Throughput.manual(24_000), 0));
+      assertThat(ranked.get(0).candidate()).isEqualTo("/id");
+      assertThat(ranked.get(1).reasons())
+          .anyMatch(r -> r.startsWith("hot key [\"vip\"] holds 31% of documents"));
+    }
+  }
+
+  @Test
+  void aMissingContainer_failsNamingIt() {
+    try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "nosuch", 10)) {
+      assertThatThrownBy(sampler::hasNext)
+          .hasMessageContaining(
+              "cannot sample shop/nosuch: there is no such database or container");
+    }
+  }
+}
