@@ -175,15 +175,16 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
           default -> "the service answered " + e.getStatusCode() + "/" + e.getSubStatusCode();
         };
     return new IllegalStateException(
-        "cannot " + what + " " + name + ": " + reason + " (" + firstLine(e.getMessage()) + ")", e);
+        "cannot " + what + " " + name + ": " + reason + serviceMessage(e), e);
   }
 
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
+  private static final java.util.regex.Pattern ERRORS =
+      java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
+
+  /** The service's own words, without the SDK's diagnostics. */
+  private static String serviceMessage(CosmosException e) {
+    java.util.regex.Matcher m = ERRORS.matcher(String.valueOf(e.getMessage()));
+    return m.find() ? " (" + m.group(1) + ")" : "";
   }
 
   @Override
