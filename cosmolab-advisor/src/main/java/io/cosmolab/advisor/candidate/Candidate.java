@@ -127,25 +127,93 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
   public record Key(PartitionKeyValue value, String text) {}
 
   /**
+   * Reads this candidate's key from documents, with the paths split once: one reader per stream (it
+   * is not thread-safe).
+   */
+  public Reader reader() {
+    return new Reader(this);
+  }
+
+  /** Reads a candidate's key from documents. */
+  public static final class Reader {
+    private final Candidate candidate;
+    private final String[][] segments;
+    private final boolean one;
+
+    private Reader(Candidate candidate) {
+      this.candidate = candidate;
+      this.segments = new String[candidate.paths().size()][];
+      for (int p = 0; p < segments.length; p++) {
+        segments[p] =
+            PartitionKeyDefinition.segmentsOf(candidate.paths().get(p)).toArray(String[]::new);
+      }
+      this.one = segments.length == 1 && candidate.kind() != Kind.BUCKETED;
+    }
+
+    /**
+     * An object that equals another document's exactly when the two get the same key, cheaper than
+     * the key itself: the value node for one path, a list of them otherwise (with the bucket, for a
+     * bucketed key). Null when the document cannot supply a key.
+     */
+    public Object rawKeyOf(JsonNode document) {
+      if (one) {
+        return scalarAt(document, segments[0]);
+      }
+      Object[] parts = new Object[segments.length + (candidate.kind() == Kind.BUCKETED ? 1 : 0)];
+      for (int p = 0; p < segments.length; p++) {
+        JsonNode node = scalarAt(document, segments[p]);
+        if (node == null) {
+          return null;
+        }
+        parts[p] = node;
+      }
+      if (candidate.kind() == Kind.BUCKETED) {
+        parts[segments.length] = candidate.bucketOf(document);
+      }
+      return java.util.Arrays.asList(parts);
+    }
+
+    /** The key a document would get, or null: see {@link Candidate#keyOf}. */
+    public Key keyOf(JsonNode document) {
+      JsonNode[] values = new JsonNode[segments.length];
+      for (int p = 0; p < values.length; p++) {
+        values[p] = scalarAt(document, segments[p]);
+        if (values[p] == null) {
+          return null;
+        }
+      }
+      return candidate.keyFrom(values, document);
+    }
+
+    /** The scalar at a path, or null when it is missing or an object or array. */
+    private static JsonNode scalarAt(JsonNode document, String[] segments) {
+      JsonNode node = document;
+      for (String segment : segments) {
+        node = node.get(segment);
+        if (node == null) {
+          return null;
+        }
+      }
+      return node.isContainerNode() ? null : node;
+    }
+  }
+
+  private int bucketOf(JsonNode document) {
+    JsonNode id = document.get("id");
+    return Math.floorMod(id == null ? 0 : id.asText().hashCode(), buckets);
+  }
+
+  /**
    * The key a document would get, or null when it cannot supply one (a path is missing, or holds an
    * object or array). The text is the key's JSON array form, e.g. {@code ["acme","u1"]}.
    */
   public Key keyOf(JsonNode document) {
-    List<List<String>> segments = segments();
-    JsonNode[] values = new JsonNode[segments.size()];
-    for (int p = 0; p < values.length; p++) {
-      JsonNode node = document;
-      for (String segment : segments.get(p)) {
-        node = node == null || !node.isObject() ? null : node.get(segment);
-      }
-      if (node == null || node.isContainerNode()) {
-        return null;
-      }
-      values[p] = node;
-    }
+    return reader().keyOf(document);
+  }
+
+  private Key keyFrom(JsonNode[] values, JsonNode document) {
     if (kind == Kind.BUCKETED) {
-      JsonNode id = document.get("id");
-      int bucket = Math.floorMod(id == null ? 0 : id.asText().hashCode(), buckets);
+      int bucket = bucketOf(document);
       String base = values[0].isTextual() ? values[0].textValue() : values[0].asText();
       String joined = base + "-" + bucket;
       return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
@@ -192,18 +260,6 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
       b.append(c);
     }
     return b.append('"').toString();
-  }
-
-  /** Paths split into segments once per path, not once per document. */
-  private static final java.util.Map<String, List<String>> SEGMENTS =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  private List<List<String>> segments() {
-    List<List<String>> out = new ArrayList<>(paths.size());
-    for (String p : paths) {
-      out.add(SEGMENTS.computeIfAbsent(p, PartitionKeyDefinition::segmentsOf));
-    }
-    return out;
   }
 
   private List<String> names() {

@@ -28,6 +28,7 @@ public final class CandidateStats {
 
   private final Candidate candidate;
   private final PartitionKeyDefinition definition;
+  private final Candidate.Reader reader;
   private final HllSketch distinct = new HllSketch(12);
   private final HllSketch[] levels;
   private final ItemsSketch<String> byDocuments = new ItemsSketch<>(1024);
@@ -47,6 +48,7 @@ public final class CandidateStats {
   public CandidateStats(Candidate candidate) {
     this.candidate = candidate;
     this.definition = candidate.definition();
+    this.reader = candidate.reader();
     this.levels =
         new HllSketch
             [candidate.kind() == Candidate.Kind.HIERARCHICAL ? candidate.paths().size() : 0];
@@ -64,11 +66,85 @@ public final class CandidateStats {
     return out;
   }
 
+  /**
+   * A key seen recently: its text and bucket computed once, its documents and bytes summed here and
+   * handed to the frequent-items sketches as one weighted update when the table is flushed.
+   */
+  private static final class Slot {
+    final String text;
+    final int bucket;
+    long documents;
+    long bytes;
+
+    Slot(String text, int bucket) {
+      this.text = text;
+      this.bucket = bucket;
+    }
+  }
+
+  /** Keys pre-aggregated before they reach the sketches. */
+  private static final int SLOTS = 4096;
+
+  /** Below this share of documents whose key was already in the table, the table is dropped. */
+  private static final double MIN_HITS = 0.5;
+
+  private java.util.HashMap<Object, Slot> slots = new java.util.HashMap<>();
+  private long hits;
+  private long lookups;
+  private Slot last;
+
   /** Counts one document of {@code sizeBytes}. */
   public void add(ObjectNode document, int sizeBytes) {
     documents++;
     bytes += sizeBytes;
-    Candidate.Key key = candidate.keyOf(document);
+    if (slots == null) {
+      addDirectly(document, sizeBytes);
+      return;
+    }
+    Object raw = reader.rawKeyOf(document);
+    if (raw == null) {
+      missing++;
+      return;
+    }
+    bytesWithKey += sizeBytes;
+    lookups++;
+    Slot slot = slots.get(raw);
+    if (slot == null) {
+      Candidate.Key key = reader.keyOf(document);
+      slot = new Slot(key.text(), bucketOf(key));
+      for (int i = 0; i < levels.length; i++) {
+        levels[i].update(key.value().components().get(i).toString());
+      }
+      distinct.update(slot.text); // a repeated key adds nothing to the HLL
+      if (slots.size() == SLOTS) {
+        flush();
+        if (hits < MIN_HITS * lookups) { // mostly new keys: the table only costs
+          slots = null;
+        }
+        hits = 0;
+        lookups = 1;
+      }
+      if (slots != null) {
+        slots.put(raw, slot);
+      }
+    } else {
+      hits++;
+    }
+    slot.documents++;
+    slot.bytes += sizeBytes;
+    if (slots == null) {
+      flush(slot);
+    }
+    arrive(slot.text, slot == last);
+    last = slot;
+    latestBucket = slot.bucket;
+    bucketDocuments[slot.bucket]++;
+    bucketBytes[slot.bucket] += sizeBytes;
+  }
+
+  /** The same, without the table: for keys that rarely repeat (ids, timestamps). */
+  private void addDirectly(ObjectNode document, int sizeBytes) {
+    Candidate.Key key = reader.keyOf(document);
     if (key == null) {
       missing++;
       return;
@@ -78,17 +154,7 @@ public final class CandidateStats {
     for (int i = 0; i < levels.length; i++) {
       levels[i].update(key.value().components().get(i).toString());
     }
-    if (previous != null) {
-      pairs++;
-      int c = text.compareTo(previous);
-      if (c != 0) {
-        changes++;
-        if (c > 0) {
-          rising++;
-        }
-      }
-    }
-    previous = text;
+    arrive(text, false);
     distinct.update(text);
     byDocuments.update(text);
     byBytes.update(text, sizeBytes);
@@ -98,9 +164,44 @@ public final class CandidateStats {
     bucketBytes[b] += sizeBytes;
   }
 
+  /** Follows arrival order: does this key rise, fall or repeat against the previous one? */
+  private void arrive(String text, boolean same) {
+    if (previous != null) {
+      pairs++;
+      int c = same ? 0 : text.compareTo(previous);
+      if (c != 0) {
+        changes++;
+        if (c > 0) {
+          rising++;
+        }
+      }
+    }
+    previous = text;
+  }
+
+  /** Hands the table's sums to the sketches. */
+  private void flush() {
+    if (slots != null) {
+      for (Slot s : slots.values()) {
+        flush(s);
+      }
+      slots.clear();
+      last = null;
+    }
+  }
+
+  private void flush(Slot s) {
+    if (s.documents > 0) {
+      byDocuments.update(s.text, s.documents);
+      byBytes.update(s.text, s.bytes);
+      s.documents = 0;
+      s.bytes = 0;
+    }
+  }
+
   /** The bucket of a key's EPK under this candidate's definition. */
   public int bucketOf(Candidate.Key key) {
-    return EpkBuckets.of(EffectivePartitionKey.of(definition, key.value()));
+    return EpkBuckets.ofLeadingBits(EffectivePartitionKey.leadingBits(definition, key.value()));
   }
 
   /** The bucket of the last document's key: where a time-based key's next writes go. */
@@ -169,19 +270,32 @@ public final class CandidateStats {
     return distinct.getUpperBound(2);
   }
 
+  /** Flushes the table so the sketches hold every document; adding may go on afterwards. */
+  private void settle() {
+    if (slots != null && !slots.isEmpty()) {
+      java.util.HashMap<Object, Slot> kept = slots;
+      for (Slot s : kept.values()) {
+        flush(s);
+      }
+    }
+  }
+
   /** A key and its estimated weight (documents or bytes), with the sketch's bounds. */
   public record Heavy(String key, long estimate, long lowerBound, long upperBound) {}
 
   public List<Heavy> heaviestByDocuments(int n) {
+    settle();
     return heaviest(byDocuments, n);
   }
 
   public List<Heavy> heaviestByBytes(int n) {
+    settle();
     return heaviest(byBytes, n);
   }
 
   /** The largest error of any weight estimate (0 while fewer keys than counters were seen). */
   public long maximumError() {
+    settle();
     return Math.max(byDocuments.getMaximumError(), byBytes.getMaximumError());
   }
 

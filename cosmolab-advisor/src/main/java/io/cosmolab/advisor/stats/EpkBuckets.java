@@ -25,6 +25,11 @@ public final class EpkBuckets {
     return (int) Math.min(COUNT - 1, top * COUNT / HASH_SPACE);
   }
 
+  /** The bucket of an EPK's leading bits ({@code EffectivePartitionKey.leadingBits}). */
+  public static int ofLeadingBits(long bits) {
+    return (int) (bits >>> 50); // 62 significant bits: the top 12 pick one of 4,096
+  }
+
   /**
    * Where each range of {@code layout} starts, in buckets, plus {@link #COUNT} at the end: range i
    * holds buckets {@code [bounds[i], bounds[i + 1])}. A boundary inside a bucket rounds down, so a

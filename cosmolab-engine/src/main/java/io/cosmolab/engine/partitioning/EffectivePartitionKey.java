@@ -74,6 +74,28 @@ public final class EffectivePartitionKey {
   }
 
   /**
+   * The first 16 hex digits of a V2 or MultiHash EPK as a number (for MultiHash, the first level's
+   * block): where the key falls in the hash space, without building the hex string. Equal to {@code
+   * Long.parseUnsignedLong(of(definition, value).substring(0, 16), 16)}.
+   *
+   * @throws IllegalArgumentException for a version 1 key, whose EPK is not a uniform hash
+   */
+  public static long leadingBits(PartitionKeyDefinition definition, PartitionKeyValue value) {
+    if (!definition.isHierarchical() && definition.version() == 1) {
+      throw new IllegalArgumentException("a version 1 EPK has no uniform leading bits");
+    }
+    if (value.size() != definition.paths().size() || value.size() == 0) {
+      throw componentCountError(definition, value);
+    }
+    Buffer buffer = new Buffer(32);
+    List<PartitionKeyComponent> components = value.components();
+    for (int i = 0; i < (definition.isHierarchical() ? 1 : components.size()); i++) {
+      writeForHashingV2(components.get(i), buffer);
+    }
+    return MurmurHash3.hash128(buffer.bytes, buffer.length, 0)[1] & 0x3FFFFFFFFFFFFFFFL;
+  }
+
+  /**
    * Where the documents of a partition key value live: a full key's logical partition (its EPK,
    * which documents must match exactly, since a V1 EPK may prefix another), or a hierarchical
    * prefix's EPK range.
