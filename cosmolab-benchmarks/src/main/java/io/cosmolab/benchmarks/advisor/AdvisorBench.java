@@ -30,7 +30,9 @@ import java.util.Random;
  * AdvisorBench run FILE CANDIDATES ROUNDS   rank CANDIDATES discovered keys, ROUNDS times
  * </pre>
  *
- * Each round reads the whole file through {@link DocumentReader} and ranks the candidates; it
+ * {@code -Dkeys=/a,/b>/c} names the candidates instead (then CANDIDATES caps how many).
+ *
+ * <p>Each round reads the whole file through {@link DocumentReader} and ranks the candidates; it
  * prints the wall time, MB/s, and the heap's peak (all heap pools, after a GC before the round).
  */
 public final class AdvisorBench {
@@ -97,6 +99,12 @@ public final class AdvisorBench {
       }
     }
     List<Candidate> chosen = CandidateDiscovery.discover(head);
+    if (System.getProperty("keys") != null) { // -Dkeys=/a,/b: these instead of discovered ones
+      chosen = new ArrayList<>();
+      for (String k : System.getProperty("keys").split(",", -1)) {
+        chosen.add(Candidate.parse(k));
+      }
+    }
     chosen = chosen.subList(0, Math.min(candidates, chosen.size()));
     long bytes;
     try {
@@ -130,7 +138,7 @@ public final class AdvisorBench {
           seconds,
           mbPerSecond[round],
           heapPeak() >> 20,
-          ranked.get(0).candidate());
+          ranked.isEmpty() ? "-" : ranked.get(0).candidate());
     }
     Arrays.sort(mbPerSecond);
     System.out.printf(Locale.ROOT, "median %.1f MB/s%n", mbPerSecond[rounds / 2]);
