@@ -185,7 +185,7 @@ final class Findings {
         ru.add(d);
       }
       double budget = throughput.maxRuPerSecond() / partitions;
-      double over = Demand.overBudgetShare(perPartition, budget);
+      double over = demand.rejectedShare(partitions, budget);
       Double minimumRu = minimum == null ? null : minimum.throughput().maxRuPerSecond();
       peak = new Advice.Peak(ru, busiest, budget, over, minimumRu);
       byRu = topByRu(demand.perKey(), total);

@@ -213,4 +213,77 @@ class PredictionVsExecutionTest {
         .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
         .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
   }
+
+  @Test
+  void predicted429Share_ofFanOutQueriesWithAHotPartition_matchesTheEngine() {
+    // 3,000 users with 2 sessions each; a VIP tenant holds 40 % of the users. The key is the
+    // tenant, and the query asks by user: every request visits every partition, and the VIP
+    // tenant's partition also pays for its users' rows.
+    List<ObjectNode> docs = new java.util.ArrayList<>();
+    Random r = new Random(51);
+    for (int u = 0; u < 3000; u++) {
+      String tenant = r.nextDouble() < 0.4 ? "vip" : "t" + r.nextInt(300);
+      for (int k = 0; k < 2; k++) {
+        ObjectNode d = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        d.put("id", "s" + u + "-" + k);
+        d.put("tenantId", tenant);
+        d.put("userId", "u" + u);
+        docs.add(d);
+      }
+    }
+    Candidate key = Candidate.single("/tenantId");
+    Throughput throughput = Throughput.manual(24_000); // 4 partitions of 6,000 RU/s
+    int queriesPerSecond = 2200;
+    String sql = "SELECT * FROM c WHERE c.userId = @u";
+    Operation query =
+        new Operation(
+            "sessions of a user",
+            Operation.Type.QUERY,
+            queriesPerSecond,
+            null,
+            null,
+            null,
+            sql,
+            java.util.Map.of(),
+            2.0);
+    Advice predicted =
+        Advisor.analyze(
+                docs.iterator(), List.of(key), new AdvisorOptions(throughput, 0, List.of(query)))
+            .get(0);
+
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Container c = loaded(docs, key, throughput, clock);
+    Random pick = new Random(13);
+    int throttled = 0;
+    for (int i = 0; i < queriesPerSecond; i++) {
+      clock.advanceMillis(i % 11 < 5 ? 1 : 0); // 2,200 queries over about one second
+      String user = docs.get(pick.nextInt(docs.size())).get("userId").asText();
+      try {
+        c.query(
+            io.cosmolab.engine.query.QueryRequest.of(sql)
+                .withParameters(
+                    java.util.Map.of(
+                        "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user))));
+      } catch (CosmosException e) {
+        if (e.status() == 429) {
+          throttled++;
+        }
+      }
+    }
+    double executed = throttled / (double) queriesPerSecond;
+    double over = 0;
+    double demand = 0;
+    for (double d : predicted.peak().ruPerSecondByPartition()) {
+      over += Math.max(0, d - predicted.peak().budgetRuPerSecond());
+      demand += d;
+    }
+    System.out.printf(
+        "fan-out queries: predicted 429 share %.4f (RU beyond budget: %.4f), executed %.4f%n",
+        predicted.predicted429Share(), over / demand, executed);
+    assertThat(predicted.routing().fanOutReadShare()).isEqualTo(1.0);
+    assertThat(predicted.predicted429Share()).isGreaterThan(0.1);
+    assertThat(executed)
+        .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
+        .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
+  }
 }

@@ -32,10 +32,10 @@ import java.util.zip.CRC32;
  */
 /*
  * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
- * (2.5 RU) and the documents it loaded (10 RU per MB); the page pays a point read per row
- * returned, by the row's size. Loading is charged on the first page only, because later pages
- * resume a result the first page computed (on the service, later pages pay for their own
- * slice of the work; the totals agree).
+ * (2.5 RU), the documents it loaded (10 RU per MB), and a point read per row it returned, by the
+ * row's size (a computed row is shared by the partitions in proportion to what they loaded).
+ * Loading is charged on the first page only, because later pages resume a result the first page
+ * computed (on the service, later pages pay for their own slice of the work; the totals agree).
  *
  * Continuations: an opaque token "v1:<crc of text, parameters and scope>:<offset>". A token
  * from another query is not an error: the SDKs resume ORDER BY queries by sending the token
@@ -213,12 +213,13 @@ final class QueryRunner {
           scan(targets, scope, exactEpk, ordered, bytesLoaded, documentsLoaded, resume, sources);
     }
     List<JsonNode> rows;
+    List<Executor.Output> traced = null;
     int offset;
     int end;
     String next;
     try {
       if (streaming) {
-        List<Executor.Output> traced = query.executeTraced(inputs, engine.clock().instant());
+        traced = query.executeTraced(inputs, engine.clock().instant());
         offset = resume == null ? 0 : resume.rowsToSkip(traced, sources);
         end = (int) Math.min(traced.size(), (long) offset + request.pageSize());
         next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
@@ -237,11 +238,29 @@ final class QueryRunner {
       throw asCosmos(e);
     }
     List<JsonNode> page = new ArrayList<>(Math.max(0, end - offset));
-    double returned = 0;
+    // Each partition pays for the rows it returns: a streamed row's document says which one; a
+    // computed row (ORDER BY, aggregates, DISTINCT ...) is shared by the partitions in proportion
+    // to the bytes they loaded [I].
+    double[] returned = new double[Math.max(1, targets.size())];
+    double shared = 0;
     for (int i = offset; i < end; i++) {
       JsonNode row = rows.get(i).deepCopy(); // rows may be stored documents: never hand them out
-      returned += engine.costs().pointRead(DocumentShape.sizeOf(row), false);
+      double read = engine.costs().pointRead(DocumentShape.sizeOf(row), false);
+      if (traced != null) {
+        String epk = sources.get((int) traced.get(i).order()).epk();
+        returned[PartitionKeyRange.indexOfOwner(targets, epk)] += read;
+      } else {
+        shared += read;
+      }
       page.add(row);
+    }
+    long loadedBytes = 0;
+    for (long b : bytesLoaded) {
+      loadedBytes += b;
+    }
+    for (int i = 0; i < targets.size(); i++) {
+      returned[i] +=
+          loadedBytes == 0 ? (i == 0 ? shared : 0) : shared * bytesLoaded[i] / (double) loadedBytes;
     }
     // A streaming page reloads from its position, so it pays for what it loads; a recomputed
     // result pays for its loading on the first page only.
@@ -252,7 +271,7 @@ final class QueryRunner {
     for (int i = 0; i < targets.size(); i++) {
       long loaded = chargeLoading ? bytesLoaded[i] : 0;
       loadedTotal += loaded;
-      double charge = engine.costs().query(1, loaded, i == 0 ? returned : 0);
+      double charge = engine.costs().query(1, loaded, returned[i]);
       container.spendQuery(targets.get(i), admissions[i], charge, now);
       total += charge;
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
+import io.cosmolab.engine.cost.CostModel;
 import io.cosmolab.engine.document.PatchOperation;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
@@ -248,6 +249,43 @@ class ContainerQueryTest {
     c.create(obj("{'id':'a','pk':'p'}"));
     clock.advance(Duration.ofSeconds(11));
     assertThat(c.query(QueryRequest.of("SELECT * FROM c")).rows()).isEmpty();
+  }
+
+  @Test
+  void fanOut_chargesEachPartitionForTheRowsItReturns() {
+    Container ten = container(10);
+    seed(ten);
+    clock.advance(Duration.ofSeconds(5)); // a second of its own, apart from the seeding writes
+    long second = clock.instant().getEpochSecond();
+    QueryPage page = ten.query(QueryRequest.of("SELECT * FROM c WHERE c.pk = 'k1'"));
+    String owner =
+        ten.routing()
+            .rangeFor(
+                io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+                    ten.partitionKey(), PartitionKeyValue.of("k1")))
+            .id();
+    // not the first range: charging every row to the first partition visited would fail here
+    assertThat(owner).isNotEqualTo(ten.routing().ranges().get(0).id());
+    double rows = 0;
+    for (JsonNode row : page.rows()) {
+      rows +=
+          CostModel.PUBLISHED.pointRead(
+              io.cosmolab.engine.document.DocumentShape.sizeOf(row), false);
+    }
+    double total = 0;
+    for (io.cosmolab.engine.routing.PartitionKeyRange r : ten.routing().ranges()) {
+      double ru =
+          ten.partitionSeconds(r.id(), second, second + 1).stream()
+              .mapToDouble(io.cosmolab.engine.metrics.PartitionMetrics.Second::ru)
+              .sum();
+      total += ru;
+      // every partition pays the base; only the one holding k1 pays for its rows
+      assertThat(ru)
+          .as("partition %s", r.id())
+          .isCloseTo(
+              r.id().equals(owner) ? 2.5 + rows : 2.5, org.assertj.core.data.Offset.offset(0.2));
+    }
+    assertThat(total).isCloseTo(page.requestCharge(), org.assertj.core.data.Offset.offset(0.05));
   }
 
   @Test

@@ -47,6 +47,12 @@ public final class Demand {
   }
 
   private final double[] perBucket = new double[EpkBuckets.COUNT];
+
+  /** One operation's load: its RU/s by bucket, and whether each request visits every partition. */
+  @SuppressWarnings("ArrayRecordComponent") // internal, never compared
+  private record Load(double rate, double[] perBucket, boolean broadcast) {}
+
+  private final List<Load> loads = new ArrayList<>();
   private final Candidate candidate;
   private final Map<String, Double> perKey = new HashMap<>();
   private final List<Note> notes = new ArrayList<>();
@@ -144,9 +150,12 @@ public final class Demand {
         weights = w.perBucket();
         keys = w.perKey();
       }
+      double[] mine = new double[weights.length];
       for (int b = 0; b < weights.length; b++) {
-        perBucket[b] += spread * weights[b];
+        mine[b] = spread * weights[b];
+        perBucket[b] += mine[b];
       }
+      loads.add(new Load(op.rate(), mine, route.reach() == Route.Reach.ALL));
       for (Map.Entry<String, Double> e : keys.entrySet()) {
         perKey.merge(e.getKey(), spread * e.getValue(), Double::sum);
       }
@@ -194,15 +203,83 @@ public final class Demand {
     return Collections.unmodifiableMap(perKey);
   }
 
-  /** The share of requests over their partition's budget: what would be answered with 429. */
-  public static double overBudgetShare(double[] demand, double budget) {
-    double sum = 0;
-    double over = 0;
-    for (double d : demand) {
-      sum += d;
-      over += Math.max(0, d - budget);
+  /**
+   * The share of requests that would be answered with 429 on the even layout of {@code partitions},
+   * each with {@code budget} RU/s. A partition whose offered demand exceeds its budget admits the
+   * share budget ÷ demand of its requests; a request that visits every partition needs each of them
+   * to admit it (taken as independent), and one rejected anywhere costs nothing elsewhere, so the
+   * admission rates are solved together (a damped fixed point). For point operations alone this
+   * equals the RU/s beyond budget over all RU/s; with fan-out, one hot partition rejects whole
+   * requests. [I] A targeted request that visits a few partitions is taken as visiting one.
+   */
+  public double rejectedShare(int partitions, double budget) {
+    if (loads.isEmpty()) {
+      return 0;
     }
-    return sum == 0 ? 0 : over / sum;
+    RoutingMap layout =
+        RoutingMap.of(SplitPoints.evenBoundaries(candidate.definition(), partitions));
+    int[] bounds = EpkBuckets.bounds(layout);
+    int n = loads.size();
+    double[][] ru = new double[n][];
+    double[][] share = new double[n][];
+    double base = COSTS.queryPerPartition();
+    for (int o = 0; o < n; o++) {
+      Load l = loads.get(o);
+      ru[o] = EpkBuckets.sum(l.perBucket(), bounds);
+      double sum = 0;
+      for (double x : ru[o]) {
+        sum += x;
+      }
+      share[o] = new double[partitions];
+      for (int p = 0; p < partitions; p++) {
+        share[o][p] = sum == 0 ? 1.0 / partitions : ru[o][p] / sum;
+        if (l.broadcast()) {
+          ru[o][p] += l.rate() * base;
+        }
+      }
+    }
+    double[] admit = new double[partitions];
+    java.util.Arrays.fill(admit, 1);
+    for (int round = 0; round < 200; round++) {
+      double all = 1;
+      for (double a : admit) {
+        all *= a;
+      }
+      double change = 0;
+      for (int p = 0; p < partitions; p++) {
+        double offered = 0;
+        for (int o = 0; o < n; o++) {
+          offered += ru[o][p] * (loads.get(o).broadcast() ? all / admit[p] : 1);
+        }
+        double next = offered <= budget ? 1 : budget / offered;
+        double damped = (admit[p] + next) / 2;
+        change = Math.max(change, Math.abs(damped - admit[p]));
+        admit[p] = damped;
+      }
+      if (change < 1e-9) {
+        break;
+      }
+    }
+    double all = 1;
+    for (double a : admit) {
+      all *= a;
+    }
+    double rejected = 0;
+    double requests = 0;
+    for (int o = 0; o < n; o++) {
+      Load l = loads.get(o);
+      double success = 0;
+      if (l.broadcast()) {
+        success = all;
+      } else {
+        for (int p = 0; p < partitions; p++) {
+          success += share[o][p] * admit[p];
+        }
+      }
+      rejected += l.rate() * (1 - success);
+      requests += l.rate();
+    }
+    return requests == 0 ? 0 : rejected / requests;
   }
 
   /** The largest partitions searched for a minimum: a quarter of the buckets. */
