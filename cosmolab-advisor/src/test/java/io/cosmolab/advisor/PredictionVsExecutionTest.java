@@ -41,32 +41,16 @@ class PredictionVsExecutionTest {
             .get(0);
 
     ManualClock clock = ManualClock.startingAtEpoch2026();
-    CosmosEngine engine =
-        CosmosEngine.builder().clock(clock).throttling(ThrottlingMode.OFF).build();
-    Container c =
-        engine
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", key.definition()).withThroughput(throughput));
-    for (ObjectNode d : docs) {
-      c.create(d.deepCopy());
-    }
-    clock.advanceMillis(10_000);
-    engine.setThrottling(ThrottlingMode.ENFORCE);
+    Container c = loaded(docs, key, throughput, clock);
     Random r = new Random(5);
-    int throttled = 0;
-    for (int i = 0; i < readsPerSecond; i++) {
-      clock.advanceMillis(i % 20 == 0 ? 1 : 0); // 20,000 reads spread over one second
-      ObjectNode d = docs.get(r.nextInt(docs.size()));
-      try {
-        c.read(PartitionKeyValue.of(d.get("tenantId").asText()), d.get("id").asText());
-      } catch (CosmosException e) {
-        if (e.status() == 429) {
-          throttled++;
-        }
-      }
-    }
-    double executed = throttled / (double) readsPerSecond;
+    double executed =
+        throttledShare(
+            clock,
+            readsPerSecond,
+            i -> {
+              ObjectNode d = docs.get(r.nextInt(docs.size()));
+              c.read(PartitionKeyValue.of(d.get("tenantId").asText()), d.get("id").asText());
+            });
     System.out.printf(
         "predicted 429 share %.4f, executed %.4f%n", predicted.predicted429Share(), executed);
     assertThat(predicted.physicalPartitions()).isEqualTo(c.routing().size());
@@ -74,6 +58,30 @@ class PredictionVsExecutionTest {
     assertThat(executed)
         .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
         .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
+  }
+
+  /**
+   * Runs {@code count} requests spread evenly over one virtual second and gives the share answered
+   * with 429; any other error fails the test.
+   */
+  private static double throttledShare(
+      ManualClock clock, int count, java.util.function.IntConsumer request) {
+    int throttled = 0;
+    long elapsed = 0;
+    for (int i = 0; i < count; i++) {
+      long due = (long) i * 1000 / count;
+      clock.advanceMillis(due - elapsed);
+      elapsed = due;
+      try {
+        request.accept(i);
+      } catch (CosmosException e) {
+        if (e.status() != 429) {
+          throw e;
+        }
+        throttled++;
+      }
+    }
+    return throttled / (double) count;
   }
 
   /**
@@ -114,20 +122,8 @@ class PredictionVsExecutionTest {
     Container c = loaded(sample, key, throughput, clock);
     // a busy second of new sessions drawn like the sample: the same generator, another seed
     List<ObjectNode> fresh = AdvisorTest.sessions(createsPerSecond, 0.35, 43);
-    int throttled = 0;
-    for (int i = 0; i < createsPerSecond; i++) {
-      clock.advanceMillis(i % 3 == 0 ? 1 : 0);
-      ObjectNode d = fresh.get(i);
-      d.put("id", "new-" + i);
-      try {
-        c.create(d);
-      } catch (CosmosException e) {
-        if (e.status() == 429) {
-          throttled++;
-        }
-      }
-    }
-    double executed = throttled / (double) createsPerSecond;
+    double executed =
+        throttledShare(clock, createsPerSecond, i -> c.create(fresh.get(i).put("id", "new-" + i)));
     System.out.printf(
         "creates: predicted 429 share %.4f, executed %.4f%n",
         predicted.predicted429Share(), executed);
@@ -154,17 +150,13 @@ class PredictionVsExecutionTest {
     double s = 1.2;
     String sql = "SELECT * FROM c WHERE c.userId = @u";
     Operation query =
-        new Operation(
-            "orders of a user",
-            Operation.Type.QUERY,
-            queriesPerSecond,
-            null,
-            null,
-            null,
-            sql,
-            java.util.Map.of(
-                "@u", new Access(null, Access.Distribution.ZIPF, s, null, null, null, null)),
-            4.0);
+        Operation.query(
+                "orders of a user",
+                sql,
+                queriesPerSecond,
+                java.util.Map.of(
+                    "@u", new Access(null, Access.Distribution.ZIPF, s, null, null, null, null)))
+            .withRows(4);
     Advice predicted =
         Advisor.analyze(
                 docs.iterator(), List.of(key), new AdvisorOptions(throughput, 0, List.of(query)))
@@ -185,25 +177,21 @@ class PredictionVsExecutionTest {
     ManualClock clock = ManualClock.startingAtEpoch2026();
     Container c = loaded(docs, key, throughput, clock);
     Random random = new Random(11);
-    int throttled = 0;
-    for (int i = 0; i < queriesPerSecond; i++) {
-      clock.advanceMillis(i % 2 == 0 ? 1 : 0);
-      int rank = java.util.Arrays.binarySearch(cdf, random.nextDouble() * h);
-      String user = ranked.get(rank < 0 ? -rank - 1 : rank);
-      try {
-        c.query(
-            io.cosmolab.engine.query.QueryRequest.of(sql)
-                .withParameters(
-                    java.util.Map.of(
-                        "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user)))
-                .withPartitionKey(PartitionKeyValue.of(user)));
-      } catch (CosmosException e) {
-        if (e.status() == 429) {
-          throttled++;
-        }
-      }
-    }
-    double executed = throttled / (double) queriesPerSecond;
+    double weights = h;
+    double executed =
+        throttledShare(
+            clock,
+            queriesPerSecond,
+            i -> {
+              int rank = java.util.Arrays.binarySearch(cdf, random.nextDouble() * weights);
+              String user = ranked.get(rank < 0 ? -rank - 1 : rank);
+              c.query(
+                  io.cosmolab.engine.query.QueryRequest.of(sql)
+                      .withParameters(
+                          java.util.Map.of(
+                              "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user)))
+                      .withPartitionKey(PartitionKeyValue.of(user)));
+            });
     System.out.printf(
         "zipf queries: predicted 429 share %.4f, executed %.4f%n",
         predicted.predicted429Share(), executed);
@@ -236,16 +224,8 @@ class PredictionVsExecutionTest {
     int queriesPerSecond = 2200;
     String sql = "SELECT * FROM c WHERE c.userId = @u";
     Operation query =
-        new Operation(
-            "sessions of a user",
-            Operation.Type.QUERY,
-            queriesPerSecond,
-            null,
-            null,
-            null,
-            sql,
-            java.util.Map.of(),
-            2.0);
+        Operation.query("sessions of a user", sql, queriesPerSecond, java.util.Map.of())
+            .withRows(2);
     Advice predicted =
         Advisor.analyze(
                 docs.iterator(), List.of(key), new AdvisorOptions(throughput, 0, List.of(query)))
@@ -254,23 +234,18 @@ class PredictionVsExecutionTest {
     ManualClock clock = ManualClock.startingAtEpoch2026();
     Container c = loaded(docs, key, throughput, clock);
     Random pick = new Random(13);
-    int throttled = 0;
-    for (int i = 0; i < queriesPerSecond; i++) {
-      clock.advanceMillis(i % 11 < 5 ? 1 : 0); // 2,200 queries over about one second
-      String user = docs.get(pick.nextInt(docs.size())).get("userId").asText();
-      try {
-        c.query(
-            io.cosmolab.engine.query.QueryRequest.of(sql)
-                .withParameters(
-                    java.util.Map.of(
-                        "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user))));
-      } catch (CosmosException e) {
-        if (e.status() == 429) {
-          throttled++;
-        }
-      }
-    }
-    double executed = throttled / (double) queriesPerSecond;
+    double executed =
+        throttledShare(
+            clock,
+            queriesPerSecond,
+            i -> {
+              String user = docs.get(pick.nextInt(docs.size())).get("userId").asText();
+              c.query(
+                  io.cosmolab.engine.query.QueryRequest.of(sql)
+                      .withParameters(
+                          java.util.Map.of(
+                              "@u", com.fasterxml.jackson.databind.node.TextNode.valueOf(user))));
+            });
     double over = 0;
     double demand = 0;
     for (double d : predicted.peak().ruPerSecondByPartition()) {

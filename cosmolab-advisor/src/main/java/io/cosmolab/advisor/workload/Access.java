@@ -57,13 +57,7 @@ public record Access(
 
     @JsonCreator
     public static Distribution parse(String text) {
-      for (Distribution d : values()) {
-        if (d.name().equalsIgnoreCase(text.strip())) {
-          return d;
-        }
-      }
-      throw new IllegalArgumentException(
-          "distribution '" + text + "' is not one of data, uniform, zipf, hot, fixed");
+      return EnumText.parse(Distribution.class, text, "distribution");
     }
   }
 

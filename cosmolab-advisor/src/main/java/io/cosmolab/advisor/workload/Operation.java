@@ -64,6 +64,11 @@ public record Operation(
     return new Operation(name, Type.QUERY, rate, null, null, null, sql, params, null);
   }
 
+  /** This query returning {@code documents} rows. */
+  public Operation withRows(double documents) {
+    return new Operation(name, type, rate, access, knows, changes, sql, parameters, documents);
+  }
+
   public Operation {
     if (type == null) {
       throw new IllegalArgumentException(
@@ -142,15 +147,7 @@ public record Operation(
     /** The type a YAML value names, in any case. */
     @JsonCreator
     public static Type parse(String text) {
-      for (Type t : values()) {
-        if (t.name().equalsIgnoreCase(text.strip())) {
-          return t;
-        }
-      }
-      throw new IllegalArgumentException(
-          "operation type '"
-              + text
-              + "' is not one of create, upsert, replace, patch, delete, read, query");
+      return EnumText.parse(Type.class, text, "operation type");
     }
 
     /** Writes that put a new document (or a whole new version) in place. */

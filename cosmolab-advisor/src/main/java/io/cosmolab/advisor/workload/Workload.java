@@ -52,44 +52,8 @@ public record Workload(List<ContainerWorkload> containers) {
     throw new IllegalArgumentException("no container " + name + " in the workload");
   }
 
-  /** The file's shape: either a container's fields at the top level, or {@code containers}. */
-  private record File(
-      @JsonProperty("containers") List<ContainerWorkload> containers,
-      @JsonProperty("name") String name,
-      @JsonProperty("sample") List<String> sample,
-      @JsonProperty("candidates") List<String> candidates,
-      @JsonProperty("throughput") JsonNode throughput,
-      @JsonProperty("autoscale") Double autoscale,
-      @JsonProperty("documents") Long documents,
-      @JsonProperty("growthPerDay") Double growthPerDay,
-      @JsonProperty("horizonMonths") Double horizonMonths,
-      @JsonProperty("operations") List<Operation> operations,
-      @JsonProperty("joins") List<Join> joins) {
-
-    Workload workload() {
-      ContainerWorkload top =
-          new ContainerWorkload(
-              name,
-              sample,
-              candidates,
-              throughput,
-              autoscale,
-              documents,
-              growthPerDay,
-              horizonMonths,
-              operations,
-              joins);
-      if (containers == null) {
-        return new Workload(List.of(top));
-      }
-      if (!top.equals(
-          new ContainerWorkload(null, null, null, null, null, null, null, null, null, null))) {
-        throw new IllegalArgumentException(
-            "give a container's fields either at the top level or under containers, not both");
-      }
-      return new Workload(containers);
-    }
-  }
+  /** The file's shape with several containers. */
+  private record Containers(@JsonProperty("containers") List<ContainerWorkload> containers) {}
 
   /**
    * Reads a workload file.
@@ -101,12 +65,27 @@ public record Workload(List<ContainerWorkload> containers) {
     yaml.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     yaml.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     try {
-      File f = yaml.readValue(Files.newBufferedReader(file), File.class);
-      if (f == null) {
+      JsonNode tree = yaml.readTree(file.toFile());
+      if (tree == null || tree.isMissingNode() || tree.isNull()) {
         throw new IllegalArgumentException(file + ": the workload file is empty");
       }
+      List<ContainerWorkload> containers;
+      if (tree.has("containers")) {
+        for (String name : (Iterable<String>) tree::fieldNames) {
+          if (!name.equals("containers")) {
+            throw new IllegalArgumentException(
+                String.format(
+                    "%s, line %d: %s is a container's field; give a container's fields either at"
+                        + " the top level or under containers, not both",
+                    file, lineOf(file, name, 0), name));
+          }
+        }
+        containers = yaml.readValue(file.toFile(), Containers.class).containers();
+      } else {
+        containers = List.of(yaml.readValue(file.toFile(), ContainerWorkload.class));
+      }
       try {
-        return f.workload();
+        return new Workload(containers == null ? List.of() : containers);
       } catch (RuntimeException e) {
         throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
       }
