@@ -99,7 +99,21 @@ final class Findings {
           missingShare * 100,
           candidate.name());
     }
-    if (largest > limits.logicalPartitionBytes()) {
+    // the sketch's estimate is an upper bound once it holds fewer keys than there are: reject on
+    // the lower bound, warn on the estimate
+    long surely = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).lowerBound() * factorHorizon);
+    if (surely <= limits.logicalPartitionBytes() && largest > limits.logicalPartitionBytes()) {
+      f.add(
+          0,
+          15,
+          "logical partition %s may reach %.1f GB%s (between %.1f and %.1f GB: the sketch's"
+              + " bounds), near or past the 20 GB limit",
+          shortKey(topBytes.get(0).key()),
+          largest / GB,
+          options.horizonDays() > 0 ? " at the horizon" : "",
+          surely / GB,
+          largest / GB);
+    } else if (largest > limits.logicalPartitionBytes()) {
       f.add(
           0,
           40,
@@ -224,7 +238,7 @@ final class Findings {
               ? String.format(Locale.ROOT, "; fan-out adds %.0f RU/s", routing.fanOutRuPerSecond())
               : "");
     }
-    if (largest > limits.logicalPartitionBytes()) {
+    if (surely > limits.logicalPartitionBytes()) {
       f.score = Math.min(f.score, 40); // a hard failure, whatever else is right: never recommend
     }
     int score = Math.max(0, f.score);

@@ -7,9 +7,10 @@ import java.util.List;
 /**
  * How storage is shared among key values: the Lorenz curve, its Gini coefficient, and the size
  * classes of logical partitions at the horizon. The heaviest keys come from the frequent-items
- * sketch (exact while there are fewer keys than its counters); the keys it does not hold are taken
- * as equal in size, sharing the rest of the bytes. [I] The curve is therefore exact for a few
- * hundred keys and, beyond, exact at the heavy end, where the risk is.
+ * sketch, by their lower bounds (exact while there are fewer keys than its counters; beyond, the
+ * bytes counted since the sketch last took the key in, so they never sum past the total); the rest
+ * of the bytes are shared equally by the keys it does not hold. [I] The curve is therefore exact
+ * for a few hundred keys and, beyond, close at the heavy end, where the risk is.
  */
 final class StorageCurve {
   private static final String[] LABELS = {
@@ -34,7 +35,7 @@ final class StorageCurve {
     double keyedBytes = s.bytesWithKey();
     double heavyBytes = 0;
     for (CandidateStats.Heavy h : heavy) {
-      heavyBytes += h.estimate();
+      heavyBytes += h.lowerBound();
     }
     double tailKeys = Math.max(0, keys - heavy.size());
     double tailBytes = Math.max(0, keyedBytes - heavyBytes);
@@ -44,7 +45,7 @@ final class StorageCurve {
       groups.add(new double[] {tailKeys, tailBytes / tailKeys});
     }
     for (int i = heavy.size() - 1; i >= 0; i--) {
-      groups.add(new double[] {1, heavy.get(i).estimate()});
+      groups.add(new double[] {1, heavy.get(i).lowerBound()});
     }
     groups.sort((a, b) -> Double.compare(a[1], b[1]));
     double total = 0;
