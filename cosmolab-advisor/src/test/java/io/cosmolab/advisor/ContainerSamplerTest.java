@@ -86,6 +86,30 @@ class ContainerSamplerTest {
   }
 
   @Test
+  void aContainerThatDoesNotIndexTs_isSampledInStorageOrder_andSaysSo() {
+    var properties = new CosmosContainerProperties("unordered", "/tenantId");
+    var policy = new com.azure.cosmos.models.IndexingPolicy();
+    policy.setIncludedPaths(List.of(new com.azure.cosmos.models.IncludedPath("/tenantId/?")));
+    policy.setExcludedPaths(List.of(new com.azure.cosmos.models.ExcludedPath("/*")));
+    properties.setIndexingPolicy(policy);
+    client.getDatabase("shop").createContainer(properties);
+    CosmosContainer unordered = client.getDatabase("shop").getContainer("unordered");
+    ObjectMapper json = new ObjectMapper();
+    for (int i = 0; i < 50; i++) {
+      unordered.createItem(order(json, "u-" + i, "t" + (i % 5)));
+    }
+    try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "unordered", 1000)) {
+      List<String> ids = new ArrayList<>();
+      sampler.forEachRemaining(d -> ids.add(d.get("id").asText()));
+      assertThat(ids).hasSize(50);
+      assertThat(sampler.inArrivalOrder()).isFalse();
+    }
+    try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "orders", 10)) {
+      assertThat(sampler.inArrivalOrder()).isTrue();
+    }
+  }
+
+  @Test
   void aMissingContainer_failsNamingIt() {
     try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "nosuch", 10)) {
       assertThatThrownBy(sampler::hasNext)

@@ -210,6 +210,26 @@ class MainTest {
   }
 
   @Test
+  void advise_withProgress_drawsABarOnStderrThatEndsAtAHundredPercent(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      lines.append(String.format("{\"id\":\"d%d\",\"tenantId\":\"t%d\"}%n", i, i % 50));
+    }
+    Path file = dir.resolve("docs.jsonl");
+    Files.writeString(file, lines.toString());
+    assertThat(run("advise", file.toString(), "--key", "/tenantId", "--progress")).isZero();
+    String bar = err.toString();
+    assertThat(bar).startsWith("\r[").contains("5,000 documents").endsWith("\n");
+    String last = bar.substring(bar.lastIndexOf('\r'));
+    assertThat(last).contains("[" + "=".repeat(30) + "] 100%");
+    assertThat(out.toString()).doesNotContain("\r"); // the ranking stays clean on stdout
+    err.getBuffer().setLength(0);
+    assertThat(run("advise", file.toString(), "--key", "/tenantId", "--no-progress")).isZero();
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
   void advise_rejectsAWorkloadWithoutSamples_namingTheContainer(
       @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
     Path workload = dir.resolve("w.yaml");

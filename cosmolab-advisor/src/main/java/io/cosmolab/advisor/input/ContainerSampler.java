@@ -41,6 +41,7 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   private Iterator<FeedResponse<ObjectNode>> pages;
   private Iterator<ObjectNode> page;
   private int taken;
+  private boolean arrivalOrder = true;
 
   private ContainerSampler(
       CosmosClient client, boolean ownsClient, String database, String container, int size) {
@@ -115,29 +116,54 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
 
   private void start() {
     try {
-      Long cutoff = null;
-      SqlQuerySpec newest =
-          new SqlQuerySpec(
-              "SELECT VALUE c._ts FROM c ORDER BY c._ts DESC OFFSET @skip LIMIT 1",
-              List.of(new SqlParameter("@skip", size - 1)));
-      for (Long ts : container.queryItems(newest, new CosmosQueryRequestOptions(), Long.class)) {
-        cutoff = ts;
+      startInArrivalOrder();
+    } catch (CosmosException e) {
+      if (e.getStatusCode() != 400) {
+        throw failure("sample", e);
       }
-      SqlQuerySpec documents =
-          cutoff == null
-              ? new SqlQuerySpec("SELECT * FROM c ORDER BY c._ts")
-              : new SqlQuerySpec(
-                  "SELECT * FROM c WHERE c._ts >= @cutoff ORDER BY c._ts",
-                  List.of(new SqlParameter("@cutoff", cutoff)));
+      // the indexing policy cannot order by _ts: take the documents as the container stores them
+      arrivalOrder = false;
       pages =
           container
-              .queryItems(documents, new CosmosQueryRequestOptions(), ObjectNode.class)
+              .queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
               .iterableByPage(PAGE)
               .iterator();
       page = java.util.Collections.emptyIterator();
-    } catch (CosmosException e) {
-      throw failure("sample", e);
     }
+  }
+
+  /**
+   * Whether the sample came in arrival order (by {@code _ts}); false when the container's indexing
+   * policy excludes {@code _ts}, and then monotonicity says nothing about time.
+   */
+  public boolean inArrivalOrder() {
+    if (pages == null) {
+      start();
+    }
+    return arrivalOrder;
+  }
+
+  private void startInArrivalOrder() {
+    Long cutoff = null;
+    SqlQuerySpec newest =
+        new SqlQuerySpec(
+            "SELECT VALUE c._ts FROM c ORDER BY c._ts DESC OFFSET @skip LIMIT 1",
+            List.of(new SqlParameter("@skip", size - 1)));
+    for (Long ts : container.queryItems(newest, new CosmosQueryRequestOptions(), Long.class)) {
+      cutoff = ts;
+    }
+    SqlQuerySpec documents =
+        cutoff == null
+            ? new SqlQuerySpec("SELECT * FROM c ORDER BY c._ts")
+            : new SqlQuerySpec(
+                "SELECT * FROM c WHERE c._ts >= @cutoff ORDER BY c._ts",
+                List.of(new SqlParameter("@cutoff", cutoff)));
+    pages =
+        container
+            .queryItems(documents, new CosmosQueryRequestOptions(), ObjectNode.class)
+            .iterableByPage(PAGE)
+            .iterator();
+    page = java.util.Collections.emptyIterator();
   }
 
   @Override

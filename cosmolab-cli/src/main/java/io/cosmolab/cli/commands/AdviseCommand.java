@@ -263,6 +263,15 @@ public final class AdviseCommand implements Callable<Integer> {
               o.growthPerDay(),
               o.horizonDays(),
               o.peak());
+      if (!sampler.inArrivalOrder()) {
+        spec.commandLine()
+            .getErr()
+            .println(
+                "note: "
+                    + from
+                    + " does not index _ts, so the sample is in storage order: time-based keys"
+                    + " cannot be recognised");
+      }
       Iterator<ObjectNode> docs = sampler;
       if (showProgress()) {
         docs = new Counted(sampler, Math.min(count, sampleSize), spec.commandLine().getErr());
