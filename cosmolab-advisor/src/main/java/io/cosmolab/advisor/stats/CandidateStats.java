@@ -113,7 +113,7 @@ public final class CandidateStats {
       Candidate.Key key = reader.keyOf(document);
       slot = new Slot(key.text(), bucketOf(key));
       for (int i = 0; i < levels.length; i++) {
-        levels[i].update(key.value().components().get(i).toString());
+        countLevel(levels[i], key.value().components().get(i));
       }
       distinct.update(slot.text); // a repeated key adds nothing to the HLL
       if (slots.size() == SLOTS) {
@@ -152,7 +152,7 @@ public final class CandidateStats {
     String text = key.text();
     bytesWithKey += sizeBytes;
     for (int i = 0; i < levels.length; i++) {
-      levels[i].update(key.value().components().get(i).toString());
+      countLevel(levels[i], key.value().components().get(i));
     }
     arrive(text, false);
     distinct.update(text);
@@ -162,6 +162,18 @@ public final class CandidateStats {
     latestBucket = b;
     bucketDocuments[b]++;
     bucketBytes[b] += sizeBytes;
+  }
+
+  /** Counts one level's value by the value itself, without building its text. */
+  private static void countLevel(
+      HllSketch level, io.cosmolab.engine.partitioning.PartitionKeyComponent c) {
+    if (c instanceof io.cosmolab.engine.partitioning.PartitionKeyComponent.Str s) {
+      level.update(s.value());
+    } else if (c instanceof io.cosmolab.engine.partitioning.PartitionKeyComponent.Num n) {
+      level.update(n.value());
+    } else {
+      level.update(c.typeMarker()); // true, false, null: one value each
+    }
   }
 
   /** Follows arrival order: does this key rise, fall or repeat against the previous one? */
