@@ -93,16 +93,18 @@ public record Advice(
    * @param ruPerSecondByPartition each partition's demand at peak
    * @param busiestRuPerSecond the largest of them
    * @param budgetRuPerSecond each partition's share of the throughput
-   * @param predicted429Share the share of peak demand beyond its partition's budget
+   * @param predicted429Share the share of requests that would be answered with 429
    * @param minimumRuPerSecond the least throughput with no partition over budget, or null when none
    *     can: a key alone needs more than the 10,000 RU/s of a physical partition
+   * @param hotPartitionRatio the busiest partition's RU/s over the mean (1 = even)
    */
   public record Peak(
       List<Double> ruPerSecondByPartition,
       double busiestRuPerSecond,
       double budgetRuPerSecond,
       double predicted429Share,
-      Double minimumRuPerSecond) {}
+      Double minimumRuPerSecond,
+      double hotPartitionRatio) {}
 
   /**
    * @param singlePartitionReadShare reads (point reads and queries, by rate) that visit one logical

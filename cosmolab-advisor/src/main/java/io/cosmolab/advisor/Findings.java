@@ -201,7 +201,9 @@ final class Findings {
       double budget = throughput.maxRuPerSecond() / partitions;
       double over = demand.rejectedShare(partitions, budget);
       Double minimumRu = minimum == null ? null : minimum.throughput().maxRuPerSecond();
-      peak = new Advice.Peak(ru, busiest, budget, over, minimumRu);
+      peak =
+          new Advice.Peak(
+              ru, busiest, budget, over, minimumRu, total == 0 ? 1 : busiest * partitions / total);
       byRu = topByRu(demand.perKey(), total);
       routing = f.routing(demand, candidate, partitions, total);
       if (minimum == null) {

@@ -126,7 +126,7 @@ public final class HtmlReport {
     Advice.Storage s = x.storage();
     f(
         "<p>~%,.0f distinct values; largest logical partition %s now, %s at the horizon (%,d"
-            + " documents); %d physical partitions at %s %,.0f RU/s; hot-partition ratio %.2f;"
+            + " documents); %d physical partitions at %s %,.0f RU/s; storage hot-partition ratio %.2f;"
             + " Gini %.2f.</p>\n",
         x.distinct().estimate(),
         bytes(s.largestLogicalPartitionNowBytes()),
@@ -140,8 +140,10 @@ public final class HtmlReport {
     Advice.Routing r = x.routing();
     if (x.peak() != null) {
       f(
-          "<p>Reads: %s single-partition, %s targeted, %s fan-out (+%,.0f RU/s). Writes without"
-              + " the key: %,.0f/s; updates that change it: %,.0f/s. Minimum throughput: %s.</p>\n",
+          "<p>At peak the busiest partition serves %.2f× the mean RU/s. Reads: %s"
+              + " single-partition, %s targeted, %s fan-out (+%,.0f RU/s). Writes without the key:"
+              + " %,.0f/s; updates that change it: %,.0f/s. Minimum throughput: %s.</p>\n",
+          x.peak().hotPartitionRatio(),
           percent(r.singlePartitionReadShare()),
           percent(r.targetedReadShare()),
           percent(r.fanOutReadShare()),
