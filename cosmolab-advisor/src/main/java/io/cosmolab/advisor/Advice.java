@@ -68,8 +68,8 @@ public record Advice(
       List<Point> lorenz,
       List<SizeClass> logicalPartitionSizes) {}
 
-  /** A point of a Lorenz curve: the smallest {@code keys} share holds {@code storage} share. */
-  public record Point(double keys, double storage) {}
+  /** A point of a Lorenz curve: the smallest {@code keys} share of keys holds {@code share}. */
+  public record Point(double keys, double share) {}
 
   /** Keys whose logical partition is below {@code upToBytes} (and above the previous class). */
   public record SizeClass(String label, long upToBytes, long keys) {}
@@ -97,6 +97,9 @@ public record Advice(
    * @param minimumRuPerSecond the least throughput with no partition over budget, or null when none
    *     can: a key alone needs more than the 10,000 RU/s of a physical partition
    * @param hotPartitionRatio the busiest partition's RU/s over the mean (1 = even)
+   * @param gini the Gini coefficient of RU/s over key values
+   * @param lorenz the cumulative share of RU/s taken by the least busy share of keys: the keys the
+   *     workload model places one by one, the rest shared equally by the other keys [I]
    */
   public record Peak(
       List<Double> ruPerSecondByPartition,
@@ -104,7 +107,9 @@ public record Advice(
       double budgetRuPerSecond,
       double predicted429Share,
       Double minimumRuPerSecond,
-      double hotPartitionRatio) {}
+      double hotPartitionRatio,
+      double gini,
+      List<Point> lorenz) {}
 
   /**
    * @param singlePartitionReadShare reads (point reads and queries, by rate) that visit one logical

@@ -201,9 +201,19 @@ final class Findings {
       double budget = throughput.maxRuPerSecond() / partitions;
       double over = demand.rejectedShare(partitions, budget);
       Double minimumRu = minimum == null ? null : minimum.throughput().maxRuPerSecond();
+      StorageCurve.Curve ruCurve =
+          StorageCurve.of(
+              new ArrayList<>(demand.perKey().values()), distinct, demand.keyedRuPerSecond());
       peak =
           new Advice.Peak(
-              ru, busiest, budget, over, minimumRu, total == 0 ? 1 : busiest * partitions / total);
+              ru,
+              busiest,
+              budget,
+              over,
+              minimumRu,
+              total == 0 ? 1 : busiest * partitions / total,
+              ruCurve.gini(),
+              ruCurve.points());
       byRu = topByRu(demand.perKey(), total);
       routing = f.routing(demand, candidate, partitions, total);
       if (minimum == null) {

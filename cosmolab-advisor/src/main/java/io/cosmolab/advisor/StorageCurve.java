@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How storage is shared among key values: the Lorenz curve, its Gini coefficient, and the size
- * classes of logical partitions at the horizon. The heaviest keys come from the frequent-items
+ * How storage (and RU) is shared among key values: the Lorenz curve, its Gini coefficient, and the
+ * size classes of logical partitions at the horizon. The heaviest keys come from the frequent-items
  * sketch, by their lower bounds (exact while there are fewer keys than its counters; beyond, the
  * bytes counted since the sketch last took the key in, so they never sum past the total); the rest
  * of the bytes are shared equally by the keys it does not hold. [I] The curve is therefore exact
@@ -30,26 +30,73 @@ final class StorageCurve {
       long largestNow,
       long largestAtHorizon,
       double factorHorizon) {
-    List<CandidateStats.Heavy> heavy = s.heaviestByBytes(Integer.MAX_VALUE);
-    double keys = Math.max(heavy.size(), s.distinctEstimate());
-    double keyedBytes = s.bytesWithKey();
-    double heavyBytes = 0;
-    for (CandidateStats.Heavy h : heavy) {
-      heavyBytes += h.lowerBound();
+    List<Double> heavy = new ArrayList<>();
+    for (CandidateStats.Heavy h : s.heaviestByBytes(Integer.MAX_VALUE)) {
+      heavy.add((double) h.lowerBound());
+    }
+    List<double[]> groups = groups(heavy, s.distinctEstimate(), (double) s.bytesWithKey());
+    Curve curve = curve(groups);
+    long[] counts = new long[UP_TO.length];
+    for (double[] g : groups) {
+      double projected = g[1] * factorHorizon;
+      for (int c = 0; c < UP_TO.length; c++) {
+        if (projected < UP_TO[c]) {
+          counts[c] += Math.round(g[0]);
+          break;
+        }
+      }
+    }
+    List<Advice.SizeClass> sizes = new ArrayList<>();
+    for (int c = 0; c < UP_TO.length; c++) {
+      sizes.add(
+          new Advice.SizeClass(LABELS[c], UP_TO[c] == Long.MAX_VALUE ? -1 : UP_TO[c], counts[c]));
+    }
+    return new Advice.Storage(
+        documentsNow,
+        documentsAtHorizon,
+        largestNow,
+        largestAtHorizon,
+        curve.gini(),
+        curve.points(),
+        sizes);
+  }
+
+  /** A Lorenz curve and its Gini coefficient. */
+  record Curve(List<Advice.Point> points, double gini) {}
+
+  /**
+   * The curve of a weight over key values: {@code heavy} are the weights of the keys known one by
+   * one, the rest of {@code total} is shared equally by the other {@code keys}. [I]
+   */
+  static Curve of(List<Double> heavy, double keys, double total) {
+    return curve(groups(heavy, keys, total));
+  }
+
+  /** Groups of equal keys, smallest first: {keys, weight each}. */
+  private static List<double[]> groups(List<Double> heavy, double distinct, double total) {
+    double keys = Math.max(heavy.size(), distinct);
+    double heavyWeight = 0;
+    for (double h : heavy) {
+      heavyWeight += h;
     }
     double tailKeys = Math.max(0, keys - heavy.size());
-    double tailBytes = Math.max(0, keyedBytes - heavyBytes);
-    // groups of equal keys, smallest first: {keys, bytes each}
+    double tailWeight = Math.max(0, total - heavyWeight);
     List<double[]> groups = new ArrayList<>();
     if (tailKeys > 0) {
-      groups.add(new double[] {tailKeys, tailBytes / tailKeys});
+      groups.add(new double[] {tailKeys, tailWeight / tailKeys});
     }
-    for (int i = heavy.size() - 1; i >= 0; i--) {
-      groups.add(new double[] {1, heavy.get(i).lowerBound()});
+    for (double h : heavy) {
+      groups.add(new double[] {1, h});
     }
     groups.sort((a, b) -> Double.compare(a[1], b[1]));
+    return groups;
+  }
+
+  private static Curve curve(List<double[]> groups) {
+    double keys = 0;
     double total = 0;
     for (double[] g : groups) {
+      keys += g[0];
       total += g[0] * g[1];
     }
     List<Advice.Point> lorenz = new ArrayList<>();
@@ -72,24 +119,7 @@ final class StorageCurve {
       y += dy;
     }
     double gini = keys <= 1 || total == 0 ? 0 : Math.max(0, 1 - 2 * area);
-
-    long[] counts = new long[UP_TO.length];
-    for (double[] g : groups) {
-      double projected = g[1] * factorHorizon;
-      for (int c = 0; c < UP_TO.length; c++) {
-        if (projected < UP_TO[c]) {
-          counts[c] += Math.round(g[0]);
-          break;
-        }
-      }
-    }
-    List<Advice.SizeClass> sizes = new ArrayList<>();
-    for (int c = 0; c < UP_TO.length; c++) {
-      sizes.add(
-          new Advice.SizeClass(LABELS[c], UP_TO[c] == Long.MAX_VALUE ? -1 : UP_TO[c], counts[c]));
-    }
-    return new Advice.Storage(
-        documentsNow, documentsAtHorizon, largestNow, largestAtHorizon, round(gini), lorenz, sizes);
+    return new Curve(lorenz, round(gini));
   }
 
   private static double round(double v) {

@@ -165,6 +165,9 @@ class WorkloadTest {
           .isCloseTo(10_000 * unit * share[p], within(0.5));
     }
     assertThat(a.topByRu().get(0).key()).isEqualTo("[\"" + ranked.get(0) + "\"]");
+    // Zipf requests over evenly stored users: RU is far more concentrated than storage
+    assertThat(a.peak().gini()).isGreaterThan(a.storage().gini() + 0.3);
+    assertThat(a.peak().lorenz()).hasSize(21).last().extracting(Advice.Point::share).isEqualTo(1.0);
   }
 
   @Test

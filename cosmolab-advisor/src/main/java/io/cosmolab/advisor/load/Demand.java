@@ -163,6 +163,11 @@ public final class Demand {
     }
   }
 
+  /** The RU/s that lands where the addressed documents are (all but the fan-out base). */
+  public double keyedRuPerSecond() {
+    return total;
+  }
+
   /** Whether there is any load to place. */
   public boolean isEmpty() {
     return total == 0 && broadcastRate == 0;

@@ -156,7 +156,7 @@ public final class HtmlReport {
     }
     a("<div class=charts>");
     partitions(x);
-    lorenz(s);
+    lorenz(s, x.peak());
     topKeys(x);
     sizes(s);
     a("</div></details>\n");
@@ -202,26 +202,40 @@ public final class HtmlReport {
     figureEnd();
   }
 
-  private void lorenz(Advice.Storage s) {
+  private void lorenz(Advice.Storage s, Advice.Peak peak) {
     figureStart(
-        String.format(
-            Locale.ROOT,
-            "Cumulative share of storage by key value, smallest first (Gini %.2f)",
-            s.gini()));
+        peak == null
+            ? String.format(
+                Locale.ROOT,
+                "Cumulative share of storage by key value, smallest first (Gini %.2f)",
+                s.gini())
+            : String.format(
+                Locale.ROOT,
+                "Cumulative share of storage (blue, Gini %.2f) and of RU/s at peak (orange, Gini"
+                    + " %.2f) by key value, smallest first",
+                s.gini(),
+                peak.gini()));
     int side = H - 2 * PAD;
     f(
         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#9aa0a6\""
             + " stroke-dasharray=\"4 3\"/>",
         PAD, H - PAD, PAD + side, PAD);
-    StringBuilder points = new StringBuilder();
-    for (Advice.Point p : s.lorenz()) {
-      points.append(
-          String.format(
-              Locale.ROOT, "%.1f,%.1f ", PAD + p.keys() * side, H - PAD - p.storage() * side));
+    polyline(s.lorenz(), side, "#4c8bf5");
+    if (peak != null) {
+      polyline(peak.lorenz(), side, "#f29900");
     }
-    f("<polyline fill=\"none\" stroke=\"#4c8bf5\" stroke-width=\"2\" points=\"%s\"/>", points);
     axes("100% of storage", "keys, 0 → 100%");
     figureEnd();
+  }
+
+  private void polyline(List<Advice.Point> curve, int side, String colour) {
+    StringBuilder points = new StringBuilder();
+    for (Advice.Point p : curve) {
+      points.append(
+          String.format(
+              Locale.ROOT, "%.1f,%.1f ", PAD + p.keys() * side, H - PAD - p.share() * side));
+    }
+    f("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>", colour, points);
   }
 
   private void topKeys(Advice x) {
