@@ -34,6 +34,11 @@ final class Findings {
     findings.add(new Finding(harm, String.format(Locale.ROOT, format, args)));
   }
 
+  /** Recommended (80 and up), risky (50 and up) or rejected. */
+  static String verdictOf(int score) {
+    return score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected";
+  }
+
   private static String shortKey(String key) {
     return key.length() <= 40 ? key : key.substring(0, 37) + "...";
   }
@@ -91,99 +96,9 @@ final class Findings {
     double distinct = s.distinctEstimate();
 
     Findings f = new Findings();
-    if (missingShare > 0) {
-      f.add(
-          3,
-          25,
-          "%.1f%% of documents have no %s: their writes cannot supply the key",
-          missingShare * 100,
-          candidate.name());
-    }
-    // the sketch's estimate is an upper bound once it holds fewer keys than there are: reject on
-    // the lower bound, warn on the estimate
     long surely = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).lowerBound() * factorHorizon);
-    if (surely <= limits.logicalPartitionBytes() && largest > limits.logicalPartitionBytes()) {
-      f.add(
-          0,
-          15,
-          "logical partition %s may reach %.1f GB%s (between %.1f and %.1f GB: the sketch's"
-              + " bounds), near or past the 20 GB limit",
-          shortKey(topBytes.get(0).key()),
-          largest / GB,
-          options.horizonDays() > 0 ? " at the horizon" : "",
-          surely / GB,
-          largest / GB);
-    } else if (largest > limits.logicalPartitionBytes()) {
-      f.add(
-          0,
-          40,
-          "logical partition %s reaches %.1f GB%s, past the 20 GB limit: its writes will fail"
-              + " (403/1014) and it can never be split",
-          shortKey(topBytes.get(0).key()),
-          largest / GB,
-          options.horizonDays() > 0 ? " at the horizon" : "");
-    } else if (largest > 0.8 * limits.logicalPartitionBytes()) {
-      f.add(
-          0,
-          15,
-          "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
-          shortKey(topBytes.get(0).key()),
-          largest / GB);
-    }
-    boolean hotKey = false;
-    if (!topDocs.isEmpty() && docs > 0) {
-      double topShare = topDocs.get(0).estimate() / (double) docs;
-      // hot when one key alone brings half a partition's fair share or more
-      if (topShare >= 0.1 && topShare > 0.5 / partitions) {
-        hotKey = true;
-        f.add(
-            2,
-            30,
-            "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition carries"
-                + " %.1f× the mean",
-            shortKey(topDocs.get(0).key()),
-            topShare * 100,
-            hotRatio);
-      }
-    }
-    if (hotRatio > 1.5 && !hotKey) {
-      f.add(
-          5, 20, "uneven partitions: the busiest holds %.1f× the mean of %d", hotRatio, partitions);
-    }
-    if (timeBased) {
-      f.add(
-          1,
-          35,
-          "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive writes"
-              + " share each one, so each moment's writes land on one logical and one physical"
-              + " partition",
-          monotonicity * 100,
-          s.meanRun());
-      f.score = Math.min(f.score, 45); // the busiest hour all goes to one partition: reject
-    }
-    if (distinct < Math.max(100, 10.0 * partitions)) {
-      f.add(
-          4,
-          30,
-          "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
-              + " partition never splits",
-          distinct);
-    }
-    double[] perLevel = s.distinctPerLevel();
-    for (int level = 1; level < perLevel.length; level++) {
-      if (perLevel[level - 1] > 2 * perLevel[level]) {
-        f.add(
-            3,
-            25,
-            "hierarchical levels in the wrong order: %s (~%.0f values) comes before %s (~%.0f);"
-                + " put the fewer-valued level first, so prefix queries target few partitions",
-            candidate.paths().get(level - 1),
-            perLevel[level - 1],
-            candidate.paths().get(level),
-            perLevel[level]);
-        break;
-      }
-    }
+    f.storageReasons(s, options, missingShare, topBytes, largest, surely);
+    f.keyReasons(s, partitions, hotRatio, timeBased);
 
     Advice.Peak peak = null;
     Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
@@ -254,7 +169,7 @@ final class Findings {
       f.score = Math.min(f.score, 40); // a hard failure, whatever else is right: never recommend
     }
     int score = Math.max(0, f.score);
-    String verdict = score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected";
+    String verdict = verdictOf(score);
     List<String> reasons = f.reasons();
     List<Advice.Share> byDocs = new ArrayList<>();
     for (CandidateStats.Heavy h : topDocs) {
@@ -289,6 +204,125 @@ final class Findings {
             throughput.maxRuPerSecond(), throughput.kind(), partitions, shares, hotRatio),
         peak,
         routing);
+  }
+
+  /**
+   * Reasons from storage: documents that cannot supply the key, and a logical partition near or
+   * past 20 GB ({@code largest} is the sketch's estimate at the horizon, {@code surely} its lower
+   * bound).
+   */
+  private void storageReasons(
+      CandidateStats s,
+      AdvisorOptions options,
+      double missingShare,
+      List<CandidateStats.Heavy> topBytes,
+      long largest,
+      long surely) {
+    Limits limits = Limits.SERVICE;
+    Candidate candidate = s.candidate();
+    if (missingShare > 0) {
+      add(
+          3,
+          25,
+          "%.1f%% of documents have no %s: their writes cannot supply the key",
+          missingShare * 100,
+          candidate.name());
+    }
+    // the sketch's estimate is an upper bound once it holds fewer keys than there are: reject on
+    // the lower bound, warn on the estimate
+    if (surely <= limits.logicalPartitionBytes() && largest > limits.logicalPartitionBytes()) {
+      add(
+          0,
+          15,
+          "logical partition %s may reach %.1f GB%s (between %.1f and %.1f GB: the sketch's"
+              + " bounds), near or past the 20 GB limit",
+          shortKey(topBytes.get(0).key()),
+          largest / GB,
+          options.horizonDays() > 0 ? " at the horizon" : "",
+          surely / GB,
+          largest / GB);
+    } else if (largest > limits.logicalPartitionBytes()) {
+      add(
+          0,
+          40,
+          "logical partition %s reaches %.1f GB%s, past the 20 GB limit: its writes will fail"
+              + " (403/1014) and it can never be split",
+          shortKey(topBytes.get(0).key()),
+          largest / GB,
+          options.horizonDays() > 0 ? " at the horizon" : "");
+    } else if (largest > 0.8 * limits.logicalPartitionBytes()) {
+      add(
+          0,
+          15,
+          "logical partition %s reaches %.1f GB, within 20%% of the 20 GB limit",
+          shortKey(topBytes.get(0).key()),
+          largest / GB);
+    }
+  }
+
+  /**
+   * Reasons from the key's shape: a hot key, an uneven layout, a time-based key, too few values,
+   * hierarchical levels in the wrong order.
+   */
+  private void keyReasons(CandidateStats s, int partitions, double hotRatio, boolean timeBased) {
+    Candidate candidate = s.candidate();
+    long docs = s.documents();
+    List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(1);
+    double monotonicity = s.monotonicity();
+    double distinct = s.distinctEstimate();
+    boolean hotKey = false;
+    if (!topDocs.isEmpty() && docs > 0) {
+      double topShare = topDocs.get(0).estimate() / (double) docs;
+      // hot when one key alone brings half a partition's fair share or more
+      if (topShare >= 0.1 && topShare > 0.5 / partitions) {
+        hotKey = true;
+        add(
+            2,
+            30,
+            "hot key %s holds %.0f%% of documents (a hot user or tenant): its partition carries"
+                + " %.1f× the mean",
+            shortKey(topDocs.get(0).key()),
+            topShare * 100,
+            hotRatio);
+      }
+    }
+    if (hotRatio > 1.5 && !hotKey) {
+      add(5, 20, "uneven partitions: the busiest holds %.1f× the mean of %d", hotRatio, partitions);
+    }
+    if (timeBased) {
+      add(
+          1,
+          35,
+          "time-based key: values rise with arrival order (%.0f%%) and ~%.0f consecutive writes"
+              + " share each one, so each moment's writes land on one logical and one physical"
+              + " partition",
+          monotonicity * 100,
+          s.meanRun());
+      score = Math.min(score, 45); // the busiest hour all goes to one partition: reject
+    }
+    if (distinct < Math.max(100, 10.0 * partitions)) {
+      add(
+          4,
+          30,
+          "only ~%.0f distinct values: the data cannot spread beyond them, and a logical"
+              + " partition never splits",
+          distinct);
+    }
+    double[] perLevel = s.distinctPerLevel();
+    for (int level = 1; level < perLevel.length; level++) {
+      if (perLevel[level - 1] > 2 * perLevel[level]) {
+        add(
+            3,
+            25,
+            "hierarchical levels in the wrong order: %s (~%.0f values) comes before %s (~%.0f);"
+                + " put the fewer-valued level first, so prefix queries target few partitions",
+            candidate.paths().get(level - 1),
+            perLevel[level - 1],
+            candidate.paths().get(level),
+            perLevel[level]);
+        break;
+      }
+    }
   }
 
   /**
@@ -464,7 +498,7 @@ final class Findings {
                 a.candidate(),
                 a.kind(),
                 score,
-                score >= 80 ? "recommended" : score >= 50 ? "risky" : "rejected",
+                verdictOf(score),
                 reasons,
                 a.distinct(),
                 a.missingShare(),
