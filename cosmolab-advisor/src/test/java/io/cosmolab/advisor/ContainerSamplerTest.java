@@ -110,6 +110,17 @@ class ContainerSamplerTest {
   }
 
   @Test
+  void anEndpointNothingListensOn_failsNamingIt() throws java.io.IOException {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    java.net.URI nowhere = java.net.URI.create("https://localhost:" + port + "/");
+    assertThatThrownBy(() -> ContainerSampler.connect(nowhere, lab.key(), "shop", "orders", 10))
+        .hasMessageStartingWith("cannot connect to " + nowhere + ": is the endpoint reachable");
+  }
+
+  @Test
   void aMissingContainer_failsNamingIt() {
     try (ContainerSampler sampler = ContainerSampler.of(client, "shop", "nosuch", 10)) {
       assertThatThrownBy(sampler::hasNext)

@@ -236,6 +236,10 @@ class MainTest {
     Files.writeString(workload, "containers:\n  - name: orders\n    throughput: 400\n");
     assertThat(run("advise", "--workload", workload.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("container orders has no sample documents");
+    Files.writeString(workload, "sample: [nosuch.jsonl]\nthroughput: 400\n");
+    assertThat(run("advise", "--workload", workload.toString())).isNotZero();
+    assertThat(err.toString())
+        .contains("cannot read " + dir.resolve("nosuch.jsonl") + ": there is no such file");
   }
 
   @Test

@@ -75,12 +75,25 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
               : "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED",
           "true");
     }
-    CosmosClient client =
-        new CosmosClientBuilder()
-            .endpoint(endpoint.toString())
-            .key(key)
-            .gatewayMode(new GatewayConnectionConfig())
-            .buildClient();
+    CosmosClient client;
+    try {
+      client =
+          new CosmosClientBuilder()
+              .endpoint(endpoint.toString())
+              .key(key)
+              .gatewayMode(new GatewayConnectionConfig())
+              .buildClient();
+    } catch (RuntimeException e) { // the SDK reads the account document first
+      String said = String.valueOf(e.getMessage());
+      int details = said.indexOf(" More ");
+      throw new IllegalStateException(
+          "cannot connect to "
+              + endpoint
+              + ": is the endpoint reachable and the key right? (the SDK says: "
+              + (details < 0 ? said : said.substring(0, details)).strip()
+              + ")",
+          e);
+    }
     return new ContainerSampler(client, true, database, container, size);
   }
 

@@ -57,8 +57,10 @@ public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable
       return new DocumentReader(file);
     } catch (JsonProcessingException e) {
       throw invalid(file, e);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UncheckedIOException("cannot read " + file + ": there is no such file", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 

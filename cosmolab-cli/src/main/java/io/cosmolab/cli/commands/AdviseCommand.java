@@ -473,8 +473,10 @@ public final class AdviseCommand implements Callable<Integer> {
       for (Path f : files) {
         try {
           sum += Files.size(f);
+        } catch (java.nio.file.NoSuchFileException e) {
+          throw new UncheckedIOException("cannot read " + f + ": there is no such file", e);
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot read " + f, e);
+          throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
         }
       }
       this.total = sum;
