@@ -261,4 +261,73 @@ class PredictionVsExecutionTest {
         .as("predicted %.3f, executed %.3f", predicted.predicted429Share(), executed)
         .isCloseTo(predicted.predicted429Share(), org.assertj.core.data.Offset.offset(0.05));
   }
+
+  @Test
+  void predictedRuPerPartition_ofAMixedWorkload_matchesWhatTheEngineCharges() {
+    // creates, point reads and a fan-out lookup by id, under budget: no 429s, so every request
+    // is charged and the per-partition RU/s can be compared one by one
+    List<ObjectNode> docs = AdvisorTest.sessions(6000, 0.3, 61);
+    Candidate key = Candidate.single("/tenantId");
+    Throughput throughput = Throughput.manual(24_000); // 4 partitions of 6,000 RU/s
+    int creates = 300;
+    int reads = 3000;
+    int lookups = 200;
+    String sql = "SELECT * FROM c WHERE c.id = @id";
+    Advice predicted =
+        Advisor.analyze(
+                docs.iterator(),
+                List.of(key),
+                new AdvisorOptions(
+                    throughput,
+                    0,
+                    List.of(
+                        new Operation(Operation.Type.CREATE, creates),
+                        new Operation(Operation.Type.READ, reads),
+                        Operation.query("lookup by id", sql, lookups, java.util.Map.of())
+                            .withRows(1))))
+            .get(0);
+
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Container c = loaded(docs, key, throughput, clock);
+    long firstSecond = clock.instant().getEpochSecond();
+    List<ObjectNode> fresh = AdvisorTest.sessions(creates, 0.3, 67);
+    List<Integer> schedule = new java.util.ArrayList<>();
+    for (int i = 0; i < creates + reads + lookups; i++) {
+      schedule.add(i < creates ? 0 : i < creates + reads ? 1 : 2);
+    }
+    java.util.Collections.shuffle(schedule, new Random(3));
+    Random pick = new Random(7);
+    int[] created = new int[1];
+    double throttled =
+        throttledShare(
+            clock,
+            schedule.size(),
+            i -> {
+              ObjectNode d = docs.get(pick.nextInt(docs.size()));
+              switch (schedule.get(i)) {
+                case 0 -> c.create(fresh.get(created[0]).put("id", "new-" + created[0]++));
+                case 1 ->
+                    c.read(PartitionKeyValue.of(d.get("tenantId").asText()), d.get("id").asText());
+                default ->
+                    c.query(
+                        io.cosmolab.engine.query.QueryRequest.of(sql)
+                            .withParameters(java.util.Map.of("@id", d.get("id"))));
+              }
+            });
+    assertThat(throttled).isZero();
+    List<io.cosmolab.engine.routing.PartitionKeyRange> ranges = c.routing().ranges();
+    assertThat(predicted.peak().ruPerSecondByPartition()).hasSize(ranges.size());
+    for (int p = 0; p < ranges.size(); p++) {
+      double charged =
+          c.partitionSeconds(ranges.get(p).id(), firstSecond, firstSecond + 2).stream()
+              .mapToDouble(io.cosmolab.engine.metrics.PartitionMetrics.Second::ru)
+              .sum();
+      double expected = predicted.peak().ruPerSecondByPartition().get(p);
+      System.out.printf(
+          "partition %d: predicted %.0f RU/s, charged %.0f RU%n", p, expected, charged);
+      assertThat(charged)
+          .as("partition %d", p)
+          .isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(10));
+    }
+  }
 }
