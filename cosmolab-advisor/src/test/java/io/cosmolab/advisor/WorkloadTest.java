@@ -422,6 +422,11 @@ class WorkloadTest {
         join, "containers:\n  - name: a\n    joins: [{ container: b, match: /x = /y, rate: 1 }]\n");
     assertThatThrownBy(() -> Workload.read(join))
         .hasMessageContaining("joins b, which is not in the file");
+    Path key = dir.resolve("key.yaml");
+    Files.writeString(key, "throughput: 400\ncandidates: [/tenantId, tenantId*x]\n");
+    assertThatThrownBy(() -> Workload.read(key))
+        .hasMessageContaining("key.yaml, line 2")
+        .hasMessageContaining("candidate key 'tenantId*x' is not");
     Path both = dir.resolve("both.yaml");
     Files.writeString(both, "throughput: 400\ncontainers:\n  - name: a\n");
     assertThatThrownBy(() -> Workload.read(both)).hasMessageContaining("not both");

@@ -76,6 +76,9 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
         if (parts.length != 2) {
           throw new IllegalArgumentException("one * only");
         }
+        if (!parts[1].matches("\\d{1,9}")) {
+          throw new IllegalArgumentException("B, the number of buckets, must be a whole number");
+        }
         return bucketed(parts[0], Integer.parseInt(parts[1]));
       }
       if (key.contains(">")) {

@@ -48,6 +48,11 @@ public record ContainerWorkload(
     name = name == null ? "container" : name;
     sample = sample == null ? List.of() : List.copyOf(sample);
     candidates = candidates == null ? null : List.copyOf(candidates);
+    if (candidates != null) {
+      for (String c : candidates) {
+        io.cosmolab.advisor.candidate.Candidate.parse(c); // names what is wrong with it
+      }
+    }
     operations = operations == null ? List.of() : List.copyOf(operations);
     joins = joins == null ? List.of() : List.copyOf(joins);
     if (throughput != null && throughput.isNull()) {

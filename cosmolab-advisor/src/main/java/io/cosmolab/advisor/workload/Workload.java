@@ -94,6 +94,15 @@ public record Workload(List<ContainerWorkload> containers) {
       Throwable cause = e.getCause() instanceof RuntimeException ? e.getCause() : e;
       String message = cause == e ? e.getOriginalMessage() : cause.getMessage();
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+      if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException) {
+        // a record refused its fields: the parser is at the end of the object by now, so point
+        // at the value the message quotes, when the file has it
+        java.util.regex.Matcher quoted =
+            java.util.regex.Pattern.compile("'([^']+)'").matcher(String.valueOf(message));
+        if (quoted.find()) {
+          line = lineContaining(file, quoted.group(1), line);
+        }
+      }
       if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
         // the parser is past the value by now; the name's own line is what the user needs
         line = lineOf(file, u.getPropertyName(), line);
@@ -121,6 +130,21 @@ public record Workload(List<ContainerWorkload> containers) {
       Pattern key = Pattern.compile("^\\s*(-\\s*)?" + Pattern.quote(name) + "\\s*:");
       for (int i = 0; i < lines.size(); i++) {
         if (key.matcher(lines.get(i)).find()) {
+          return i + 1;
+        }
+      }
+    } catch (IOException e) {
+      // keep the parser's line
+    }
+    return fallback;
+  }
+
+  /** The first line that contains {@code text}, or {@code fallback}. */
+  private static int lineContaining(Path file, String text, int fallback) {
+    try {
+      List<String> lines = Files.readAllLines(file);
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).contains(text)) {
           return i + 1;
         }
       }
