@@ -10,8 +10,6 @@ import io.cosmolab.advisor.workload.Access;
 import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.limits.Limits;
-import io.cosmolab.engine.routing.RoutingMap;
-import io.cosmolab.engine.routing.SplitPoints;
 import io.cosmolab.engine.throughput.Throughput;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -152,11 +150,6 @@ public final class Advisor {
     for (CandidateStats s : stats) {
       s.add(d, size);
     }
-  }
-
-  /** The even layout of {@code partitions} for a candidate, as the engine creates it. */
-  static RoutingMap layout(Candidate c, int partitions) {
-    return RoutingMap.of(SplitPoints.evenBoundaries(c.definition(), partitions));
   }
 
   /** The physical partitions a throughput creates, and at least {@code storage}. */

@@ -75,7 +75,9 @@ final class Findings {
       }
     }
 
-    List<long[]> load = s.perPartition(Advisor.layout(candidate, partitions));
+    List<long[]> load =
+        s.perPartition(
+            io.cosmolab.advisor.stats.EpkBuckets.evenLayout(candidate.definition(), partitions));
     double keyedBytes = 0;
     for (long[] p : load) {
       keyedBytes += p[1];
@@ -98,7 +100,7 @@ final class Findings {
     Findings f = new Findings();
     long surely = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).lowerBound() * factorHorizon);
     f.storageReasons(s, options, missingShare, topBytes, largest, surely);
-    f.keyReasons(s, partitions, hotRatio, timeBased);
+    f.keyReasons(s, topDocs, partitions, hotRatio, timeBased);
 
     Advice.Peak peak = null;
     Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
@@ -264,10 +266,14 @@ final class Findings {
    * Reasons from the key's shape: a hot key, an uneven layout, a time-based key, too few values,
    * hierarchical levels in the wrong order.
    */
-  private void keyReasons(CandidateStats s, int partitions, double hotRatio, boolean timeBased) {
+  private void keyReasons(
+      CandidateStats s,
+      List<CandidateStats.Heavy> topDocs,
+      int partitions,
+      double hotRatio,
+      boolean timeBased) {
     Candidate candidate = s.candidate();
     long docs = s.documents();
-    List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(1);
     double monotonicity = s.monotonicity();
     double distinct = s.distinctEstimate();
     boolean hotKey = false;

@@ -147,7 +147,7 @@ class WorkloadTest {
     for (int r = 1; r <= ranked.size(); r++) {
       h += Math.pow(r, -s);
     }
-    int[] bounds = EpkBuckets.bounds(Advisor.layout(user, 4));
+    int[] bounds = EpkBuckets.bounds(EpkBuckets.evenLayout(user.definition(), 4));
     double[] share = new double[4];
     for (int r = 0; r < ranked.size(); r++) {
       int b =

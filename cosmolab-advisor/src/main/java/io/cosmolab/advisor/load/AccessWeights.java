@@ -119,7 +119,7 @@ public record AccessWeights(double[] perBucket, Map<String, Double> perKey) {
       perKey.merge(d.keys()[candidate], w, Double::sum);
     }
     for (Map.Entry<JsonNode, Double> e : unsampled.entrySet()) {
-      Candidate.Key key = stats.candidate().keyOf(documentWith(access.by(), e.getKey()));
+      Candidate.Key key = stats.keyOf(documentWith(access.by(), e.getKey()));
       if (key != null) {
         out[stats.bucketOf(key)] += e.getValue();
         placed += e.getValue();

@@ -6,8 +6,6 @@ import io.cosmolab.advisor.stats.EpkBuckets;
 import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.cost.CostModel;
 import io.cosmolab.engine.limits.Limits;
-import io.cosmolab.engine.routing.RoutingMap;
-import io.cosmolab.engine.routing.SplitPoints;
 import io.cosmolab.engine.throughput.Throughput;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -175,14 +173,17 @@ public final class Demand {
 
   /** The demand of each partition of the even layout of {@code partitions}, RU/s. */
   public double[] at(int partitions) {
-    RoutingMap layout =
-        RoutingMap.of(SplitPoints.evenBoundaries(candidate.definition(), partitions));
-    double[] out = EpkBuckets.sum(perBucket, EpkBuckets.bounds(layout));
+    double[] out = EpkBuckets.sum(perBucket, bounds(partitions));
     double each = broadcastRate * COSTS.queryPerPartition();
     for (int p = 0; p < out.length; p++) {
       out[p] += each;
     }
     return out;
+  }
+
+  /** The bucket bounds of the even layout of {@code partitions}. */
+  private int[] bounds(int partitions) {
+    return EpkBuckets.bounds(EpkBuckets.evenLayout(candidate.definition(), partitions));
   }
 
   /** The RU/s that visiting more than one partition adds, with {@code partitions}. */
@@ -221,9 +222,7 @@ public final class Demand {
     if (loads.isEmpty()) {
       return 0;
     }
-    RoutingMap layout =
-        RoutingMap.of(SplitPoints.evenBoundaries(candidate.definition(), partitions));
-    int[] bounds = EpkBuckets.bounds(layout);
+    int[] bounds = bounds(partitions);
     int n = loads.size();
     double[][] ru = new double[n][];
     double[][] share = new double[n][];

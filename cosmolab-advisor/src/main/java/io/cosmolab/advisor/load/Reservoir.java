@@ -70,7 +70,7 @@ public final class Reservoir {
     int[] buckets = new int[candidates.size()];
     for (int c = 0; c < keys.length; c++) {
       CandidateStats s = candidates.get(c);
-      Candidate.Key key = s.candidate().keyOf(document);
+      Candidate.Key key = s.keyOf(document);
       keys[c] = key == null ? null : key.text();
       buckets[c] = key == null ? -1 : s.bucketOf(key);
     }

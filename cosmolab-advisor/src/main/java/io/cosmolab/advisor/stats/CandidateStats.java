@@ -1,5 +1,6 @@
 package io.cosmolab.advisor.stats;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
@@ -209,6 +210,11 @@ public final class CandidateStats {
       s.documents = 0;
       s.bytes = 0;
     }
+  }
+
+  /** A document's key under this candidate, or null, read with this stream's reader. */
+  public Candidate.Key keyOf(JsonNode document) {
+    return reader.keyOf(document);
   }
 
   /** The bucket of a key's EPK under this candidate's definition. */

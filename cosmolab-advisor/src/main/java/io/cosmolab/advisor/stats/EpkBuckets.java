@@ -1,7 +1,9 @@
 package io.cosmolab.advisor.stats;
 
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.routing.SplitPoints;
 
 /**
  * The V2 hash space cut into {@value #COUNT} equal buckets. Statistics are kept per bucket, so the
@@ -28,6 +30,14 @@ public final class EpkBuckets {
   /** The bucket of an EPK's leading bits ({@code EffectivePartitionKey.leadingBits}). */
   public static int ofLeadingBits(long bits) {
     return (int) (bits >>> 50); // 62 significant bits: the top 12 pick one of 4,096
+  }
+
+  /**
+   * The engine's even layout of {@code partitions} for a key: the hash space cut as the service
+   * cuts it at creation and on throughput splits.
+   */
+  public static RoutingMap evenLayout(PartitionKeyDefinition definition, int partitions) {
+    return RoutingMap.of(SplitPoints.evenBoundaries(definition, partitions));
   }
 
   /**
