@@ -125,26 +125,21 @@ public record Workload(List<ContainerWorkload> containers) {
 
   /** The first line that defines {@code name} as a key, or {@code fallback}. */
   private static int lineOf(Path file, String name, int fallback) {
-    try {
-      List<String> lines = Files.readAllLines(file);
-      Pattern key = Pattern.compile("^\\s*(-\\s*)?" + Pattern.quote(name) + "\\s*:");
-      for (int i = 0; i < lines.size(); i++) {
-        if (key.matcher(lines.get(i)).find()) {
-          return i + 1;
-        }
-      }
-    } catch (IOException e) {
-      // keep the parser's line
-    }
-    return fallback;
+    Pattern key = Pattern.compile("^\\s*(-\\s*)?" + Pattern.quote(name) + "\\s*:");
+    return lineWhere(file, line -> key.matcher(line).find(), fallback);
   }
 
   /** The first line that contains {@code text}, or {@code fallback}. */
   private static int lineContaining(Path file, String text, int fallback) {
+    return lineWhere(file, line -> line.contains(text), fallback);
+  }
+
+  private static int lineWhere(
+      Path file, java.util.function.Predicate<String> matches, int fallback) {
     try {
       List<String> lines = Files.readAllLines(file);
       for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).contains(text)) {
+        if (matches.test(lines.get(i))) {
           return i + 1;
         }
       }

@@ -204,14 +204,14 @@ public final class AdviseCommand implements Callable<Integer> {
                   + " arguments");
         }
         List<Candidate> candidates = candidates(c.candidates());
-        results.add(analyze(c.name(), sample, candidates, options(c, w.containers())));
+        results.add(analyze(c.name(), sample, candidates, options(c, w.containers(), null, 0)));
       }
     } else {
       if (files == null || files.isEmpty()) {
         throw new IllegalArgumentException(
             "name files of sample documents, a --workload, or --example NAME");
       }
-      results.add(analyze("container", files, candidates(null), options(null, List.of())));
+      results.add(analyze("container", files, candidates(null), options(null, List.of(), null, 0)));
     }
     Report report = new Report(results);
     if (html != null) {
@@ -251,18 +251,8 @@ public final class AdviseCommand implements Callable<Integer> {
     }
     try (ContainerSampler sampler =
         ContainerSampler.connect(endpoint, key, names[0], names[1], sampleSize)) {
-      AdvisorOptions o = options(c, all);
       long count = sampler.containerDocuments();
-      Throughput own = sampler.throughputOrNull();
-      boolean stated = throughput != null || (c != null && c.throughputOrNull() != null);
-      o =
-          new AdvisorOptions(
-              own != null && !stated ? own : o.throughput(),
-              o.findMinimum(),
-              documents != null || (c != null && c.documents() != null) ? o.documents() : count,
-              o.growthPerDay(),
-              o.horizonDays(),
-              o.peak());
+      AdvisorOptions o = options(c, all, sampler.throughputOrNull(), count);
       if (!sampler.inArrivalOrder()) {
         spec.commandLine()
             .getErr()
@@ -319,22 +309,31 @@ public final class AdviseCommand implements Callable<Integer> {
     return out;
   }
 
-  /** The workload's options for a container, with the command line's on top. */
-  private AdvisorOptions options(ContainerWorkload c, List<ContainerWorkload> all) {
+  /**
+   * A container's options: the command line's first, then the workload's, then what the container
+   * itself says ({@code own} throughput and documents, from a live container; null and 0 for
+   * files), then 10,000 RU/s manual.
+   */
+  private AdvisorOptions options(
+      ContainerWorkload c, List<ContainerWorkload> all, Throughput own, long ownDocuments) {
+    Throughput fallback = own != null ? own : Throughput.manual(10_000);
     AdvisorOptions w =
-        c == null
-            ? new AdvisorOptions(Throughput.manual(10_000), 0)
-            : AdvisorOptions.of(c, all, Throughput.manual(10_000));
+        c == null ? new AdvisorOptions(fallback, 0) : AdvisorOptions.of(c, all, fallback);
+    boolean stated = c != null && c.throughputOrNull() != null;
     Throughput t = w.throughput();
     if (throughput != null) {
       t = autoscale ? Throughput.autoscale(throughput) : Throughput.manual(throughput);
-    } else if (autoscale) {
+    } else if (autoscale && (own == null || stated)) { // a live container's own kind stands
       t = Throughput.autoscale(t.maxRuPerSecond());
+    }
+    long docs = documents != null ? documents : w.documents();
+    if (documents == null && (c == null || c.documents() == null)) {
+      docs = ownDocuments;
     }
     return new AdvisorOptions(
         t,
         minimum || (throughput == null && w.findMinimum()),
-        documents != null ? documents : w.documents(),
+        docs,
         growthPerDay != null ? growthPerDay : w.growthPerDay(),
         horizonMonths != null ? horizonMonths * ContainerWorkload.DAYS_PER_MONTH : w.horizonDays(),
         w.peak());
