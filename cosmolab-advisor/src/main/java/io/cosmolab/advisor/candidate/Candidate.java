@@ -188,8 +188,8 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
       return candidate.keyFrom(values, document);
     }
 
-    /** The scalar at a path, or null when it is missing or an object or array. */
-    private static JsonNode scalarAt(JsonNode document, String[] segments) {
+    /** The scalar at a path (split into segments), or null when missing, an object or an array. */
+    public static JsonNode scalarAt(JsonNode document, String[] segments) {
       JsonNode node = document;
       for (String segment : segments) {
         node = node.get(segment);

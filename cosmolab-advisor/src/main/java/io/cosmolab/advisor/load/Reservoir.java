@@ -24,7 +24,7 @@ public final class Reservoir {
   public record Sampled(String[] fields, String[] keys, int[] buckets) {}
 
   private final List<String> fields;
-  private final List<List<String>> segments = new ArrayList<>();
+  private final List<String[]> segments = new ArrayList<>();
   private final List<CandidateStats> candidates;
   private final HllSketch[] distinct;
   private final List<Sampled> sample = new ArrayList<>();
@@ -41,7 +41,7 @@ public final class Reservoir {
     this.distinct = new HllSketch[fields.size()];
     for (int i = 0; i < distinct.length; i++) {
       distinct[i] = new HllSketch(12);
-      segments.add(PartitionKeyDefinition.segmentsOf(fields.get(i)));
+      segments.add(PartitionKeyDefinition.segmentsOf(fields.get(i)).toArray(String[]::new));
     }
   }
 
@@ -78,12 +78,9 @@ public final class Reservoir {
   }
 
   /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */
-  static String valueAt(JsonNode document, List<String> segments) {
-    JsonNode node = document;
-    for (String s : segments) {
-      node = node == null || !node.isObject() ? null : node.get(s);
-    }
-    return node == null || node.isContainerNode() || node.isNull() ? null : node.asText();
+  static String valueAt(JsonNode document, String[] segments) {
+    JsonNode node = Candidate.Reader.scalarAt(document, segments);
+    return node == null || node.isNull() ? null : node.asText();
   }
 
   public List<Sampled> sample() {
