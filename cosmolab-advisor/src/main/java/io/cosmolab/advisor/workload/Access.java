@@ -105,22 +105,4 @@ public record Access(
   public Access withBy(String field) {
     return by != null ? this : new Access(field, distribution, s, share, top, values, value);
   }
-
-  /** One line for reports: {@code zipf(s=1.1) over /userId}. */
-  public String describe() {
-    String d =
-        switch (distribution) {
-          case DATA -> "like the documents";
-          case UNIFORM -> "uniform";
-          case ZIPF -> String.format(Locale.ROOT, "zipf(s=%s)", exponent());
-          case HOT ->
-              String.format(
-                  Locale.ROOT,
-                  "%.0f%% to %s",
-                  share * 100,
-                  values != null ? values : String.format(Locale.ROOT, "the top %s", top));
-          case FIXED -> "always " + value;
-        };
-    return by == null || distribution == Distribution.DATA ? d : d + " over " + by;
-  }
 }
