@@ -33,7 +33,8 @@ import org.HdrHistogram.Histogram;
  *
  * <pre>
  *   startup &lt;cosmolab.jar&gt; [runs]   new JVM running `serve` → first signed 200, median of runs
- *   embed [runs]                   in-process engine + server → first signed 200 (warm JVM)
+ *   embed [runs]                   in-process engine + server → first signed 200, in new JVMs:
+ *                                  no class archive, an auto-created CDS archive, an AOT cache
  *   rss &lt;cosmolab.jar&gt;             resident memory of an idle `serve` after 5 s
  *   load [seconds] [threads]       point reads and creates over raw HTTP, then through the SDK
  * </pre>
@@ -49,6 +50,7 @@ public final class GatewayBench {
     switch (mode) {
       case "startup" -> startup(Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 5);
       case "embed" -> embed(args.length > 1 ? Integer.parseInt(args[1]) : 5);
+      case "embed-once" -> embedOnce();
       case "rss" -> rss(Path.of(args[1]));
       case "load" ->
           load(
@@ -85,9 +87,84 @@ public final class GatewayBench {
     }
   }
 
+  /**
+   * How long a test that embeds cosmolab waits for it, in a new JVM each time, side by side in
+   * three set-ups a user can choose: no class archive; the CDS archive the JVM creates itself on
+   * the first run ({@code -XX:+AutoCreateSharedArchive}, JDK 19+); the AOT cache (JDK 25+, created
+   * by one training run). Each archive is made first by one run whose time is not counted; then the
+   * set-ups take turns, run by run, so the machine's drift hits all of them alike.
+   */
   private static void embed(int runs) throws Exception {
-    long[] ms = new long[runs];
+    Path dir = Files.createTempDirectory("cosmolab-embed-bench");
+    Path jsa = dir.resolve("embed.jsa");
+    Path aot = dir.resolve("embed.aot");
+    List<String> names = new ArrayList<>(List.of("no class archive", "CDS archive (auto-created)"));
+    List<List<String>> flags =
+        new ArrayList<>(
+            List.of(
+                List.of(),
+                List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + jsa)));
+    if (AOT) {
+      names.add("AOT cache (JDK 25)");
+      flags.add(List.of("-XX:AOTCache=" + aot));
+      embedChild(List.of("-XX:AOTCacheOutput=" + aot));
+    }
+    embedChild(flags.get(1)); // creates the CDS archive
+    long[][] ms = new long[names.size()][runs];
+    long[] warm = new long[runs];
     for (int i = 0; i < runs; i++) {
+      for (int c = 0; c < names.size(); c++) {
+        long[] both = embedChild(flags.get(c));
+        ms[c][i] = both[0];
+        if (c == 0) {
+          warm[i] = both[1];
+        }
+      }
+    }
+    for (int c = 0; c < names.size(); c++) {
+      report("in-process engine + server → first 200, new JVM, " + names.get(c), ms[c]);
+    }
+    report("in-process, a second server in the same JVM (warm)", warm);
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(dir);
+  }
+
+  /** Runs {@code embed-once} in a new JVM with {@code flags}: its cold and warm times in ms. */
+  private static long[] embedChild(List<String> flags) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(flags);
+    cmd.addAll(List.of("-Xlog:cds=off", "-Xlog:aot=off", "-Xlog:cds+dynamic=off"));
+    if (Runtime.version().feature() >= 24) {
+      cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(GatewayBench.class.getName());
+    cmd.add("embed-once");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    java.util.Optional<String> line =
+        out.lines().filter(l -> l.matches("embed-once \\d+ \\d+")).findFirst();
+    if (p.waitFor() != 0 || line.isEmpty()) {
+      throw new IllegalStateException("embed-once failed: " + out);
+    }
+    String[] times = line.get().split(" ", -1);
+    return new long[] {Long.parseLong(times[1]), Long.parseLong(times[2])};
+  }
+
+  /**
+   * In this JVM: starts an engine and a server and waits for a signed 200, twice; prints both
+   * times. The first is what a test class pays; the second, what each further server costs.
+   */
+  private static void embedOnce() throws Exception {
+    long[] ms = new long[2];
+    for (int i = 0; i < 2; i++) {
       long t0 = System.nanoTime();
       CosmosEngine engine = CosmosEngine.builder().build();
       try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
@@ -97,7 +174,7 @@ public final class GatewayBench {
         engine.close();
       }
     }
-    report("in-process engine + server → first 200 (run 1 is a cold JVM)", ms);
+    System.out.println("embed-once " + ms[0] + " " + ms[1]);
   }
 
   private static void rss(Path jar) throws Exception {
@@ -207,7 +284,7 @@ public final class GatewayBench {
     for (int i = 0; i < docs; i++) {
       container.create(
           (ObjectNode)
-              io.cosmolab.gateway.wire.WireResponse.JSON.readTree(
+              io.cosmolab.engine.document.JsonTrees.read(
                   "{\"id\":\"d"
                       + i
                       + "\",\"pk\":\"p"

@@ -51,7 +51,8 @@ class DocumentShapeTest {
     assertThat(DocumentShape.sizeOf(d)).isEqualTo(jacksonSize(d));
   }
 
-  private static JsonNode randomTree(Random r, int depth) {
+  /** A seeded random tree of every node type JSON text can hold (shared with JsonTreesTest). */
+  static JsonNode randomTree(Random r, int depth) {
     int kind = depth > 4 ? r.nextInt(6) : r.nextInt(8);
     return switch (kind) {
       case 0 -> NODES.textNode(randomString(r));
@@ -81,7 +82,7 @@ class DocumentShapeTest {
     };
   }
 
-  private static String randomString(Random r) {
+  static String randomString(Random r) {
     StringBuilder b = new StringBuilder();
     for (int i = r.nextInt(12); i > 0; i--) {
       switch (r.nextInt(6)) {

@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.ItemOptions;
+import io.cosmolab.engine.document.JsonTrees;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
-import io.cosmolab.gateway.wire.WireResponse;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,15 +30,13 @@ final class Requests {
           request.method(), request.path());
     }
     try {
-      return WireResponse.JSON.readTree(request.body());
+      return JsonTrees.read(request.body());
     } catch (JsonProcessingException e) {
       throw CosmosError.BAD_REQUEST.exception(
           "The request payload is invalid: %s at line %d, column %d",
           e.getOriginalMessage(),
           e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
           e.getLocation() == null ? 0 : e.getLocation().getColumnNr());
-    } catch (java.io.IOException e) {
-      throw CosmosError.BAD_REQUEST.exception("The request payload is invalid: %s", e.getMessage());
     }
   }
 
@@ -63,7 +61,7 @@ final class Requests {
   static PartitionKeyValue partitionKeyText(String text) {
     JsonNode node;
     try {
-      node = WireResponse.JSON.readTree(text);
+      node = JsonTrees.read(text);
     } catch (JsonProcessingException e) {
       throw CosmosError.PARTITION_KEY_MISMATCH.exception(
           "the partition key %s is not JSON: %s", text, e.getOriginalMessage());
@@ -158,7 +156,7 @@ final class Requests {
     if (auto != null) {
       JsonNode settings;
       try {
-        settings = WireResponse.JSON.readTree(auto);
+        settings = JsonTrees.read(auto);
       } catch (JsonProcessingException e) {
         settings = null;
       }

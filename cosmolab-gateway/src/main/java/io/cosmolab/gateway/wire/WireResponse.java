@@ -1,8 +1,7 @@
 package io.cosmolab.gateway.wire;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cosmolab.engine.document.JsonTrees;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,9 +19,6 @@ import java.util.Map;
 @SuppressWarnings("ArrayRecordComponent")
 public record WireResponse(int status, Map<String, String> headers, byte[] body) {
 
-  /** The one JSON mapper of the gateway; thread-safe once configured. */
-  public static final ObjectMapper JSON = new ObjectMapper();
-
   private static final byte[] EMPTY = new byte[0];
 
   public WireResponse {
@@ -31,12 +27,7 @@ public record WireResponse(int status, Map<String, String> headers, byte[] body)
 
   /** A JSON response. */
   public static WireResponse json(int status, JsonNode body, Map<String, String> headers) {
-    try {
-      return new WireResponse(status, headers, JSON.writeValueAsBytes(body));
-    } catch (JsonProcessingException e) {
-      // Jackson trees always serialize; reaching here is a bug in cosmolab.
-      throw new IllegalStateException("could not serialize a response body", e);
-    }
+    return new WireResponse(status, headers, JsonTrees.write(body));
   }
 
   /** A response without a body (204, 304, or a write with {@code Prefer: return=minimal}). */

@@ -1,0 +1,153 @@
+package io.cosmolab.engine.document;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * JSON text to Jackson trees and back with the streaming parser and generator alone: the same trees
+ * and the same bytes as {@code ObjectMapper.readTree} and {@code writeValueAsBytes} with default
+ * settings, without the object mapper's serializer and deserializer machinery. That machinery (some
+ * 250 classes, and the locale data its date format loads) cost a cold JVM ~150 ms at the first
+ * request; every request body and response of the gateway goes through here instead.
+ *
+ * <p>Trees: numbers as {@code ObjectMapper} reads them by default (int, long or big integer by
+ * magnitude; double for fractions); a repeated property keeps its last value; the first value is
+ * read and anything after it ignored, as {@code readTree} does. Nesting and size limits are the
+ * parser's own (its default read constraints).
+ */
+public final class JsonTrees {
+  private JsonTrees() {}
+
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * The first JSON value in {@code json}, or {@link MissingNode} when it holds none (empty or only
+   * whitespace).
+   *
+   * @throws JsonProcessingException naming where the text stops being JSON
+   */
+  public static JsonNode read(byte[] json) throws JsonProcessingException {
+    try (JsonParser p = FACTORY.createParser(json)) {
+      return readFirst(p);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) { // a byte array cannot fail to read
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #read(byte[])} over text. */
+  public static JsonNode read(String json) throws JsonProcessingException {
+    try (JsonParser p = FACTORY.createParser(json)) {
+      return readFirst(p);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) { // a string cannot fail to read
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonNode readFirst(JsonParser p) throws IOException {
+    JsonToken first = p.nextToken();
+    return first == null ? MissingNode.getInstance() : value(p, first);
+  }
+
+  private static JsonNode value(JsonParser p, JsonToken t) throws IOException {
+    return switch (t) {
+      case START_OBJECT -> {
+        ObjectNode o = NODES.objectNode();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+          o.replace(name, value(p, p.nextToken()));
+        }
+        yield o;
+      }
+      case START_ARRAY -> {
+        ArrayNode a = NODES.arrayNode();
+        for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+          a.add(value(p, e));
+        }
+        yield a;
+      }
+      case VALUE_STRING -> NODES.textNode(p.getText());
+      case VALUE_NUMBER_INT ->
+          switch (p.getNumberType()) {
+            case INT -> NODES.numberNode(p.getIntValue());
+            case LONG -> NODES.numberNode(p.getLongValue());
+            default -> NODES.numberNode(p.getBigIntegerValue());
+          };
+      case VALUE_NUMBER_FLOAT -> NODES.numberNode(p.getDoubleValue()); // text holds no decimals
+      case VALUE_TRUE -> NODES.booleanNode(true);
+      case VALUE_FALSE -> NODES.booleanNode(false);
+      case VALUE_NULL -> NODES.nullNode();
+      default -> // END_*, FIELD_NAME or an embedded object: text never starts a value with them
+          throw new com.fasterxml.jackson.core.JsonParseException(
+              p, "unexpected token " + t + " where a JSON value should start");
+    };
+  }
+
+  /** {@code tree} as compact UTF-8 JSON. */
+  public static byte[] write(JsonNode tree) {
+    try (ByteArrayBuilder out = new ByteArrayBuilder(512);
+        JsonGenerator g = FACTORY.createGenerator(out)) {
+      write(g, tree);
+      g.flush();
+      return out.toByteArray();
+    } catch (IOException e) { // an in-memory buffer cannot fail to write
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes {@code tree} to {@code g}, as the object mapper's tree serializer would. */
+  public static void write(JsonGenerator g, JsonNode tree) throws IOException {
+    switch (tree.getNodeType()) {
+      case OBJECT -> {
+        g.writeStartObject();
+        for (Map.Entry<String, JsonNode> e : tree.properties()) {
+          g.writeFieldName(e.getKey());
+          write(g, e.getValue());
+        }
+        g.writeEndObject();
+      }
+      case ARRAY -> {
+        g.writeStartArray();
+        for (JsonNode e : tree) {
+          write(g, e);
+        }
+        g.writeEndArray();
+      }
+      case STRING -> g.writeString(tree.textValue());
+      case NUMBER -> {
+        switch (tree.numberType()) {
+          case INT -> g.writeNumber(tree.intValue());
+          case LONG -> g.writeNumber(tree.longValue());
+          case BIG_INTEGER -> g.writeNumber(tree.bigIntegerValue());
+          case FLOAT -> g.writeNumber(tree.floatValue());
+          case DOUBLE -> g.writeNumber(tree.doubleValue());
+          case BIG_DECIMAL -> g.writeNumber(tree.decimalValue());
+        }
+      }
+      case BOOLEAN -> g.writeBoolean(tree.booleanValue());
+      case NULL, MISSING -> g.writeNull();
+      default -> Mapper.INSTANCE.writeTree(g, tree); // binary and POJO nodes: rare, exact
+    }
+  }
+
+  /** Created on first use only: the few trees that hold binary or Java objects. */
+  private static final class Mapper {
+    static final ObjectMapper INSTANCE = new ObjectMapper();
+  }
+}
