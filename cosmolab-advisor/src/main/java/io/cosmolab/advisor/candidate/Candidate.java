@@ -127,7 +127,12 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
   }
 
   /** A document's key: the value to hash, and its text for counting and display. */
-  public record Key(PartitionKeyValue value, String text) {}
+  public record Key(PartitionKeyValue value, String text) {
+    /** The 64-bit hash of {@link #text()} that {@link Reader#hashOf} computes without it. */
+    public long hash() {
+      return KeyHash.of(text);
+    }
+  }
 
   /**
    * Reads this candidate's key from documents, with the paths split once: one reader per stream (it
@@ -174,6 +179,47 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
         parts[segments.length] = candidate.bucketOf(document);
       }
       return java.util.Arrays.asList(parts);
+    }
+
+    /**
+     * The 64-bit hash of the text of the key a document would get ({@link Key#hash()}), without
+     * building the key; 0 when the document cannot supply one.
+     */
+    public long hashOf(JsonNode document) {
+      long h = KeyHash.START;
+      Kind kind = candidate.kind();
+      boolean joined = kind == Kind.SYNTHETIC || kind == Kind.BUCKETED;
+      h = KeyHash.chr(h, '[');
+      if (joined) {
+        h = KeyHash.chr(h, '"');
+      }
+      for (int p = 0; p < segments.length; p++) {
+        JsonNode v = scalarAt(document, segments[p]);
+        if (v == null) {
+          return 0;
+        }
+        if (p > 0) {
+          h = KeyHash.chr(h, joined ? '-' : ',');
+        }
+        if (joined) { // the parts' plain text, escaped as one JSON string
+          h = KeyHash.escaped(h, v.isTextual() ? v.textValue() : v.asText());
+        } else if (v.isTextual()) {
+          h = KeyHash.quoted(h, v.textValue());
+        } else if (v.isNumber()) {
+          h = KeyHash.str(h, v.asText());
+        } else if (v.isBoolean()) {
+          h = KeyHash.str(h, v.booleanValue() ? "true" : "false");
+        } else {
+          h = KeyHash.str(h, "null");
+        }
+      }
+      if (kind == Kind.BUCKETED) {
+        h = KeyHash.str(KeyHash.chr(h, '-'), Integer.toString(candidate.bucketOf(document)));
+      }
+      if (joined) {
+        h = KeyHash.chr(h, '"');
+      }
+      return KeyHash.finish(KeyHash.chr(h, ']'));
     }
 
     /** The key a document would get, or null: see {@link Candidate#keyOf}. */
