@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.document.JsonTrees;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
  * does not parse, fails naming the file, line and column.
  */
 public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory FACTORY = new JsonFactory();
 
   private final Path file;
   private final CountingStream counted;
@@ -42,7 +42,7 @@ public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable
     int b2 = in.read();
     in.reset();
     InputStream body = b1 == 0x1f && b2 == 0x8b ? new GZIPInputStream(in, 1 << 16) : in;
-    this.parser = new JsonFactory(JSON).createParser(body);
+    this.parser = FACTORY.createParser(body);
     JsonToken first = parser.nextToken();
     this.array = first == JsonToken.START_ARRAY;
     if (array) {
@@ -71,7 +71,7 @@ public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable
         next = null;
         return;
       }
-      JsonNode node = parser.readValueAsTree();
+      JsonNode node = JsonTrees.readValue(parser);
       if (node == null || !node.isObject()) {
         throw new IllegalArgumentException(
             String.format(

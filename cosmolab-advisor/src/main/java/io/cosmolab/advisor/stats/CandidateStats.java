@@ -39,8 +39,10 @@ public final class CandidateStats {
   private final HllSketch[] levels;
   private final ItemsSketch<String> byDocuments = new ItemsSketch<>(1024);
   private final ItemsSketch<String> byBytes = new ItemsSketch<>(1024);
-  private final long[] bucketDocuments = new long[BUCKETS];
-  private final long[] bucketBytes = new long[BUCKETS];
+
+  /** Documents and bytes per EPK bucket, side by side: bucket b at 2b and 2b + 1. */
+  private final long[] bucketLoad = new long[2 * BUCKETS];
+
   private long documents;
   private long bytes;
   private long missing;
@@ -86,10 +88,14 @@ public final class CandidateStats {
    */
   private static final int CAPACITY = 2 * SLOTS;
 
-  private final long[] slotHash = new long[CAPACITY]; // 0: empty
-  private final long[] slotDocuments = new long[CAPACITY];
-  private final long[] slotBytes = new long[CAPACITY];
-  private final int[] slotBucket = new int[CAPACITY];
+  private static final int HASH = 0; // 0: an empty slot
+  private static final int DOCUMENTS = 1;
+  private static final int BYTES = 2;
+  private static final int BUCKET = 3;
+
+  /** Slot s's hash, documents, bytes and bucket at 4s .. 4s + 3: one cache line, not four. */
+  private final long[] window = new long[4 * CAPACITY];
+
   private final String[] slotText = new String[CAPACITY];
   private int used;
   private long lastHash;
@@ -111,8 +117,9 @@ public final class CandidateStats {
     }
     bytesWithKey += sizeBytes;
     int slot = slotOf(hash);
+    int at = 4 * slot;
     String text = slotText[slot];
-    if (slotHash[slot] == 0) { // first seen in this window
+    if (window[at + HASH] == 0) { // first seen in this window
       Candidate.Key key = reader.keyOf(document);
       text = key.text();
       for (int i = 0; i < levels.length; i++) {
@@ -122,29 +129,30 @@ public final class CandidateStats {
       if (used == SLOTS) {
         closeWindow();
         slot = slotOf(hash);
+        at = 4 * slot;
       }
       used++;
-      slotHash[slot] = hash;
-      slotBucket[slot] = bucketOf(key);
+      window[at + HASH] = hash;
+      window[at + BUCKET] = bucketOf(key);
     } else if (text == null) { // seen twice: now the text is worth keeping
       text = reader.keyOf(document).text();
       slotText[slot] = text;
     }
-    slotDocuments[slot]++;
-    slotBytes[slot] += sizeBytes;
+    window[at + DOCUMENTS]++;
+    window[at + BYTES] += sizeBytes;
     arrive(text, hash == lastHash);
     lastHash = hash;
-    int bucket = slotBucket[slot];
+    int bucket = (int) window[at + BUCKET];
     latestBucket = bucket;
-    bucketDocuments[bucket]++;
-    bucketBytes[bucket] += sizeBytes;
+    bucketLoad[2 * bucket]++;
+    bucketLoad[2 * bucket + 1] += sizeBytes;
   }
 
   /** The slot holding {@code hash}, or the empty one where it goes. */
   private int slotOf(long hash) {
     int mask = CAPACITY - 1;
     int i = (int) hash & mask;
-    while (slotHash[i] != 0 && slotHash[i] != hash) {
+    while (window[4 * i + HASH] != 0 && window[4 * i + HASH] != hash) {
       i = (i + 1) & mask;
     }
     return i;
@@ -184,9 +192,9 @@ public final class CandidateStats {
   private void closeWindow() {
     long largestDropped = -1;
     for (int i = 0; i < CAPACITY; i++) {
-      if (slotHash[i] != 0) {
-        if (slotDocuments[i] == 1) {
-          largestDropped = Math.max(largestDropped, slotBytes[i]);
+      if (window[4 * i + HASH] != 0) {
+        if (window[4 * i + DOCUMENTS] == 1) {
+          largestDropped = Math.max(largestDropped, window[4 * i + BYTES]);
         } else {
           flush(i);
         }
@@ -196,9 +204,7 @@ public final class CandidateStats {
       droppedWindows++;
       droppedBytesBound += largestDropped;
     }
-    java.util.Arrays.fill(slotHash, 0);
-    java.util.Arrays.fill(slotDocuments, 0);
-    java.util.Arrays.fill(slotBytes, 0);
+    java.util.Arrays.fill(window, 0);
     java.util.Arrays.fill(slotText, null);
     used = 0;
     lastHash = 0;
@@ -206,11 +212,12 @@ public final class CandidateStats {
 
   /** Hands one slot's sums to the sketches. */
   private void flush(int slot) {
-    if (slotDocuments[slot] > 0) {
-      byDocuments.update(slotText[slot], slotDocuments[slot]);
-      byBytes.update(slotText[slot], slotBytes[slot]);
-      slotDocuments[slot] = 0;
-      slotBytes[slot] = 0;
+    int at = 4 * slot;
+    if (window[at + DOCUMENTS] > 0) {
+      byDocuments.update(slotText[slot], window[at + DOCUMENTS]);
+      byBytes.update(slotText[slot], window[at + BYTES]);
+      window[at + DOCUMENTS] = 0;
+      window[at + BYTES] = 0;
     }
   }
 
@@ -233,7 +240,7 @@ public final class CandidateStats {
   public double[] documentsPerBucket() {
     double[] out = new double[BUCKETS];
     for (int i = 0; i < BUCKETS; i++) {
-      out[i] = bucketDocuments[i];
+      out[i] = bucketLoad[2 * i];
     }
     return out;
   }
@@ -293,7 +300,7 @@ public final class CandidateStats {
   /** Flushes the table so the sketches hold every document; adding may go on afterwards. */
   private void settle() {
     for (int i = 0; i < CAPACITY; i++) {
-      if (slotHash[i] != 0) {
+      if (window[4 * i + HASH] != 0) {
         flush(i);
       }
     }
@@ -346,8 +353,8 @@ public final class CandidateStats {
       long d = 0;
       long b = 0;
       for (int i = bounds[p]; i < bounds[p + 1]; i++) {
-        d += bucketDocuments[i];
-        b += bucketBytes[i];
+        d += bucketLoad[2 * i];
+        b += bucketLoad[2 * i + 1];
       }
       out.add(new long[] {d, b});
     }

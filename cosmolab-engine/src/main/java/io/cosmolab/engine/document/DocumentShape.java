@@ -107,8 +107,19 @@ public final class DocumentShape {
 
   /** A string's size as a quoted, escaped UTF-8 JSON string. */
   private static long quoted(String s) {
-    long n = 2;
-    for (int i = 0; i < s.length(); i++) {
+    // Plain printable ASCII, most of most documents, is one byte a char: counted by a loop simple
+    // enough for the JIT to run at several times the speed of the general one below.
+    int len = s.length();
+    int i = 0;
+    while (i < len) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+        break;
+      }
+      i++;
+    }
+    long n = 2L + i;
+    for (; i < len; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
         if (c == '"' || c == '\\') {

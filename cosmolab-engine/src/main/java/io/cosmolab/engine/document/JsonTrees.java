@@ -61,6 +61,20 @@ public final class JsonTrees {
     }
   }
 
+  /**
+   * The value that starts at {@code p}'s current token, as {@code JsonParser.readValueAsTree} reads
+   * it: the parser is left on the value's last token.
+   *
+   * @throws JsonProcessingException naming where the text stops being JSON
+   */
+  public static JsonNode readValue(JsonParser p) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == null) {
+      throw new com.fasterxml.jackson.core.JsonParseException(p, "no JSON value to read");
+    }
+    return value(p, t);
+  }
+
   private static JsonNode readFirst(JsonParser p) throws IOException {
     JsonToken first = p.nextToken();
     return first == null ? MissingNode.getInstance() : value(p, first);
