@@ -108,9 +108,30 @@ public final class CandidateStats {
 
   /** Counts one document of {@code sizeBytes}. */
   public void add(ObjectNode document, int sizeBytes) {
+    add(document, sizeBytes, reader.hashOf(document));
+  }
+
+  /**
+   * The hash of a document's key under this candidate (0 when it has none): the first of {@link
+   * #add(ObjectNode, int, long)}'s inputs, for callers that interleave many candidates.
+   */
+  public long keyHash(ObjectNode document) {
+    return reader.hashOf(document);
+  }
+
+  /**
+   * Reads the window slot where {@code hash} would be looked up, and returns what it read. A caller
+   * that touches every candidate's slot before adding to any lets the cache misses of twenty
+   * windows overlap instead of queueing one after another.
+   */
+  public long touch(long hash) {
+    return window[4 * ((int) hash & (CAPACITY - 1))];
+  }
+
+  /** Counts one document of {@code sizeBytes} whose key hash is {@code hash} ({@link #keyHash}). */
+  public void add(ObjectNode document, int sizeBytes, long hash) {
     documents++;
     bytes += sizeBytes;
-    long hash = reader.hashOf(document);
     if (hash == 0) {
       missing++;
       return;
