@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -47,6 +48,30 @@ class CandidateKeyHashTest {
       }
     }
     assertThat(hashes).as("distinct texts, distinct hashes").hasSameSizeAs(texts);
+  }
+
+  @Test
+  void textsThatDifferOnlyInTrailingZeroCharsOrBlockBoundaries_hashApart() {
+    List<String> texts =
+        List.of(
+            "",
+            "\u0000",
+            "a",
+            "a\u0000",
+            "a\u0000\u0000",
+            "a\u0000\u0000\u0000",
+            "ab",
+            "abc",
+            "abcd",
+            "abcd\u0000",
+            "abcde",
+            "\u0000abcd",
+            "bacd");
+    Set<Long> hashes = new HashSet<>();
+    for (String t : texts) {
+      hashes.add(new Candidate.Key(PartitionKeyValue.of(t), t).hash());
+    }
+    assertThat(hashes).hasSameSizeAs(texts);
   }
 
   private static ObjectNode randomDocument(Random r, int i) {
