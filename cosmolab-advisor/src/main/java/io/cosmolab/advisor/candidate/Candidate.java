@@ -268,14 +268,14 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
       return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
     }
     if (kind == Kind.SYNTHETIC) {
-      StringBuilder b = new StringBuilder();
+      StringBuilder b = new StringBuilder(64);
       for (JsonNode v : values) {
         b.append(b.length() == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.asText());
       }
       String joined = b.toString();
       return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
     }
-    StringBuilder text = new StringBuilder("[");
+    StringBuilder text = new StringBuilder(64).append('[');
     Object[] plain = new Object[values.length];
     for (int p = 0; p < values.length; p++) {
       JsonNode v = values[p];
@@ -284,7 +284,7 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
       }
       if (v.isTextual()) {
         plain[p] = v.textValue();
-        text.append(quoted(v.textValue()));
+        appendQuoted(text, v.textValue());
       } else if (v.isNumber()) {
         plain[p] = v.doubleValue();
         text.append(v.asText());
@@ -300,7 +300,15 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
   }
 
   private static String quoted(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    return appendQuoted(new StringBuilder(s.length() + 2), s).toString();
+  }
+
+  /** Appends {@code s} as a JSON string, escaping only quotes and backslashes (as keys print). */
+  private static StringBuilder appendQuoted(StringBuilder b, String s) {
+    b.append('"');
+    if (s.indexOf('"') < 0 && s.indexOf('\\') < 0) {
+      return b.append(s).append('"');
+    }
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '"' || c == '\\') {
@@ -308,7 +316,7 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
       }
       b.append(c);
     }
-    return b.append('"').toString();
+    return b.append('"');
   }
 
   private List<String> names() {
