@@ -146,7 +146,6 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
   public static final class Reader {
     private final Candidate candidate;
     private final String[][] segments;
-    private final boolean one;
 
     private Reader(Candidate candidate) {
       this.candidate = candidate;
@@ -155,30 +154,6 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
         segments[p] =
             PartitionKeyDefinition.segmentsOf(candidate.paths().get(p)).toArray(String[]::new);
       }
-      this.one = segments.length == 1 && candidate.kind() != Kind.BUCKETED;
-    }
-
-    /**
-     * An object that equals another document's exactly when the two get the same key, cheaper than
-     * the key itself: the value node for one path, a list of them otherwise (with the bucket, for a
-     * bucketed key). Null when the document cannot supply a key.
-     */
-    public Object rawKeyOf(JsonNode document) {
-      if (one) {
-        return scalarAt(document, segments[0]);
-      }
-      Object[] parts = new Object[segments.length + (candidate.kind() == Kind.BUCKETED ? 1 : 0)];
-      for (int p = 0; p < segments.length; p++) {
-        JsonNode node = scalarAt(document, segments[p]);
-        if (node == null) {
-          return null;
-        }
-        parts[p] = node;
-      }
-      if (candidate.kind() == Kind.BUCKETED) {
-        parts[segments.length] = candidate.bucketOf(document);
-      }
-      return java.util.Arrays.asList(parts);
     }
 
     /**

@@ -125,7 +125,7 @@ public final class CandidateStats {
    * windows overlap instead of queueing one after another.
    */
   public long touch(long hash) {
-    return window[4 * ((int) hash & (CAPACITY - 1))];
+    return window[4 * home(hash)];
   }
 
   /** Counts one document of {@code sizeBytes} whose key hash is {@code hash} ({@link #keyHash}). */
@@ -171,12 +171,16 @@ public final class CandidateStats {
 
   /** The slot holding {@code hash}, or the empty one where it goes. */
   private int slotOf(long hash) {
-    int mask = CAPACITY - 1;
-    int i = (int) hash & mask;
+    int i = home(hash);
     while (window[4 * i + HASH] != 0 && window[4 * i + HASH] != hash) {
-      i = (i + 1) & mask;
+      i = (i + 1) & (CAPACITY - 1);
     }
     return i;
+  }
+
+  /** The slot where the search for {@code hash} starts. */
+  private static int home(long hash) {
+    return (int) hash & (CAPACITY - 1);
   }
 
   /** Counts one level's value by the value itself, without building its text. */
