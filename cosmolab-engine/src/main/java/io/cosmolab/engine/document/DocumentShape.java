@@ -1,14 +1,9 @@
 package io.cosmolab.engine.document;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.limits.Limits;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -22,8 +17,6 @@ import java.util.Set;
  */
 public final class DocumentShape {
   private DocumentShape() {}
-
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** Properties the service adds and does not index. */
   public static final Set<String> SYSTEM_PROPERTIES =
@@ -145,14 +138,9 @@ public final class DocumentShape {
     return n;
   }
 
+  /** Nodes the walk does not size itself (binary, POJO, a lone surrogate), by writing them. */
   private static long serialized(JsonNode node) {
-    CountingStream out = new CountingStream();
-    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-      MAPPER.writeTree(g, node);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.count;
+    return JsonTrees.write(node).length;
   }
 
   /**
@@ -239,20 +227,6 @@ public final class DocumentShape {
       }
     } else {
       visitor.leaf(path, node);
-    }
-  }
-
-  private static final class CountingStream extends OutputStream {
-    long count;
-
-    @Override
-    public void write(int b) {
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      count += len;
     }
   }
 }
