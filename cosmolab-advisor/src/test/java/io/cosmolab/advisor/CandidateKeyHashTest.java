@@ -51,6 +51,14 @@ class CandidateKeyHashTest {
   }
 
   @Test
+  void syntheticKey_joinsEveryPartWithADash_evenAfterAnEmptyFirstPart() {
+    ObjectNode d = NODES.objectNode().put("a", "").put("b", "x");
+    Candidate.Key key = Candidate.parse("/a+/b").keyOf(d);
+    assertThat(key.text()).isEqualTo("[\"-x\"]");
+    assertThat(key.value()).isEqualTo(PartitionKeyValue.of("-x"));
+  }
+
+  @Test
   void textsThatDifferOnlyInTrailingZeroCharsOrBlockBoundaries_hashApart() {
     List<String> texts =
         List.of(
@@ -84,8 +92,21 @@ class CandidateKeyHashTest {
     return d;
   }
 
+  /** 0 to 40 chars, a few of them quotes or backslashes, with 16 distinct values per length. */
+  private static String longText(Random r) {
+    int n = r.nextInt(41);
+    int seed = r.nextInt(16);
+    Random chars = new Random(31L * n + seed);
+    StringBuilder b = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      int k = chars.nextInt(12);
+      b.append(k == 0 ? '"' : k == 1 ? '\\' : (char) ('a' + chars.nextInt(26)));
+    }
+    return b.toString();
+  }
+
   private static void putRandom(ObjectNode o, String name, Random r) {
-    switch (r.nextInt(8)) {
+    switch (r.nextInt(9)) {
       case 0 -> {} // missing
       case 1 -> o.put(name, r.nextInt(50));
       case 2 -> o.put(name, r.nextInt(1000) / 8.0);
@@ -93,6 +114,7 @@ class CandidateKeyHashTest {
       case 4 -> o.putNull(name);
       case 5 -> o.putObject(name); // not a scalar: no key
       case 6 -> o.put(name, "q\"uo\\te-" + r.nextInt(20));
+      case 7 -> o.put(name, longText(r)); // every lane alignment, escapes anywhere
       default -> o.put(name, "v" + r.nextInt(300) + (r.nextBoolean() ? "-x" : "é"));
     }
   }

@@ -244,8 +244,9 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
     }
     if (kind == Kind.SYNTHETIC) {
       StringBuilder b = new StringBuilder(64);
-      for (JsonNode v : values) {
-        b.append(b.length() == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.asText());
+      for (int p = 0; p < values.length; p++) {
+        JsonNode v = values[p];
+        b.append(p == 0 ? "" : "-").append(v.isTextual() ? v.textValue() : v.asText());
       }
       String joined = b.toString();
       return new Key(PartitionKeyValue.of(joined), "[" + quoted(joined) + "]");
