@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.stats.CandidateStats;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -14,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Properties of the streaming statistics against exact counts, over random streams far beyond the
@@ -91,6 +93,44 @@ class SketchPropertiesTest {
     double exact = documents.size();
     double relative = Math.abs(s.distinctEstimate() - exact) / exact;
     assertThat(relative).as("distinct %s vs %s", s.distinctEstimate(), exact).isLessThan(0.049);
+  }
+
+  @ParameterizedTest(name = "{0} documents")
+  @ValueSource(ints = {1, 10, 500, 5_000, 40_000})
+  void everyKeysWeight_isWithinItsBounds_listedOrNot_andStillAfterMoreDocumentsArrive(int n) {
+    Random random = new Random(n);
+    CandidateStats s = new CandidateStats(Candidate.single("/k"));
+    Map<String, Long> documents = new HashMap<>();
+    Map<String, Long> bytes = new HashMap<>();
+    for (int round = 1; round <= 2; round++) {
+      for (int i = 0; i < n; i++) {
+        // mostly keys seen once, some seen a few times, one hot
+        String key = random.nextInt(20) == 0 ? "hot" : "k" + random.nextInt(Math.max(1, 4 * n));
+        int size = 100 + random.nextInt(900);
+        s.add(JSON.createObjectNode().put("k", key), size);
+        documents.merge("[\"" + key + "\"]", 1L, Long::sum);
+        bytes.merge("[\"" + key + "\"]", (long) size, Long::sum);
+      }
+      assertWithinBounds(documents, s.heaviestByDocuments(Integer.MAX_VALUE), s.maximumError());
+      assertWithinBounds(bytes, s.heaviestByBytes(Integer.MAX_VALUE), s.maximumError());
+    }
+  }
+
+  /** Listed keys lie within their bounds; any other key weighs at most the maximum error. */
+  private static void assertWithinBounds(
+      Map<String, Long> exact, List<CandidateStats.Heavy> listed, long maximumError) {
+    Map<String, CandidateStats.Heavy> byKey = new HashMap<>();
+    for (CandidateStats.Heavy h : listed) {
+      byKey.put(h.key(), h);
+    }
+    for (Map.Entry<String, Long> e : exact.entrySet()) {
+      CandidateStats.Heavy h = byKey.get(e.getKey());
+      if (h == null) {
+        assertThat(e.getValue()).as("unlisted %s", e.getKey()).isLessThanOrEqualTo(maximumError);
+      } else {
+        assertThat(e.getValue()).as(e.getKey()).isBetween(h.lowerBound(), h.upperBound());
+      }
+    }
   }
 
   @ParameterizedTest(name = "{0}")

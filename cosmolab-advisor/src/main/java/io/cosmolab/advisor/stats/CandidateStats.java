@@ -76,31 +76,49 @@ public final class CandidateStats {
 
   /**
    * Distinct keys per window. Dropping single sightings widens the bounds by one document per
-   * window: against the sketches' own error (about 3.5 / 1,024 of all documents) that is about 7 %
+   * window: against the sketches' own error (about 3.5 / 1,024 of all documents) that is about 10 %
    * more, whatever the input size.
    */
-  private static final int SLOTS = 4096;
+  private static final int SLOTS = 3072;
 
   /**
-   * The window: open addressing over the keys' 64-bit text hashes, at most half full, in primitive
-   * arrays. A key's text is kept from its second document on: keys seen once, most of a near-unique
-   * candidate's, leave nothing for the collector to copy.
+   * The window: open addressing over the keys' 64-bit text hashes, at most three quarters full, in
+   * one primitive array of two longs per slot, so twenty candidates' windows (64 KB each) stay in a
+   * core's cache. A key's text is kept from its second document on: keys seen once, most of a
+   * near-unique candidate's, leave nothing for the collector to copy.
    */
-  private static final int CAPACITY = 2 * SLOTS;
+  private static final int CAPACITY = 4096;
 
-  private static final int HASH = 0; // 0: an empty slot
-  private static final int DOCUMENTS = 1;
-  private static final int BYTES = 2;
-  private static final int BUCKET = 3;
+  /**
+   * A slot's first long: the key's hash with its low bits replaced by the key's EPK bucket; 0 marks
+   * an empty slot. Two keys whose hashes agree in the other 52 bits would share a slot: about
+   * 2<sup>-52</sup> per pair, the same kind of assumption as the hash itself.
+   */
+  private static final long BUCKET_BITS = 0xFFFL;
 
-  /** Slot s's hash, documents, bytes and bucket at 4s .. 4s + 3: one cache line, not four. */
-  private final long[] window = new long[4 * CAPACITY];
+  /** A slot's second long: documents in the low 24 bits, bytes in the high 40. */
+  private static final int BYTES_SHIFT = 24;
+
+  private static final long DOCUMENTS_MASK = (1L << BYTES_SHIFT) - 1;
+  private static final long MOST_BYTES = (1L << (64 - BYTES_SHIFT)) - 1;
+
+  static {
+    if (BUCKETS > BUCKET_BITS + 1) {
+      throw new AssertionError("EPK buckets must fit in a slot's " + BUCKET_BITS + " mask");
+    }
+  }
+
+  /** Slot s's key (tag and bucket) at 2s and its counts at 2s + 1: one cache line holds four. */
+  private final long[] window = new long[2 * CAPACITY];
 
   private final String[] slotText = new String[CAPACITY];
   private int used;
   private long lastHash;
 
-  /** Windows that dropped keys seen once: each key's count may be short by one per window. */
+  /**
+   * Windows (and hand-ons for a report) that dropped keys seen once: each key's count may be short
+   * by one per window.
+   */
   private long droppedWindows;
 
   /** Over those windows, the sum of the largest document dropped from each. */
@@ -125,7 +143,7 @@ public final class CandidateStats {
    * windows overlap instead of queueing one after another.
    */
   public long touch(long hash) {
-    return window[4 * home(hash)];
+    return window[2 * home(hash)];
   }
 
   /** Counts one document of {@code sizeBytes} whose key hash is {@code hash} ({@link #keyHash}). */
@@ -138,9 +156,9 @@ public final class CandidateStats {
     }
     bytesWithKey += sizeBytes;
     int slot = slotOf(hash);
-    int at = 4 * slot;
+    int at = 2 * slot;
     String text = slotText[slot];
-    if (window[at + HASH] == 0) { // first seen in this window
+    if (window[at] == 0) { // first seen in this window
       Candidate.Key key = reader.keyOf(document);
       text = key.text();
       for (int i = 0; i < levels.length; i++) {
@@ -150,20 +168,21 @@ public final class CandidateStats {
       if (used == SLOTS) {
         closeWindow();
         slot = slotOf(hash);
-        at = 4 * slot;
+        at = 2 * slot;
       }
       used++;
-      window[at + HASH] = hash;
-      window[at + BUCKET] = bucketOf(key);
+      window[at] = tagOf(hash) | bucketOf(key);
     } else if (text == null) { // seen twice: now the text is worth keeping
       text = reader.keyOf(document).text();
       slotText[slot] = text;
+    } else if ((window[at + 1] & DOCUMENTS_MASK) == DOCUMENTS_MASK
+        || (window[at + 1] >>> BYTES_SHIFT) > MOST_BYTES - sizeBytes) {
+      flush(slot); // the packed counts would overflow: hand them on now
     }
-    window[at + DOCUMENTS]++;
-    window[at + BYTES] += sizeBytes;
+    window[at + 1] += 1 + ((long) sizeBytes << BYTES_SHIFT);
     arrive(text, hash == lastHash);
     lastHash = hash;
-    int bucket = (int) window[at + BUCKET];
+    int bucket = (int) (window[at] & BUCKET_BITS);
     latestBucket = bucket;
     bucketLoad[2 * bucket]++;
     bucketLoad[2 * bucket + 1] += sizeBytes;
@@ -171,8 +190,9 @@ public final class CandidateStats {
 
   /** The slot holding {@code hash}, or the empty one where it goes. */
   private int slotOf(long hash) {
+    long tag = tagOf(hash);
     int i = home(hash);
-    while (window[4 * i + HASH] != 0 && window[4 * i + HASH] != hash) {
+    while (window[2 * i] != 0 && (window[2 * i] & ~BUCKET_BITS) != tag) {
       i = (i + 1) & (CAPACITY - 1);
     }
     return i;
@@ -181,6 +201,12 @@ public final class CandidateStats {
   /** The slot where the search for {@code hash} starts. */
   private static int home(long hash) {
     return (int) hash & (CAPACITY - 1);
+  }
+
+  /** The bits of {@code hash} a slot keeps: never 0, which marks an empty slot. */
+  private static long tagOf(long hash) {
+    long tag = hash & ~BUCKET_BITS;
+    return tag == 0 ? ~BUCKET_BITS : tag;
   }
 
   /** Counts one level's value by the value itself, without building its text. */
@@ -210,39 +236,44 @@ public final class CandidateStats {
     previous = text;
   }
 
-  /**
-   * Hands the window's sums to the sketches and empties it. Keys seen once in the window are left
-   * out, and the bounds widened to cover them.
-   */
+  /** Hands the window's sums on (see {@link #handOn()}) and empties it. */
   private void closeWindow() {
-    long largestDropped = -1;
-    for (int i = 0; i < CAPACITY; i++) {
-      if (window[4 * i + HASH] != 0) {
-        if (window[4 * i + DOCUMENTS] == 1) {
-          largestDropped = Math.max(largestDropped, window[4 * i + BYTES]);
-        } else {
-          flush(i);
-        }
-      }
-    }
-    if (largestDropped >= 0) {
-      droppedWindows++;
-      droppedBytesBound += largestDropped;
-    }
+    handOn();
     java.util.Arrays.fill(window, 0);
     java.util.Arrays.fill(slotText, null);
     used = 0;
     lastHash = 0;
   }
 
+  /**
+   * Hands every key's sums in the window to the sketches, except keys with one document since the
+   * last hand-on: those are dropped, and the bounds widened to cover them (one document, and the
+   * largest dropped document's bytes). The slots stay, with their counts at zero.
+   */
+  private void handOn() {
+    long largestDropped = -1;
+    for (int i = 0; i < CAPACITY; i++) {
+      long counts = window[2 * i + 1];
+      if ((counts & DOCUMENTS_MASK) == 1) {
+        largestDropped = Math.max(largestDropped, counts >>> BYTES_SHIFT);
+        window[2 * i + 1] = 0;
+      } else if (counts != 0) {
+        flush(i);
+      }
+    }
+    if (largestDropped >= 0) {
+      droppedWindows++;
+      droppedBytesBound += largestDropped;
+    }
+  }
+
   /** Hands one slot's sums to the sketches. */
   private void flush(int slot) {
-    int at = 4 * slot;
-    if (window[at + DOCUMENTS] > 0) {
-      byDocuments.update(slotText[slot], window[at + DOCUMENTS]);
-      byBytes.update(slotText[slot], window[at + BYTES]);
-      window[at + DOCUMENTS] = 0;
-      window[at + BYTES] = 0;
+    long counts = window[2 * slot + 1];
+    if (counts != 0) {
+      byDocuments.update(slotText[slot], counts & DOCUMENTS_MASK);
+      byBytes.update(slotText[slot], counts >>> BYTES_SHIFT);
+      window[2 * slot + 1] = 0;
     }
   }
 
@@ -322,15 +353,6 @@ public final class CandidateStats {
     return distinct.getUpperBound(2);
   }
 
-  /** Flushes the table so the sketches hold every document; adding may go on afterwards. */
-  private void settle() {
-    for (int i = 0; i < CAPACITY; i++) {
-      if (window[4 * i + HASH] != 0) {
-        flush(i);
-      }
-    }
-  }
-
   /**
    * A key and its estimated weight (documents or bytes), with deterministic bounds: the sketch's,
    * the upper one widened by what closed windows dropped.
@@ -338,12 +360,12 @@ public final class CandidateStats {
   public record Heavy(String key, long estimate, long lowerBound, long upperBound) {}
 
   public List<Heavy> heaviestByDocuments(int n) {
-    settle();
+    handOn(); // the sketches then hold every document; adding may go on afterwards
     return heaviest(byDocuments, droppedWindows, n);
   }
 
   public List<Heavy> heaviestByBytes(int n) {
-    settle();
+    handOn();
     return heaviest(byBytes, droppedBytesBound, n);
   }
 
@@ -352,7 +374,7 @@ public final class CandidateStats {
    * counters were seen and no window closed).
    */
   public long maximumError() {
-    settle();
+    handOn();
     return Math.max(
         byDocuments.getMaximumError() + droppedWindows,
         byBytes.getMaximumError() + droppedBytesBound);
