@@ -186,6 +186,7 @@ public final class GatewayServer implements AutoCloseable {
      * @throws IllegalStateException if the port is taken, naming it
      */
     public GatewayServer start() {
+      ClassPreload.startOnce(); // a cold start's class loading, on a second core
       MasterKeyAuthenticator auth =
           authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
       // TLS set-up (crypto providers, key, SSL context) is the slowest part of a cold start; it
