@@ -80,7 +80,7 @@ public final class Advisor {
       pass.add(documents.next());
     }
     int meanSize = pass.documents == 0 ? 0 : (int) (pass.bytes / pass.documents);
-    int meanTerms = pass.documents == 0 ? 0 : (int) (pass.terms / pass.documents);
+    int meanTerms = reservoir == null ? 0 : reservoir.meanTerms();
     List<Advice> out = new ArrayList<>();
     for (CandidateStats s : stats) {
       out.add(Findings.advise(s, options, reservoir, meanSize, meanTerms));
@@ -146,7 +146,6 @@ public final class Advisor {
     final long[] hashes;
     long documents;
     long bytes;
-    long terms;
     long touched;
 
     Pass(List<CandidateStats> stats, Reservoir reservoir) {
@@ -160,7 +159,6 @@ public final class Advisor {
       documents++;
       bytes += size;
       if (reservoir != null) {
-        terms += DocumentShape.indexedTermsCheckingDepth(d);
         reservoir.offer(d);
       }
       // Three passes: every candidate's key hash (the document is in cache), then a read of every

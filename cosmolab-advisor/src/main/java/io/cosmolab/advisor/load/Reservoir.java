@@ -1,8 +1,10 @@
 package io.cosmolab.advisor.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +21,12 @@ public final class Reservoir {
   /** Documents kept. [I] 8,192 gives the heavy values exactly and the tail within a few percent. */
   public static final int SIZE = 8192;
 
-  /** One sampled document. */
+  /**
+   * One sampled document: its addressed fields' values, each candidate's key and EPK bucket, and
+   * its indexed terms (for the write charges).
+   */
   @SuppressWarnings("ArrayRecordComponent") // internal rows, never compared
-  public record Sampled(String[] fields, String[] keys, int[] buckets) {}
+  public record Sampled(String[] fields, String[] keys, int[] buckets, int terms) {}
 
   private final List<String> fields;
   private final List<String[]> segments = new ArrayList<>();
@@ -74,13 +79,27 @@ public final class Reservoir {
       keys[c] = key == null ? null : key.text();
       buckets[c] = key == null ? -1 : s.bucketOf(key);
     }
-    sample.set(slot, new Sampled(values == null ? new String[0] : values, keys, buckets));
+    int terms = document instanceof ObjectNode o ? DocumentShape.indexedTerms(o) : 0;
+    sample.set(slot, new Sampled(values == null ? new String[0] : values, keys, buckets, terms));
   }
 
   /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */
   static String valueAt(JsonNode document, String[] segments) {
     JsonNode node = Candidate.Reader.scalarAt(document, segments);
     return node == null || node.isNull() ? null : node.asText();
+  }
+
+  /**
+   * The mean indexed terms of the documents, estimated from the sample (exact while every document
+   * is in it), rounded: counting them walks a whole document, which for every document cost a tenth
+   * of a run.
+   */
+  public int meanTerms() {
+    long sum = 0;
+    for (Sampled s : sample) {
+      sum += s.terms();
+    }
+    return sample.isEmpty() ? 0 : (int) Math.round(sum / (double) sample.size());
   }
 
   public List<Sampled> sample() {

@@ -158,6 +158,17 @@ public final class DocumentShape {
     return terms[0];
   }
 
+  /**
+   * The indexed terms of a document, without the depth check: for estimates over sample data, where
+   * a document the service would refuse is still data. Leaves nested past the limit are not
+   * counted.
+   */
+  public static int indexedTerms(ObjectNode document) {
+    int[] terms = {0};
+    countLeaves(document, 0, terms);
+    return terms[0];
+  }
+
   /** Counts leaves below {@code node} (system properties at the top skipped); returns depth. */
   private static int countLeaves(JsonNode node, int level, int[] terms) {
     if (!node.isContainerNode()) {

@@ -82,6 +82,26 @@ class DocumentShapeTest {
     };
   }
 
+  @Test
+  void indexedTerms_countLeavesOutsideSystemProperties_andDoNotRefuseADocumentTooDeep() {
+    ObjectNode d = NODES.objectNode().put("id", "1").put("_ts", 5).put("a", 1);
+    d.putArray("tags").add("x").add("y");
+    d.putObject("o").put("b", true).putNull("c");
+    assertThat(DocumentShape.indexedTerms(d))
+        .isEqualTo(DocumentShape.indexedTermsCheckingDepth(d))
+        .isEqualTo(6); // id, a, tags[0], tags[1], o.b, o.c; _ts is a system property
+    ObjectNode deep = NODES.objectNode().put("id", "2");
+    ObjectNode at = deep;
+    for (int i = 0; i < io.cosmolab.engine.limits.Limits.MAX_NESTING_DEPTH + 5; i++) {
+      at = at.putObject("n");
+    }
+    at.put("leaf", 1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> DocumentShape.indexedTermsCheckingDepth(deep))
+        .hasMessageContaining("nests more than");
+    assertThat(DocumentShape.indexedTerms(deep)).isEqualTo(1); // the id; the deep leaf is past it
+  }
+
   static String randomString(Random r) {
     StringBuilder b = new StringBuilder();
     for (int i = r.nextInt(12); i > 0; i--) {
