@@ -78,10 +78,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-      String activityId = oversized.headers().get(Headers.ACTIVITY_ID);
-      if (activityId == null) {
-        activityId = GatewayHttpHandler.activityId();
-      }
+      String activityId = Exchanges.activityIdOf(oversized.headers().get(Headers.ACTIVITY_ID));
       GatewayHttpHandler.write(
           ctx,
           ErrorResponses.of(

@@ -1,10 +1,8 @@
 package io.cosmolab.gateway.http;
 
 import io.cosmolab.engine.error.CosmosError;
-import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
-import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.buffer.ByteBufUtil;
@@ -32,7 +30,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Function;
 
 /**
@@ -127,10 +124,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   }
 
   private void process(ChannelHandlerContext ctx, FullHttpRequest msg) {
-    String activityId = msg.headers().get(Headers.ACTIVITY_ID);
-    if (activityId == null || activityId.isBlank()) {
-      activityId = activityId();
-    }
+    String activityId = Exchanges.activityIdOf(msg.headers().get(Headers.ACTIVITY_ID));
     WireResponse response;
     boolean keepAlive = HttpUtil.isKeepAlive(msg);
     if (msg.decoderResult().isFailure()) {
@@ -179,25 +173,16 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   }
 
   private WireResponse handle(FullHttpRequest msg, String activityId) {
-    try {
-      Map<String, String> headers = new HashMap<>();
-      msg.headers().forEach(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
-      String host = msg.headers().get(HttpHeaderNames.HOST);
-      String path = new QueryStringDecoder(msg.uri()).rawPath();
-      WireRequest request =
-          new WireRequest(
-              msg.method().name().toUpperCase(Locale.ROOT),
-              ResourcePath.parse(path),
-              headers,
-              ByteBufUtil.getBytes(msg.content()),
-              host == null ? null : scheme + "://" + host + "/");
-      return protocol.apply(request);
-    } catch (CosmosException e) {
-      return ErrorResponses.of(e, activityId);
-    } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "activity " + activityId + ": " + msg.method() + " " + msg.uri(), e);
-      return ErrorResponses.internal(activityId);
-    }
+    Map<String, String> headers = new HashMap<>();
+    msg.headers().forEach(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+    return Exchanges.handle(
+        protocol,
+        msg.method().name(),
+        msg.uri(),
+        headers,
+        ByteBufUtil.getBytes(msg.content()),
+        scheme,
+        activityId);
   }
 
   static void write(
@@ -208,15 +193,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             HttpResponseStatus.valueOf(response.status()),
             Unpooled.wrappedBuffer(response.body()));
     var h = out.headers();
-    response.headers().forEach(h::set);
-    h.set(Headers.ACTIVITY_ID, activityId);
-    if (!h.contains(Headers.REQUEST_CHARGE)) {
-      h.set(Headers.REQUEST_CHARGE, "0.00");
-    }
-    if (response.body().length > 0 && !h.contains(HttpHeaderNames.CONTENT_TYPE)) {
-      h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-    }
-    h.set("x-ms-gatewayversion", "version=2.14.0");
+    Exchanges.responseHeaders(response, activityId).forEach(h::set);
     h.set(HttpHeaderNames.DATE, httpDate());
     HttpUtil.setContentLength(out, response.body().length);
     if (keepAlive) {
@@ -265,16 +242,6 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       return;
     }
     super.userEventTriggered(ctx, evt);
-  }
-
-  /**
-   * A fresh activity id. Not {@link UUID#randomUUID()}: its secure random is a shared, contended
-   * source, and an activity id only has to be unique enough to find a request in a log.
-   */
-  static String activityId() {
-    java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
-    return new UUID((r.nextLong() & ~0xF000L) | 0x4000L, (r.nextLong() & ~(3L << 62)) | (2L << 62))
-        .toString();
   }
 
   private static volatile String[] dateCache = {"", ""};

@@ -1,0 +1,101 @@
+package io.cosmolab.gateway.http;
+
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.gateway.wire.ErrorResponses;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * What both transports do with an exchange, so they answer alike: decode it into a {@link
+ * WireRequest}, hand it to the protocol, turn failures into the service's error bodies (never a
+ * stack trace on the wire), and add the headers every response carries.
+ */
+final class Exchanges {
+  private Exchanges() {}
+
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
+
+  /**
+   * The protocol's answer to one request, or the error response it failed with.
+   *
+   * @param headers the request headers, names lower case, the last value of each
+   * @param uri the request target as sent: its path, then perhaps a query
+   */
+  static WireResponse handle(
+      Function<WireRequest, WireResponse> protocol,
+      String method,
+      String uri,
+      Map<String, String> headers,
+      byte[] body,
+      String scheme,
+      String activityId) {
+    try {
+      String host = headers.get("host");
+      WireRequest request =
+          new WireRequest(
+              method.toUpperCase(Locale.ROOT),
+              ResourcePath.parse(rawPath(uri)),
+              headers,
+              body,
+              host == null ? null : scheme + "://" + host + "/");
+      return protocol.apply(request);
+    } catch (CosmosException e) {
+      return ErrorResponses.of(e, activityId);
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri, e);
+      return ErrorResponses.internal(activityId);
+    }
+  }
+
+  /** The path of a request target, without its query or fragment, still percent-encoded. */
+  static String rawPath(String uri) {
+    int end = uri.length();
+    int query = uri.indexOf('?');
+    if (query >= 0) {
+      end = query;
+    }
+    int fragment = uri.indexOf('#');
+    if (fragment >= 0 && fragment < end) {
+      end = fragment;
+    }
+    return uri.substring(0, end);
+  }
+
+  /**
+   * The headers to send: the response's own, then the activity id, a request charge (0 when the
+   * handler set none), the content type of a body, and the gateway version the SDKs log.
+   */
+  static Map<String, String> responseHeaders(WireResponse response, String activityId) {
+    Map<String, String> h = new LinkedHashMap<>(response.headers());
+    h.put(Headers.ACTIVITY_ID, activityId);
+    h.putIfAbsent(Headers.REQUEST_CHARGE, "0.00");
+    if (response.body().length > 0) {
+      h.putIfAbsent("content-type", "application/json");
+    }
+    h.put("x-ms-gatewayversion", "version=2.14.0");
+    return h;
+  }
+
+  /** The client's activity id, or a fresh one. */
+  static String activityIdOf(String sent) {
+    return sent == null || sent.isBlank() ? activityId() : sent;
+  }
+
+  /**
+   * A fresh activity id. Not {@link UUID#randomUUID()}: its secure random is a shared, contended
+   * source, and an activity id only has to be unique enough to find a request in a log.
+   */
+  static String activityId() {
+    java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+    return new UUID((r.nextLong() & ~0xF000L) | 0x4000L, (r.nextLong() & ~(3L << 62)) | (2L << 62))
+        .toString();
+  }
+}
