@@ -4,6 +4,7 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
+import io.cosmolab.gateway.http.JdkHttpTransport;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
 import io.netty.bootstrap.ServerBootstrap;
@@ -42,29 +43,36 @@ import java.util.concurrent.TimeUnit;
  * flight finish, and releases the threads; it does not close the engine, which the caller owns.
  */
 public final class GatewayServer implements AutoCloseable {
-  private final Channel channel;
-  private final EventLoopGroup boss;
-  private final EventLoopGroup io;
-  private final EventExecutorGroup workers;
+
+  /** How the server speaks HTTP. Both answer every request alike (through the same code). */
+  public enum Transport {
+    /** Netty: the throughput of {@code cosmolab serve} (the default). */
+    NETTY,
+    /**
+     * The JDK's own HTTP server: far fewer classes, so a JVM's first server starts in about half
+     * the time. For embedding in tests; its throughput is lower.
+     */
+    JDK
+  }
+
+  /** A running transport. */
+  private interface Listener {
+    int port();
+
+    void close();
+  }
+
+  private final Listener listener;
   private final URI endpoint;
   private final GatewayCertificate certificate;
-  private final ChannelGroup connections;
+  private final Transport transport;
 
   private GatewayServer(
-      Channel channel,
-      ChannelGroup connections,
-      EventLoopGroup boss,
-      EventLoopGroup io,
-      EventExecutorGroup workers,
-      URI endpoint,
-      GatewayCertificate certificate) {
-    this.channel = channel;
-    this.connections = connections;
-    this.boss = boss;
-    this.io = io;
-    this.workers = workers;
+      Listener listener, URI endpoint, GatewayCertificate certificate, Transport transport) {
+    this.listener = listener;
     this.endpoint = endpoint;
     this.certificate = certificate;
+    this.transport = transport;
   }
 
   public static Builder builder(CosmosEngine engine) {
@@ -78,7 +86,7 @@ public final class GatewayServer implements AutoCloseable {
 
   /** The port the server listens on (the one chosen when 0 was asked for). */
   public int port() {
-    return ((InetSocketAddress) channel.localAddress()).getPort();
+    return listener.port();
   }
 
   /** The TLS certificate served, or null with plain HTTP. */
@@ -90,17 +98,41 @@ public final class GatewayServer implements AutoCloseable {
     return certificate != null;
   }
 
+  public Transport transport() {
+    return transport;
+  }
+
   @Override
   public void close() {
-    // In order: stop accepting, close open connections (their handlers still run on the
-    // workers), then stop the event loops, then the workers.
-    channel.close().syncUninterruptibly();
-    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-    var bossDone = boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    var ioDone = io.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    bossDone.syncUninterruptibly();
-    ioDone.syncUninterruptibly();
-    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    listener.close();
+  }
+
+  /** The Netty transport's channel and threads. */
+  private record NettyListener(
+      Channel channel,
+      ChannelGroup connections,
+      EventLoopGroup boss,
+      EventLoopGroup io,
+      EventExecutorGroup workers)
+      implements Listener {
+
+    @Override
+    public int port() {
+      return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+      // In order: stop accepting, close open connections (their handlers still run on the
+      // workers), then stop the event loops, then the workers.
+      channel.close().syncUninterruptibly();
+      connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      var bossDone = boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+      var ioDone = io.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+      bossDone.syncUninterruptibly();
+      ioDone.syncUninterruptibly();
+      workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
   }
 
   /** Configures and starts a server. */
@@ -115,6 +147,7 @@ public final class GatewayServer implements AutoCloseable {
     private InstantSource authClock = Clock.systemUTC();
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
+    private Transport transport = Transport.NETTY;
 
     private Builder(CosmosEngine engine) {
       if (engine == null) {
@@ -172,6 +205,15 @@ public final class GatewayServer implements AutoCloseable {
       return this;
     }
 
+    /** How to speak HTTP; default {@link Transport#NETTY}. */
+    public Builder transport(Transport transport) {
+      if (transport == null) {
+        throw new IllegalArgumentException("transport must be NETTY or JDK, was null");
+      }
+      this.transport = transport;
+      return this;
+    }
+
     public Builder workerThreads(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("workerThreads must be >= 1, was " + n);
@@ -186,7 +228,9 @@ public final class GatewayServer implements AutoCloseable {
      * @throws IllegalStateException if the port is taken, naming it
      */
     public GatewayServer start() {
-      ClassPreload.startOnce(); // a cold start's class loading, on a second core
+      if (transport == Transport.NETTY) {
+        ClassPreload.startOnce(); // a cold start's class loading, on a second core
+      }
       MasterKeyAuthenticator auth =
           authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
       // TLS set-up (crypto providers, key, SSL context) is the slowest part of a cold start; it
@@ -208,21 +252,24 @@ public final class GatewayServer implements AutoCloseable {
                   })
               : java.util.concurrent.CompletableFuture.completedFuture(null);
       String scheme = tls ? "https" : "http";
+      // The body limit leaves room around the 2 MB document limit, which the engine enforces
+      // with its own 413 naming the document.
+      int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
+      java.util.concurrent.atomic.AtomicReference<String> endpointText =
+          new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
+      Protocol protocol = new Protocol(engine, auth, endpointText::get);
+      if (transport == Transport.JDK) {
+        return startJdk(certFuture, maxBody, protocol, endpointText, scheme);
+      }
       EventLoopGroup boss = new NioEventLoopGroup(1);
       EventLoopGroup io =
           new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()));
       EventExecutorGroup workers = new DefaultEventExecutorGroup(workerThreads);
       ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-      // The body limit leaves room around the 2 MB document limit, which the engine enforces
-      // with its own 413 naming the document.
-      int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
       // The port opens before TLS is ready: a client's connect and hello then overlap the rest
       // of the TLS set-up, and its connection waits in initChannel until the context exists.
       java.util.concurrent.CompletableFuture<SslContext> ssl =
           certFuture.thenApply(c -> c == null ? null : c.serverContext());
-      java.util.concurrent.atomic.AtomicReference<String> endpointText =
-          new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
-      Protocol protocol = new Protocol(engine, auth, endpointText::get);
       try {
         InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
         Channel ch =
@@ -249,26 +296,78 @@ public final class GatewayServer implements AutoCloseable {
           ch.close().syncUninterruptibly();
           throw e.getCause() instanceof RuntimeException re ? re : e;
         }
-        return new GatewayServer(ch, connections, boss, io, workers, endpoint, cert);
+        return new GatewayServer(
+            new NettyListener(ch, connections, boss, io, workers), endpoint, cert, transport);
       } catch (UnknownHostException e) {
         shutdown(boss, io, workers);
         throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
       } catch (Exception e) { // Netty rethrows the bind failure (a checked exception) as is
         shutdown(boss, io, workers);
         if (e instanceof java.net.BindException) {
-          throw new IllegalStateException(
-              "port "
-                  + port
-                  + " on "
-                  + host
-                  + " is in use; pick another with --port, or 0 for any free port",
-              e);
+          throw portInUse(e);
         }
         if (e instanceof RuntimeException re) {
           throw re;
         }
         throw new IllegalStateException("cannot start the gateway: " + e.getMessage(), e);
       }
+    }
+
+    /** The JDK transport: TLS is ready before the port opens (its server takes the context). */
+    private GatewayServer startJdk(
+        java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture,
+        int maxBody,
+        Protocol protocol,
+        java.util.concurrent.atomic.AtomicReference<String> endpointText,
+        String scheme) {
+      GatewayCertificate cert;
+      try {
+        cert = certFuture.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException re ? re : e;
+      }
+      InetSocketAddress bindTo;
+      try {
+        bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
+      } catch (UnknownHostException e) {
+        throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
+      }
+      JdkHttpTransport http;
+      try {
+        http =
+            JdkHttpTransport.start(
+                bindTo, cert == null ? null : cert.jdkServerContext(), maxBody, protocol);
+      } catch (java.net.BindException e) {
+        throw portInUse(e);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot start the gateway: " + e.getMessage(), e);
+      }
+      URI endpoint = URI.create(scheme + "://localhost:" + http.port() + "/");
+      endpointText.set(endpoint.toString());
+      Listener listener =
+          new Listener() {
+            @Override
+            public int port() {
+              return http.port();
+            }
+
+            @Override
+            public void close() {
+              http.close();
+            }
+          };
+      return new GatewayServer(listener, endpoint, cert, transport);
+    }
+
+    private IllegalStateException portInUse(Exception e) {
+      return new IllegalStateException(
+          "port "
+              + port
+              + " on "
+              + host
+              + " is in use; pick another with --port, or 0 for any"
+              + " free port",
+          e);
     }
 
     private static void shutdown(

@@ -255,18 +255,23 @@ public final class GatewayCertificate {
    * PKCS#12 store, which costs most of a second at start-up).
    */
   public SslContext serverContext() {
+    return new JdkSslContext(
+        jdkServerContext(),
+        false,
+        null,
+        IdentityCipherSuiteFilter.INSTANCE,
+        ApplicationProtocolConfig.DISABLED,
+        ClientAuth.NONE,
+        null,
+        false);
+  }
+
+  /** The JDK's server context serving this certificate: what both transports' TLS is built on. */
+  public SSLContext jdkServerContext() {
     try {
       SSLContext ctx = SSLContext.getInstance("TLS");
       ctx.init(new KeyManager[] {new SingleKeyManager(key, certificate)}, null, null);
-      return new JdkSslContext(
-          ctx,
-          false,
-          null,
-          IdentityCipherSuiteFilter.INSTANCE,
-          ApplicationProtocolConfig.DISABLED,
-          ClientAuth.NONE,
-          null,
-          false);
+      return ctx;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot set up TLS with " + file + ": " + e.getMessage(), e);
     }

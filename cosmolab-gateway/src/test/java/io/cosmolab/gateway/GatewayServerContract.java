@@ -1,0 +1,295 @@
+package io.cosmolab.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.engine.ContainerSettings;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The gateway over real loopback HTTP: authentication, errors, limits and robustness, for each
+ * transport (the subclasses name it).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class GatewayServerContract {
+  private CosmosEngine engine;
+  private GatewayServer server;
+  private SignedClient client;
+
+  abstract GatewayServer.Transport transport();
+
+  /**
+   * Whether a request that is not HTTP at all gets the service's JSON error body. The JDK's server
+   * answers such a request itself, before any handler, with its own 400 page.
+   */
+  boolean framingErrorsHaveJsonBodies() {
+    return true;
+  }
+
+  @BeforeAll
+  void start() {
+    engine = CosmosEngine.builder().throttling(ThrottlingMode.ENFORCE).build();
+    engine
+        .createDatabase("db")
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(400))
+                .withPhysicalPartitions(2));
+    server = GatewayServer.builder(engine).port(0).plainHttp().transport(transport()).start();
+    client = new SignedClient(server.endpoint());
+  }
+
+  @AfterAll
+  void stop() {
+    server.close();
+    engine.close();
+  }
+
+  private SignedClient.Response create(String id, String pk) {
+    return client.send(
+        "POST",
+        "/dbs/db/colls/c/docs",
+        "docs",
+        "dbs/db/colls/c",
+        "{\"id\":\"" + id + "\",\"pk\":\"" + pk + "\"}",
+        Map.of("x-ms-documentdb-partitionkey", "[\"" + pk + "\"]"));
+  }
+
+  @Test
+  void account_echoesTheHostTheClientUsed() {
+    SignedClient.Response r = client.send("GET", "/", "", "", null, Map.of());
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.body().get("writableLocations").get(0).get("databaseAccountEndpoint").asText())
+        .isEqualTo(server.endpoint().toString());
+    assertThat(r.body().get("queryEngineConfiguration").isTextual()).isTrue();
+    assertThat(r.body().get("enableNRegionSynchronousCommit").asBoolean()).isFalse();
+  }
+
+  @Test
+  void missingAuthorization_returns401WithJsonBody() {
+    SignedClient.Response r =
+        client.send(HttpRequest.newBuilder(server.endpoint().resolve("/dbs")).GET().build());
+    assertThat(r.status()).isEqualTo(401);
+    assertThat(r.body().get("code").asText()).isEqualTo("Unauthorized");
+  }
+
+  @Test
+  void signatureOverAnotherLink_returns401() {
+    SignedClient.Response r = client.send("GET", "/dbs/db", "dbs", "dbs/other", null, Map.of());
+    assertThat(r.status()).isEqualTo(401);
+    assertThat(r.body().get("message").asText()).contains("payload");
+  }
+
+  @Test
+  void dateOutsideTheSkewWindow_returns403() {
+    SignedClient.Response r =
+        client.send(
+            "GET",
+            "/dbs/db",
+            "dbs",
+            "dbs/db",
+            null,
+            Map.of(),
+            ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(20));
+    assertThat(r.status()).isEqualTo(403);
+    assertThat(r.body().get("message").asText()).contains("window");
+  }
+
+  @Test
+  void ridAddressedPartitionKeyRanges_signedWithTheLowerCasedRid_areServed() {
+    String collRid = engine.database("db").container("c").rid();
+    String dbRid = engine.database("db").rid();
+    SignedClient.Response r =
+        client.send(
+            "GET",
+            "/dbs/" + dbRid + "/colls/" + collRid + "/pkranges",
+            "pkranges",
+            collRid.toLowerCase(java.util.Locale.ROOT),
+            null,
+            Map.of());
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.body().get("PartitionKeyRanges")).hasSize(2);
+    SignedClient.Response again =
+        client.send(
+            "GET",
+            "/dbs/db/colls/c/pkranges",
+            "pkranges",
+            "dbs/db/colls/c",
+            null,
+            Map.of("if-none-match", r.headers().get("etag")));
+    assertThat(again.status()).isEqualTo(304);
+  }
+
+  @Test
+  void unknownRoute_returns404WithJsonBody() {
+    SignedClient.Response r =
+        client.send("GET", "/nothing/here", "nothing", "nothing/here", null, Map.of());
+    assertThat(r.status()).isEqualTo(404);
+    assertThat(r.body().get("message").asText()).contains("/dbs/{db}");
+  }
+
+  @Test
+  void malformedJson_returns400NamingWhereItBroke() {
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            "{\"id\": \"x\", ",
+            Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body().get("message").asText()).contains("payload is invalid").contains("line");
+  }
+
+  @Test
+  void writes_carryTheHeadersTheSdksParse() {
+    SignedClient.Response r = create("headers", "h");
+    assertThat(r.status()).isEqualTo(201);
+    assertThat(r.headers().get("x-ms-session-token")).matches("\\d+:-1#\\d+");
+    assertThat(r.headers().get("x-ms-content-path"))
+        .isEqualTo(engine.database("db").container("c").rid());
+    assertThat(r.headers().get("etag")).isEqualTo(r.body().get("_etag").asText());
+    assertThat(Double.parseDouble(r.headers().get("x-ms-request-charge"))).isPositive();
+  }
+
+  @Test
+  void goneRange_returns410With1002() {
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            "{\"query\":\"SELECT * FROM c\"}",
+            Map.of(
+                "content-type", "application/query+json",
+                "x-ms-documentdb-isquery", "true",
+                "x-ms-documentdb-partitionkeyrangeid", "97"));
+    assertThat(r.status()).isEqualTo(410);
+    assertThat(r.headers().get("x-ms-substatus")).isEqualTo("1002");
+  }
+
+  @Test
+  void executingAStoredProcedure_isRefusedClearly() {
+    SignedClient.Response created =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/sprocs",
+            "sprocs",
+            "dbs/db/colls/c",
+            "{\"id\":\"sp\",\"body\":\"function () {}\"}",
+            Map.of());
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.body().get("_rid").asText()).hasSize(24);
+    SignedClient.Response run =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/sprocs/sp",
+            "sprocs",
+            "dbs/db/colls/c/sprocs/sp",
+            "[]",
+            Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
+    assertThat(run.status()).isEqualTo(501);
+    assertThat(run.body().get("message").asText()).contains("not supported by cosmolab");
+  }
+
+  @Test
+  void hotPartitionInEnforceMode_answers429WithRetryAfter() {
+    SignedClient.Response last = null;
+    for (int i = 0; i < 200; i++) {
+      last = create("hot-" + i, "hot");
+      if (last.status() == 429) {
+        break;
+      }
+    }
+    assertThat(last.status()).isEqualTo(429);
+    assertThat(last.headers().get("x-ms-substatus")).isEqualTo("3200");
+    assertThat(Long.parseLong(last.headers().get("x-ms-retry-after-ms"))).isPositive();
+    assertThat(last.body().get("code").asText()).isEqualTo("TooManyRequests");
+  }
+
+  @Test
+  void oversizedBody_returns413AndTheServerStaysUp() throws Exception {
+    String big = "{\"id\":\"big\",\"pk\":\"b\",\"s\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            big,
+            Map.of("x-ms-documentdb-partitionkey", "[\"b\"]"));
+    assertThat(r.status()).isEqualTo(413);
+    assertThat(r.body().get("code").asText()).isEqualTo("RequestEntityTooLarge");
+    assertThat(client.send("GET", "/", "", "", null, Map.of()).status()).isEqualTo(200);
+  }
+
+  @Test
+  void malformedHttp_returns400AndTheServerStaysUp() throws Exception {
+    try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
+      OutputStream out = s.getOutputStream();
+      out.write("THIS IS NOT HTTP\r\nfoo\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      String response = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(response).startsWith("HTTP/1.1 400");
+      if (framingErrorsHaveJsonBodies()) {
+        assertThat(response).contains("\"code\":\"BadRequest\"");
+      }
+      assertThat(response).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+    assertThat(client.send("GET", "/", "", "", null, Map.of()).status()).isEqualTo(200);
+  }
+
+  @Test
+  void manyConcurrentClients_getNoServerErrors() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<Integer>> results = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        int thread = t;
+        results.add(
+            pool.submit(
+                () -> {
+                  SignedClient own = new SignedClient(server.endpoint());
+                  int errors = 0;
+                  for (int i = 0; i < 50; i++) {
+                    int status =
+                        own.send(
+                                "GET", "/dbs/db/colls/c", "colls", "dbs/db/colls/c", null, Map.of())
+                            .status();
+                    if (status >= 500) {
+                      errors++;
+                    }
+                  }
+                  return errors + thread * 0;
+                }));
+      }
+      for (Future<Integer> f : results) {
+        assertThat(f.get()).isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
