@@ -99,8 +99,9 @@ abstract class GatewayServerContract {
     assertThat(r.body().get("message").asText()).contains("payload");
   }
 
-  @Test
-  void dateOutsideTheSkewWindow_returns403() {
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} minutes off")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {-20, 20})
+  void dateOutsideTheSkewWindow_returns403_behindOrAhead(int minutes) {
     SignedClient.Response r =
         client.send(
             "GET",
@@ -109,9 +110,26 @@ abstract class GatewayServerContract {
             "dbs/db",
             null,
             Map.of(),
-            ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(20));
+            ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(minutes));
     assertThat(r.status()).isEqualTo(403);
-    assertThat(r.body().get("message").asText()).contains("window");
+    assertThat(r.body().get("message").asText())
+        .contains("window")
+        .containsPattern("(1199|1200|1201) s from");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} minutes off")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {-10, 10})
+  void dateInsideTheSkewWindow_isAccepted_behindOrAhead(int minutes) {
+    SignedClient.Response r =
+        client.send(
+            "GET",
+            "/dbs/db",
+            "dbs",
+            "dbs/db",
+            null,
+            Map.of(),
+            ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(minutes));
+    assertThat(r.status()).isEqualTo(200);
   }
 
   @Test
