@@ -103,8 +103,32 @@ public final class CosmosLab implements AutoCloseable {
     private Path certificateDirectory;
     private String key = MasterKeyAuthenticator.EMULATOR_KEY;
     private Path dataDirectory;
+    private GatewayServer.Transport transport = defaultTransport();
 
     private Builder() {}
+
+    /**
+     * The JDK's HTTP server unless {@code -Dcosmolab.transport=netty} says otherwise: it starts in
+     * about half the time in a new JVM, which is what a test run pays once.
+     */
+    private static GatewayServer.Transport defaultTransport() {
+      String name = System.getProperty("cosmolab.transport", "jdk");
+      try {
+        return GatewayServer.Transport.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "-Dcosmolab.transport must be jdk or netty, was '" + name + "'", e);
+      }
+    }
+
+    /**
+     * How the server speaks HTTP: {@link GatewayServer.Transport#JDK} (default, the quickest to
+     * start) or {@link GatewayServer.Transport#NETTY} (what {@code cosmolab serve} runs).
+     */
+    public Builder transport(GatewayServer.Transport transport) {
+      this.transport = transport;
+      return this;
+    }
 
     /** The port; default 0, a free one. */
     public Builder port(int port) {
@@ -168,7 +192,8 @@ public final class CosmosLab implements AutoCloseable {
       }
       CosmosEngine engine = eb.build();
       try {
-        GatewayServer.Builder server = GatewayServer.builder(engine).port(port).masterKey(key);
+        GatewayServer.Builder server =
+            GatewayServer.builder(engine).port(port).masterKey(key).transport(transport);
         if (!tls) {
           server.plainHttp();
         }

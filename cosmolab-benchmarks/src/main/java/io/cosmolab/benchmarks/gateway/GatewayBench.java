@@ -88,43 +88,51 @@ public final class GatewayBench {
   }
 
   /**
-   * How long a test that embeds cosmolab waits for it, in a new JVM each time, side by side in
-   * three set-ups a user can choose: no class archive; the CDS archive the JVM creates itself on
-   * the first run ({@code -XX:+AutoCreateSharedArchive}, JDK 19+); the AOT cache (JDK 25+, created
-   * by one training run). Each archive is made first by one run whose time is not counted; then the
+   * How long a test that embeds cosmolab waits for it, in a new JVM each time, side by side for
+   * both transports (the JDK's HTTP server, the testkit's default, and Netty) in three set-ups a
+   * user can choose: no class archive; the CDS archive the JVM creates itself on the first run
+   * ({@code -XX:+AutoCreateSharedArchive}, JDK 19+); the AOT cache (JDK 25+, created by one
+   * training run). Each archive is made first by one run whose time is not counted; then the
    * set-ups take turns, run by run, so the machine's drift hits all of them alike.
    */
   private static void embed(int runs) throws Exception {
     Path dir = Files.createTempDirectory("cosmolab-embed-bench");
-    Path jsa = dir.resolve("embed.jsa");
-    Path aot = dir.resolve("embed.aot");
-    List<String> names = new ArrayList<>(List.of("no class archive", "CDS archive (auto-created)"));
-    List<List<String>> flags =
-        new ArrayList<>(
-            List.of(
-                List.of(),
-                List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + jsa)));
-    if (AOT) {
-      names.add("AOT cache (JDK 25)");
-      flags.add(List.of("-XX:AOTCache=" + aot));
-      embedChild(List.of("-XX:AOTCacheOutput=" + aot));
+    List<String> names = new ArrayList<>();
+    List<List<String>> flags = new ArrayList<>();
+    for (String transport : new String[] {"jdk", "netty"}) {
+      String t = "-Dcosmolab.transport=" + transport;
+      String label = transport.equals("jdk") ? "JDK HttpServer" : "Netty";
+      Path jsa = dir.resolve(transport + ".jsa");
+      Path aot = dir.resolve(transport + ".aot");
+      names.add(label + ", no class archive");
+      flags.add(List.of(t));
+      names.add(label + ", CDS archive (auto-created)");
+      flags.add(List.of(t, "-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + jsa));
+      embedChild(flags.get(flags.size() - 1)); // creates the CDS archive
+      if (AOT) {
+        names.add(label + ", AOT cache (JDK 25)");
+        flags.add(List.of(t, "-XX:AOTCache=" + aot));
+        embedChild(List.of(t, "-XX:AOTCacheOutput=" + aot));
+      }
     }
-    embedChild(flags.get(1)); // creates the CDS archive
     long[][] ms = new long[names.size()][runs];
-    long[] warm = new long[runs];
+    long[][] warm = new long[2][runs];
     for (int i = 0; i < runs; i++) {
       for (int c = 0; c < names.size(); c++) {
         long[] both = embedChild(flags.get(c));
         ms[c][i] = both[0];
         if (c == 0) {
-          warm[i] = both[1];
+          warm[0][i] = both[1];
+        } else if (flags.get(c).size() == 1) {
+          warm[1][i] = both[1];
         }
       }
     }
     for (int c = 0; c < names.size(); c++) {
       report("in-process engine + server → first 200, new JVM, " + names.get(c), ms[c]);
     }
-    report("in-process, a second server in the same JVM (warm)", warm);
+    report("in-process, a second server in the same JVM (warm), JDK HttpServer", warm[0]);
+    report("in-process, a second server in the same JVM (warm), Netty", warm[1]);
     try (var files = Files.list(dir)) {
       for (Path f : files.toList()) {
         Files.delete(f);
@@ -167,7 +175,8 @@ public final class GatewayBench {
     for (int i = 0; i < 2; i++) {
       long t0 = System.nanoTime();
       CosmosEngine engine = CosmosEngine.builder().build();
-      try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
+      try (GatewayServer server =
+          GatewayServer.builder(engine).port(0).plainHttp().transport(transport()).start()) {
         waitForOk(server.port());
         ms[i] = (System.nanoTime() - t0) / 1_000_000;
       } finally {
@@ -175,6 +184,12 @@ public final class GatewayBench {
       }
     }
     System.out.println("embed-once " + ms[0] + " " + ms[1]);
+  }
+
+  /** {@code -Dcosmolab.transport=jdk|netty} (default netty), as the testkit reads it. */
+  private static GatewayServer.Transport transport() {
+    return GatewayServer.Transport.valueOf(
+        System.getProperty("cosmolab.transport", "netty").toUpperCase(Locale.ROOT));
   }
 
   private static void rss(Path jar) throws Exception {
