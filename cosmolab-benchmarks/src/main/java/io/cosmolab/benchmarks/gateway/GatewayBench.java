@@ -326,7 +326,11 @@ public final class GatewayBench {
         reads[i] = read.apply(i);
       }
       raw("raw HTTP point reads", port, seconds, threads, t -> reads);
-      raw("raw HTTP creates", port, seconds, threads, t -> creates(t, 100_000));
+      // Each create needs a new id, and the requests are signed ahead: enough for the 3 s
+      // warm-up and the measured seconds at ~20,000 creates a second per thread (100,000 ran
+      // out at ~7,000 a second, 13 s and a start offset of 7,919, and answered 409).
+      int perThread = (seconds + 3) * 20_000 + 7919;
+      raw("raw HTTP creates", port, seconds, threads, t -> creates(t, perThread));
       sdk(server, seconds, threads);
     } finally {
       engine.close();
