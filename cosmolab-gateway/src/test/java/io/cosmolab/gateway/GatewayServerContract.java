@@ -65,13 +65,14 @@ abstract class GatewayServerContract {
   }
 
   private SignedClient.Response create(String id, String pk) {
-    return client.send(
-        "POST",
-        "/dbs/db/colls/c/docs",
-        "docs",
-        "dbs/db/colls/c",
+    return postToDocs(
         "{\"id\":\"" + id + "\",\"pk\":\"" + pk + "\"}",
         Map.of("x-ms-documentdb-partitionkey", "[\"" + pk + "\"]"));
+  }
+
+  /** A signed POST to the container's documents: a create, or a query with its headers. */
+  private SignedClient.Response postToDocs(String body, Map<String, String> headers) {
+    return client.send("POST", "/dbs/db/colls/c/docs", "docs", "dbs/db/colls/c", body, headers);
   }
 
   @Test
@@ -156,13 +157,7 @@ abstract class GatewayServerContract {
   @Test
   void malformedJson_returns400NamingWhereItBroke() {
     SignedClient.Response r =
-        client.send(
-            "POST",
-            "/dbs/db/colls/c/docs",
-            "docs",
-            "dbs/db/colls/c",
-            "{\"id\": \"x\", ",
-            Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
+        postToDocs("{\"id\": \"x\", ", Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body().get("message").asText()).contains("payload is invalid").contains("line");
   }
@@ -181,11 +176,7 @@ abstract class GatewayServerContract {
   @Test
   void goneRange_returns410With1002() {
     SignedClient.Response r =
-        client.send(
-            "POST",
-            "/dbs/db/colls/c/docs",
-            "docs",
-            "dbs/db/colls/c",
+        postToDocs(
             "{\"query\":\"SELECT * FROM c\"}",
             Map.of(
                 "content-type", "application/query+json",
@@ -237,14 +228,7 @@ abstract class GatewayServerContract {
   @Test
   void oversizedBody_returns413AndTheServerStaysUp() throws Exception {
     String big = "{\"id\":\"big\",\"pk\":\"b\",\"s\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
-    SignedClient.Response r =
-        client.send(
-            "POST",
-            "/dbs/db/colls/c/docs",
-            "docs",
-            "dbs/db/colls/c",
-            big,
-            Map.of("x-ms-documentdb-partitionkey", "[\"b\"]"));
+    SignedClient.Response r = postToDocs(big, Map.of("x-ms-documentdb-partitionkey", "[\"b\"]"));
     assertThat(r.status()).isEqualTo(413);
     assertThat(r.body().get("code").asText()).isEqualTo("RequestEntityTooLarge");
     assertThat(client.send("GET", "/", "", "", null, Map.of()).status()).isEqualTo(200);
