@@ -1,5 +1,6 @@
 package io.cosmolab.gateway.http;
 
+import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
@@ -53,6 +54,14 @@ final class Exchanges {
       LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri, e);
       return ErrorResponses.internal(activityId);
     }
+  }
+
+  /** The answer to a body over {@code maxBodyBytes}: the service's 413; the caller closes. */
+  static WireResponse tooLarge(int maxBodyBytes, String activityId) {
+    return ErrorResponses.of(
+        CosmosError.REQUEST_ENTITY_TOO_LARGE,
+        "Request size is too large: the body exceeds " + maxBodyBytes + " bytes",
+        activityId);
   }
 
   /** The path of a request target, without its query or fragment, still percent-encoded. */

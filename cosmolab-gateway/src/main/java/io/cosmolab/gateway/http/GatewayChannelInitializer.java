@@ -1,7 +1,5 @@
 package io.cosmolab.gateway.http;
 
-import io.cosmolab.engine.error.CosmosError;
-import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -79,14 +77,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
       String activityId = Exchanges.activityIdOf(oversized.headers().get(Headers.ACTIVITY_ID));
-      GatewayHttpHandler.write(
-          ctx,
-          ErrorResponses.of(
-              CosmosError.REQUEST_ENTITY_TOO_LARGE,
-              "Request size is too large: the body exceeds " + max + " bytes",
-              activityId),
-          activityId,
-          false);
+      GatewayHttpHandler.write(ctx, Exchanges.tooLarge(max, activityId), activityId, false);
     }
   }
 }

@@ -4,8 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.cosmolab.engine.error.CosmosError;
-import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -126,14 +124,7 @@ public final class JdkHttpTransport implements AutoCloseable {
       String activityId = Exchanges.activityIdOf(headers.get(Headers.ACTIVITY_ID));
       byte[] body = readBody(exchange.getRequestBody(), maxBodyBytes);
       if (body == null) {
-        write(
-            exchange,
-            ErrorResponses.of(
-                CosmosError.REQUEST_ENTITY_TOO_LARGE,
-                "Request size is too large: the body exceeds " + maxBodyBytes + " bytes",
-                activityId),
-            activityId,
-            false);
+        write(exchange, Exchanges.tooLarge(maxBodyBytes, activityId), activityId, false);
         return;
       }
       WireResponse response =
