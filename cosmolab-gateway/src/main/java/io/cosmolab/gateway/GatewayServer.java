@@ -258,8 +258,9 @@ public final class GatewayServer implements AutoCloseable {
       java.util.concurrent.atomic.AtomicReference<String> endpointText =
           new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
       Protocol protocol = new Protocol(engine, auth, endpointText::get);
+      InetSocketAddress bindTo = bindAddress();
       if (transport == Transport.JDK) {
-        return startJdk(certFuture, maxBody, protocol, endpointText, scheme);
+        return startJdk(bindTo, certFuture, maxBody, protocol, endpointText, scheme);
       }
       EventLoopGroup boss = new NioEventLoopGroup(1);
       EventLoopGroup io =
@@ -271,7 +272,6 @@ public final class GatewayServer implements AutoCloseable {
       java.util.concurrent.CompletableFuture<SslContext> ssl =
           certFuture.thenApply(c -> c == null ? null : c.serverContext());
       try {
-        InetSocketAddress bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)
@@ -291,16 +291,13 @@ public final class GatewayServer implements AutoCloseable {
         endpointText.set(endpoint.toString());
         GatewayCertificate cert;
         try {
-          cert = certFuture.join();
-        } catch (java.util.concurrent.CompletionException e) {
+          cert = await(certFuture);
+        } catch (RuntimeException e) {
           ch.close().syncUninterruptibly();
-          throw e.getCause() instanceof RuntimeException re ? re : e;
+          throw e;
         }
         return new GatewayServer(
             new NettyListener(ch, connections, boss, io, workers), endpoint, cert, transport);
-      } catch (UnknownHostException e) {
-        shutdown(boss, io, workers);
-        throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
       } catch (Exception e) { // Netty rethrows the bind failure (a checked exception) as is
         shutdown(boss, io, workers);
         if (e instanceof java.net.BindException) {
@@ -315,23 +312,13 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The JDK transport: TLS is ready before the port opens (its server takes the context). */
     private GatewayServer startJdk(
+        InetSocketAddress bindTo,
         java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture,
         int maxBody,
         Protocol protocol,
         java.util.concurrent.atomic.AtomicReference<String> endpointText,
         String scheme) {
-      GatewayCertificate cert;
-      try {
-        cert = certFuture.join();
-      } catch (java.util.concurrent.CompletionException e) {
-        throw e.getCause() instanceof RuntimeException re ? re : e;
-      }
-      InetSocketAddress bindTo;
-      try {
-        bindTo = new InetSocketAddress(InetAddress.getByName(host), port);
-      } catch (UnknownHostException e) {
-        throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
-      }
+      GatewayCertificate cert = await(certFuture);
       JdkHttpTransport http;
       try {
         http =
@@ -359,14 +346,32 @@ public final class GatewayServer implements AutoCloseable {
       return new GatewayServer(listener, endpoint, cert, transport);
     }
 
+    /** The address to bind, resolved before any thread or socket exists. */
+    private InetSocketAddress bindAddress() {
+      try {
+        return new InetSocketAddress(InetAddress.getByName(host), port);
+      } catch (UnknownHostException e) {
+        throw new IllegalArgumentException("cannot bind: unknown host '" + host + "'", e);
+      }
+    }
+
+    /** The certificate (null with plain HTTP), or the failure that kept it from being made. */
+    private static GatewayCertificate await(
+        java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture) {
+      try {
+        return certFuture.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException re ? re : e;
+      }
+    }
+
     private IllegalStateException portInUse(Exception e) {
       return new IllegalStateException(
           "port "
               + port
               + " on "
               + host
-              + " is in use; pick another with --port, or 0 for any"
-              + " free port",
+              + " is in use; pick another with --port, or 0 for any free port",
           e);
     }
 
