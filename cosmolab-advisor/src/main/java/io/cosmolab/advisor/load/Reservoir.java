@@ -51,7 +51,7 @@ public final class Reservoir {
   }
 
   /** Offers one document. */
-  public void offer(JsonNode document) {
+  public void offer(ObjectNode document) {
     seen++;
     String[] values = distinct.length == 0 ? null : new String[distinct.length];
     for (int i = 0; i < distinct.length; i++) {
@@ -79,8 +79,13 @@ public final class Reservoir {
       keys[c] = key == null ? null : key.text();
       buckets[c] = key == null ? -1 : s.bucketOf(key);
     }
-    int terms = document instanceof ObjectNode o ? DocumentShape.indexedTerms(o) : 0;
-    sample.set(slot, new Sampled(values == null ? new String[0] : values, keys, buckets, terms));
+    sample.set(
+        slot,
+        new Sampled(
+            values == null ? new String[0] : values,
+            keys,
+            buckets,
+            DocumentShape.indexedTerms(document)));
   }
 
   /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */
