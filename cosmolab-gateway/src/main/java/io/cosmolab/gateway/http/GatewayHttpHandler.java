@@ -19,7 +19,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -110,7 +109,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   private static boolean isLong(FullHttpRequest msg) {
     var h = msg.headers();
     if (msg.method().equals(io.netty.handler.codec.http.HttpMethod.GET)) {
-      String path = new QueryStringDecoder(msg.uri()).rawPath();
+      String path = Exchanges.rawPath(msg.uri());
       return path.endsWith("/docs") || path.endsWith("/docs/");
     }
     if (!msg.method().equals(io.netty.handler.codec.http.HttpMethod.POST)) {
