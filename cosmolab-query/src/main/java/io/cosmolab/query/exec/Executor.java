@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Runs a validated query over input documents. One instance per execution; not thread-safe.
@@ -63,6 +62,11 @@ public final class Executor {
           @Override
           public CharSequence budgeted(String text) {
             return new BudgetedText(text);
+          }
+
+          @Override
+          public void spend(long units) {
+            Executor.this.spend(units);
           }
         };
   }
@@ -472,6 +476,9 @@ public final class Executor {
       spend(1);
       probe.set(source.alias(), v);
       if (Values.isTrue(compiled(filter).eval(probe, null))) {
+        if (out.size() >= MAX_ROWS_HELD) {
+          throw tooManyRows();
+        }
         out.add(new Row(Map.of(source.alias(), v), order));
       }
     } else {
@@ -541,8 +548,30 @@ public final class Executor {
 
   private void keep(Row row, List<Row> out, Expr filter) {
     if (filter == null || Values.isTrue(compiled(filter).eval(row.bindings(), null))) {
+      if (out.size() >= MAX_ROWS_HELD) {
+        throw tooManyRows();
+      }
       out.add(row);
     }
+  }
+
+  /**
+   * The rows one FROM stage may hold at once. Rows are built before anything downstream counts
+   * them, so a cross product such as four JOINs over a 100-element array (10^8 rows) would fill the
+   * heap long before the work limit fires; this stops it after a bounded allocation (a row is a few
+   * dozen bytes plus its bindings). [A] The service would page such a query with continuations
+   * under its 5 s per-page budget; cosmolab's executor is not streaming yet, so it refuses instead.
+   */
+  public static final int MAX_ROWS_HELD = 2_000_000;
+
+  private static QueryException tooManyRows() {
+    return new QueryException(
+        "SC3031",
+        String.format(
+            Locale.ROOT,
+            "the query's FROM and JOINs produce more than %d rows at once (a JOIN cross product"
+                + " multiplies the array sizes); filter the JOINed arrays or narrow the query",
+            MAX_ROWS_HELD));
   }
 
   // ------------------------------------------------------------------ compiled expressions
@@ -930,40 +959,8 @@ public final class Executor {
       throw new QueryException("SC2201", "the ESCAPE of LIKE must be a single character");
     }
     Character escape = esc == null ? null : esc.textValue().charAt(0);
-    Pattern regex = likePattern(p.textValue(), escape);
-    return Values.bool(regex.matcher(new BudgetedText(v.textValue())).matches() != l.negated());
-  }
-
-  /** LIKE → regex: % any run, _ one character, [..] a set, the escape makes the next literal. */
-  private static Pattern likePattern(String pattern, Character escape) {
-    StringBuilder re = new StringBuilder();
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
-      if (escape != null && c == escape && i + 1 < pattern.length()) {
-        re.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-      } else if (c == '%') {
-        re.append(".*");
-      } else if (c == '_') {
-        re.append('.');
-      } else if (c == '[') {
-        int end = pattern.indexOf(']', i + 1);
-        if (end < 0) {
-          re.append("\\[");
-        } else {
-          String set = pattern.substring(i + 1, end);
-          re.append('[')
-              .append(
-                  set.startsWith("^")
-                      ? "^" + set.substring(1).replace("\\", "\\\\")
-                      : set.replace("\\", "\\\\"))
-              .append(']');
-          i = end;
-        }
-      } else {
-        re.append(Pattern.quote(String.valueOf(c)));
-      }
-    }
-    return Pattern.compile(re.toString(), Pattern.DOTALL);
+    LikePattern pattern = LikePattern.compile(p.textValue(), escape);
+    return Values.bool(pattern.matches(v.textValue(), this::spend) != l.negated());
   }
 
   private JsonNode call(Expr.Call c, Map<String, JsonNode> env, List<Row> group) {

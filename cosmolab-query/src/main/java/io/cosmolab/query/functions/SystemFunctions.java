@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cosmolab.query.QueryException;
 import io.cosmolab.query.exec.Values;
 import java.io.IOException;
 import java.time.Instant;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The built-in (system) functions of the query language, by family, from the public reference
@@ -43,6 +41,9 @@ public final class SystemFunctions {
 
     /** Wraps text so that regular-expression matching counts against the query's work budget. */
     CharSequence budgeted(String text);
+
+    /** Counts {@code units} of work against the query's budget. */
+    void spend(long units);
   }
 
   /** A function implementation. */
@@ -232,30 +233,12 @@ public final class SystemFunctions {
           if (!isString(a.get(0)) || !isString(a.get(1))) {
             return null;
           }
-          int flags = 0;
-          if (a.size() > 2) {
-            if (!isString(a.get(2))) {
-              return null;
-            }
-            for (char m : a.get(2).textValue().toCharArray()) {
-              flags |=
-                  switch (m) {
-                    case 'm' -> Pattern.MULTILINE;
-                    case 's' -> Pattern.DOTALL;
-                    case 'i' -> Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
-                    case 'x' -> Pattern.COMMENTS;
-                    default ->
-                        throw new QueryException(
-                            "SC2200", "RegexMatch modifier '" + m + "' is not one of m, s, i, x");
-                  };
-            }
-          }
-          try {
-            Pattern p = Pattern.compile(a.get(1).textValue(), flags);
-            return Values.bool(p.matcher(c.budgeted(a.get(0).textValue())).find());
-          } catch (PatternSyntaxException e) {
+          if (a.size() > 2 && !isString(a.get(2))) {
             return null;
           }
+          String modifiers = a.size() > 2 ? a.get(2).textValue() : "";
+          Boolean found = RegexMatch.find(a.get(0).textValue(), a.get(1).textValue(), modifiers, c);
+          return found == null ? null : Values.bool(found);
         });
     def(
         "TOSTRING",

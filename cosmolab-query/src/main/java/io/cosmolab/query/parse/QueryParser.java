@@ -49,16 +49,45 @@ public final class QueryParser {
               MAX_QUERY_LENGTH));
     }
     CosmosSqlLexer lexer = new CosmosSqlLexer(CharStreams.fromString(text));
-    CosmosSqlParser parser = new CosmosSqlParser(new CommonTokenStream(lexer));
     ThrowingListener listener = new ThrowingListener(text);
     lexer.removeErrorListeners();
     lexer.addErrorListener(listener);
+    CommonTokenStream tokens = new CommonTokenStream(lexer);
+    tokens.fill();
+    NestingCheck.check(tokens.getTokens());
+    CosmosSqlParser parser = new CosmosSqlParser(tokens);
     parser.removeErrorListeners();
     parser.addErrorListener(listener);
-    CosmosSqlParser.ProgramContext program = parser.program();
-    Query query = new Builder().query(program.selectQuery());
+    Query query;
+    try {
+      query = new Builder().query(parser.program().selectQuery());
+    } catch (StackOverflowError e) {
+      // The limits above are meant to make this unreachable; if a shape slips past them, the
+      // user still gets the same answer instead of a dead thread.
+      throw tooComplex("its parse recursed past the thread's stack");
+    }
     checkJoins(query);
     return query;
+  }
+
+  /**
+   * The depth of expression tree a query may build. Left-deep chains ({@code 1 + 1 + …}, {@code
+   * c.a.a…}, {@code x OR y OR …}) are flat for the parser but deep for everything that walks the
+   * tree; on a 1 MB stack the executor overflowed at 1,932 chained ORs and 3,983 chained additions.
+   * [A] Ours, as {@link NestingCheck#MAX_NESTING} is.
+   */
+  public static final int MAX_EXPRESSION_DEPTH = 512;
+
+  static QueryException tooComplex(String why) {
+    return new QueryException(
+        "SC3021",
+        String.format(
+            Locale.ROOT,
+            "The query is too complex: %s. Nest at most %d levels and keep chains of operators"
+                + " under %d terms",
+            why,
+            NestingCheck.MAX_NESTING,
+            MAX_EXPRESSION_DEPTH));
   }
 
   private static void checkJoins(Query query) {
@@ -130,6 +159,14 @@ public final class QueryParser {
 
   /** Builds the AST from the parse tree. */
   private static final class Builder {
+    /** How deep the expression being built is, against {@link #MAX_EXPRESSION_DEPTH}. */
+    private int depth;
+
+    private void enter() {
+      if (++depth > MAX_EXPRESSION_DEPTH) {
+        throw tooComplex("its expressions are more than " + MAX_EXPRESSION_DEPTH + " levels deep");
+      }
+    }
 
     Query query(CosmosSqlParser.SelectQueryContext ctx) {
       Expr top = null;
@@ -246,6 +283,15 @@ public final class QueryParser {
     }
 
     Expr expr(CosmosSqlParser.ExpressionContext ctx) {
+      enter();
+      try {
+        return exprAtDepth(ctx);
+      } finally {
+        depth--;
+      }
+    }
+
+    private Expr exprAtDepth(CosmosSqlParser.ExpressionContext ctx) {
       if (ctx instanceof CosmosSqlParser.ValueOnlyExpressionContext v) {
         return value(v.valueExpression());
       }
@@ -269,6 +315,15 @@ public final class QueryParser {
     }
 
     private Expr value(CosmosSqlParser.ValueExpressionContext ctx) {
+      enter();
+      try {
+        return valueAtDepth(ctx);
+      } finally {
+        depth--;
+      }
+    }
+
+    private Expr valueAtDepth(CosmosSqlParser.ValueExpressionContext ctx) {
       if (ctx instanceof CosmosSqlParser.PrimaryExpressionContext p) {
         return primary(p.primary());
       }
