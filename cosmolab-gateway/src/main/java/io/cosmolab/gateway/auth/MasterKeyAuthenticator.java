@@ -2,6 +2,7 @@ package io.cosmolab.gateway.auth;
 
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +16,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
-import java.util.LinkedHashSet;
 import java.util.Locale;
-import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -27,10 +26,12 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>The client signs five lines — verb, resource type, resource link, {@code x-ms-date} and {@code
  * date}, the verb and dates lower case — with HMAC-SHA256 keyed by the Base64-decoded master key,
  * and sends {@code type=master&ver=1.0&sig=<base64>}, URL-encoded. The link is the parent for a
- * feed and the item otherwise; a name-based link keeps its case, a RID-based one is lower-cased,
- * and the Java SDK signs its RID-addressed partition-key-range reads with the container RID alone.
- * Rather than guess which form a client chose, the check accepts the signature if it matches any of
- * those links: each is a form some SDK sends for this path, and all need the key.
+ * feed and the item otherwise. The service's rule, which this check follows exactly: a name-based
+ * link is signed as it is, case and all; a RID-addressed one is signed with the lower-cased RID of
+ * the last resource it names (the Java SDK signs {@code /dbs/{rid}/colls/{rid}/pkranges} with the
+ * container's RID alone), and offers, which only have RIDs, with their lower-cased id. The RID form
+ * is accepted only when the caller has resolved the path by RID ({@code ridAddressed}); otherwise a
+ * signature over a bare name or a lower-cased link would open every resource of that name.
  *
  * <p>The date must lie within {@link #DEFAULT_SKEW} of this server's clock, as on the service, so a
  * captured request cannot be replayed later. A bad or missing signature is 401; a date outside the
@@ -87,10 +88,13 @@ public final class MasterKeyAuthenticator {
   /**
    * Passes when the request is signed with the key and dated within the window.
    *
+   * @param ridAddressed true when the path names its resources by RID, and the last id segment is
+   *     the RID of the resource the request addresses (or of a feed's owner); then the lower-cased
+   *     RID is the link to sign, as the SDKs do
    * @throws io.cosmolab.engine.error.CosmosException 401 for a missing or wrong signature, 403 for
    *     a date outside the window
    */
-  public void check(WireRequest request) {
+  public void check(WireRequest request, boolean ridAddressed) {
     String header = request.header(Headers.AUTHORIZATION);
     if (header == null || header.isBlank()) {
       throw CosmosError.UNAUTHORIZED.exception(
@@ -111,26 +115,25 @@ public final class MasterKeyAuthenticator {
     String xms = xmsDate == null ? "" : xmsDate.toLowerCase(Locale.ROOT);
     String plainDate = date == null ? "" : date.toLowerCase(Locale.ROOT);
     byte[] expected = Base64.getDecoder().decode(signature);
-    for (String link : candidateLinks(request)) {
-      String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
-      if (MessageDigest.isEqual(expected, hmac(payload))) {
-        return;
-      }
+    String link = signedLink(request.path(), ridAddressed);
+    String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
+    if (MessageDigest.isEqual(expected, hmac(payload))) {
+      return;
     }
     throw CosmosError.UNAUTHORIZED.exception(
         "The input authorization token can't serve the request. The wrong key is being used or"
             + " the expected payload is not built as per the protocol. Server used the following"
             + " payload to sign: '%s\\n%s\\n%s\\n%s\\n\\n'",
-        verb, type, request.path().resourceLink(), xms);
+        verb, type, link, xms);
   }
 
-  private static Set<String> candidateLinks(WireRequest request) {
-    String link = request.path().resourceLink();
-    Set<String> links = new LinkedHashSet<>();
-    links.add(link);
-    links.add(link.toLowerCase(Locale.ROOT));
-    links.add(request.path().lastIdSegment().toLowerCase(Locale.ROOT));
-    return links;
+  /** The one link a request for this path must be signed over. */
+  private static String signedLink(ResourcePath path, boolean ridAddressed) {
+    boolean offer = path.kind() == ResourcePath.Kind.OFFERS && !path.isFeed();
+    if (offer || ridAddressed) {
+      return path.lastIdSegment().toLowerCase(Locale.ROOT);
+    }
+    return path.resourceLink();
   }
 
   private static String signatureOf(String header) {

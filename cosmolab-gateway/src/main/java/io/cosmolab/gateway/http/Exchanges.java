@@ -53,7 +53,22 @@ final class Exchanges {
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri, e);
       return ErrorResponses.internal(activityId);
+    } catch (Error e) {
+      // An Error escaping a request must not end the thread that serves this connection and the
+      // others on its lane: the request gets its 500 and the connection is closed, since state
+      // shared with the failed request (a half-read stream, a half-built answer) can't be trusted.
+      // The logger is called with what is already loaded, before any formatting of its own.
+      LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri + " failed", e);
+      return ErrorResponses.internal(activityId).withHeader(CONNECTION, "close");
     }
+  }
+
+  /** A response header the transports honour: {@code close} ends the connection after it. */
+  static final String CONNECTION = "connection";
+
+  /** True when the response asks for its connection to be closed after it is written. */
+  static boolean closesConnection(WireResponse response) {
+    return "close".equalsIgnoreCase(response.headers().get(CONNECTION));
   }
 
   /** The answer to a body over {@code maxBodyBytes}: the service's 413; the caller closes. */

@@ -98,6 +98,11 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         () -> {
           try {
             process(ctx, msg);
+          } catch (Throwable e) {
+            // process answers every request itself; what still escapes (say, a failed write)
+            // ends this connection, never the lane's thread, which other connections share
+            LOG.log(Level.ERROR, "a worker task failed; closing its connection", e);
+            var unused = ctx.close();
           } finally {
             msg.release();
             ctx.channel().eventLoop().execute(() -> lane.pending--);
@@ -135,6 +140,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
               activityId);
     } else {
       response = handle(msg, activityId);
+      keepAlive &= !Exchanges.closesConnection(response);
     }
     if (TRACE) {
       System.err.printf(

@@ -136,7 +136,7 @@ public final class JdkHttpTransport implements AutoCloseable {
               body,
               scheme,
               activityId);
-      write(exchange, response, activityId, true);
+      write(exchange, response, activityId, !Exchanges.closesConnection(response));
     } catch (IOException | UncheckedIOException e) {
       // The client went away mid-exchange: nothing to answer, nothing to keep.
       LOG.log(Level.DEBUG, "exchange ended after: " + e);

@@ -59,4 +59,35 @@ final class Resolver {
                             + " system: container '%s' in database '%s'",
                         ref, db.id()));
   }
+
+  /**
+   * True when the path names its database, and its container if it has one, by RID rather than by
+   * name, so that the link it is signed over is the lower-cased RID of the last of them. Names win,
+   * as in {@link #findDatabase}: a segment that is a database's name is never read as a RID. Paths
+   * below a container (documents, scripts) are only ever addressed by name here.
+   */
+  boolean isRidAddressed(ResourcePath path) {
+    if (path.size() < 2 || !"dbs".equals(path.segment(0))) {
+      return false;
+    }
+    String dbRef = path.segment(1);
+    if (engine.findDatabase(dbRef).isPresent()) {
+      return false;
+    }
+    Optional<Database> db =
+        engine.databases().stream().filter(d -> d.rid().equals(dbRef)).findFirst();
+    if (db.isEmpty()) {
+      return false;
+    }
+    int linkSegments = path.isFeed() ? path.size() - 1 : path.size();
+    if (linkSegments == 2) {
+      return true;
+    }
+    if (linkSegments != 4 || !"colls".equals(path.segment(2))) {
+      return false;
+    }
+    String collRef = path.segment(3);
+    return db.get().findContainer(collRef).isEmpty()
+        && db.get().containers().stream().anyMatch(c -> c.rid().equals(collRef));
+  }
 }
