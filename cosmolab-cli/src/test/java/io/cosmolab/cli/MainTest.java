@@ -58,6 +58,35 @@ class MainTest {
   }
 
   @Test
+  void serve_beyondLoopbackWithTheDefaultKey_isRefusedWithWhatToDo() {
+    assertThat(run("serve", "--port", "0", "--host", "0.0.0.0", "--exit-when-ready")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--host 0.0.0.0 would let anyone")
+        .contains("public default key")
+        .contains("--key");
+  }
+
+  @Test
+  void serve_beyondLoopbackWithAKeyOfItsOwn_starts() {
+    String key = java.util.Base64.getEncoder().encodeToString(new byte[64]);
+    int code =
+        run(
+            "serve",
+            "--port",
+            "0",
+            "--http",
+            "--host",
+            "0.0.0.0",
+            "--key",
+            key,
+            "--allow-host",
+            "cosmos.internal",
+            "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("self-check HTTP/1.1 200 OK");
+  }
+
+  @Test
   void certPem_printsTheCertificate(@org.junit.jupiter.api.io.TempDir Path dir) {
     assertThat(run("cert", "pem", "--data-dir", dir.toString())).isZero();
     assertThat(out.toString()).startsWith("-----BEGIN CERTIFICATE-----");

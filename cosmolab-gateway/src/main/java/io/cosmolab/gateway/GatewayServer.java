@@ -2,6 +2,7 @@ package io.cosmolab.gateway;
 
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
 import io.cosmolab.gateway.http.JdkHttpTransport;
@@ -148,6 +149,7 @@ public final class GatewayServer implements AutoCloseable {
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
     private Transport transport = Transport.NETTY;
+    private final java.util.Set<String> allowedHosts = new java.util.TreeSet<>();
 
     private Builder(CosmosEngine engine) {
       if (engine == null) {
@@ -205,6 +207,21 @@ public final class GatewayServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Host names to answer besides {@code localhost}, IP addresses and the bind host: requests
+     * naming any other host get 403 (the DNS-rebinding guard of {@link HostCheck}).
+     */
+    public Builder allowHosts(java.util.Collection<String> names) {
+      for (String n : names) {
+        if (n == null || n.isBlank() || n.contains("/") || n.contains(" ")) {
+          throw new IllegalArgumentException(
+              "an allowed host must be a host name, was '" + n + "'");
+        }
+        allowedHosts.add(n);
+      }
+      return this;
+    }
+
     /** How to speak HTTP; default {@link Transport#NETTY}. */
     public Builder transport(Transport transport) {
       if (transport == null) {
@@ -257,7 +274,9 @@ public final class GatewayServer implements AutoCloseable {
       int maxBody = (int) Math.min(Integer.MAX_VALUE, Limits.MAX_ITEM_BYTES * 2L + 64 * 1024);
       java.util.concurrent.atomic.AtomicReference<String> endpointText =
           new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
-      Protocol protocol = new Protocol(engine, auth, endpointText::get);
+      java.util.Set<String> hosts = new java.util.TreeSet<>(allowedHosts);
+      hosts.add(host);
+      Protocol protocol = new Protocol(engine, auth, new HostCheck(hosts), endpointText::get);
       InetSocketAddress bindTo = bindAddress();
       if (transport == Transport.JDK) {
         return startJdk(bindTo, certFuture, maxBody, protocol, endpointText, scheme);

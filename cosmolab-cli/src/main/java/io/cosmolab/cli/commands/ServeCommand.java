@@ -38,8 +38,19 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--host",
       defaultValue = "127.0.0.1",
-      description = "Address to bind (${DEFAULT-VALUE}; 0.0.0.0 exposes it to your network).")
+      description =
+          "Address to bind (${DEFAULT-VALUE}). Any address beyond loopback (0.0.0.0 exposes it to"
+              + " your network) needs a --key of your own: the default key is public.")
   String host;
+
+  @Option(
+      names = "--allow-host",
+      paramLabel = "NAME",
+      description =
+          "A host name clients may use besides localhost, IP addresses and --host (repeatable)."
+              + " Requests naming any other Host get 403: a guard against DNS rebinding, by which"
+              + " a web page in your browser could otherwise drive the emulator.")
+  java.util.List<String> allowHosts = new java.util.ArrayList<>();
 
   @Option(names = "--http", description = "Plain HTTP instead of HTTPS.")
   boolean http;
@@ -102,6 +113,7 @@ public final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
+    refuseAPublicKeyBeyondLoopback(host, key);
     long started = System.nanoTime();
     CosmosEngine.Builder engineBuilder =
         CosmosEngine.builder()
@@ -114,7 +126,8 @@ public final class ServeCommand implements Callable<Integer> {
     CosmosEngine engine = engineBuilder.build();
     GatewayServer server;
     try {
-      GatewayServer.Builder b = GatewayServer.builder(engine).port(port).host(host).masterKey(key);
+      GatewayServer.Builder b =
+          GatewayServer.builder(engine).port(port).host(host).masterKey(key).allowHosts(allowHosts);
       if (http) {
         b.plainHttp();
       }
@@ -263,6 +276,29 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "--throttling must be enforce, observe or off, was '" + text + "'", e);
+    }
+  }
+
+  /**
+   * The emulator key is printed in every SDK's documentation: on an address others can reach, it
+   * hands them the account. So binding beyond loopback needs a key of the user's own, as the
+   * classic emulator's /AllowNetworkAccess needs /Key.
+   */
+  static void refuseAPublicKeyBeyondLoopback(String host, String key) {
+    boolean loopback;
+    try {
+      loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(
+          "--host '" + host + "' is not an address of this machine", e);
+    }
+    if (!loopback && MasterKeyAuthenticator.EMULATOR_KEY.equals(key)) {
+      throw new IllegalArgumentException(
+          "--host "
+              + host
+              + " would let anyone who can reach this machine use the emulator with its public"
+              + " default key; give a key of your own with --key (for example `openssl rand"
+              + " -base64 64`), or bind to 127.0.0.1");
     }
   }
 }

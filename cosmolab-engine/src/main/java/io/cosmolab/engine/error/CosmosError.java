@@ -20,6 +20,8 @@ public enum CosmosError {
   UNAUTHORIZED(401, 0, "Unauthorized"),
   /** A request signed at a time too far from the server's clock. */
   FORBIDDEN_DATE(403, 0, "Forbidden"),
+  /** A request whose Host header names another site (the DNS-rebinding guard). */
+  FORBIDDEN_HOST(403, 0, "Forbidden"),
   /** A capability the account does not allow through this request (e.g. a stored procedure run). */
   METHOD_NOT_ALLOWED(405, 0, "MethodNotAllowed"),
   /** A logical partition would pass its storage limit (20 GB on the service). */

@@ -5,6 +5,7 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.script.ScriptKind;
+import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
@@ -22,6 +23,7 @@ import java.util.function.Function;
  */
 public final class Protocol implements Function<WireRequest, WireResponse> {
   private final MasterKeyAuthenticator auth;
+  private final HostCheck hosts;
   private final Resolver resolver;
   private final AccountResource account;
   private final DatabaseResource databases;
@@ -34,13 +36,16 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   /**
    * @param engine the account to serve
    * @param auth checks every request's signature; null serves without authentication
+   * @param hosts the Host names answered; others get 403 before anything else is read
    * @param fallbackEndpoint the endpoint to advertise when a request has no Host header
    */
   public Protocol(
       CosmosEngine engine,
       MasterKeyAuthenticator auth,
+      HostCheck hosts,
       java.util.function.Supplier<String> fallbackEndpoint) {
     this.auth = auth;
+    this.hosts = hosts;
     this.resolver = new Resolver(engine);
     this.account = new AccountResource(fallbackEndpoint);
     this.databases = new DatabaseResource(engine, resolver);
@@ -53,8 +58,9 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
 
   @Override
   public WireResponse apply(WireRequest request) {
+    hosts.check(request.header("host"));
     if (auth != null) {
-      auth.check(request);
+      auth.check(request, resolver.isRidAddressed(request.path()));
     }
     ResourcePath path = request.path();
     switch (path.kind()) {

@@ -30,13 +30,10 @@ final class Requests {
           request.method(), request.path());
     }
     try {
-      return JsonTrees.read(request.body());
+      return JsonTrees.readStrict(request.body());
     } catch (JsonProcessingException e) {
       throw CosmosError.BAD_REQUEST.exception(
-          "The request payload is invalid: %s at line %d, column %d",
-          e.getOriginalMessage(),
-          e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-          e.getLocation() == null ? 0 : e.getLocation().getColumnNr());
+          "The request payload is invalid: %s", JsonTrees.describe(e));
     }
   }
 
@@ -61,10 +58,10 @@ final class Requests {
   static PartitionKeyValue partitionKeyText(String text) {
     JsonNode node;
     try {
-      node = JsonTrees.read(text);
+      node = JsonTrees.readStrict(text);
     } catch (JsonProcessingException e) {
       throw CosmosError.PARTITION_KEY_MISMATCH.exception(
-          "the partition key %s is not JSON: %s", text, e.getOriginalMessage());
+          "the partition key %s is not JSON: %s", text, JsonTrees.describe(e));
     }
     if (node == null || !node.isArray()) {
       throw CosmosError.PARTITION_KEY_MISMATCH.exception(
