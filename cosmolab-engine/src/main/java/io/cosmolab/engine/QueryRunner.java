@@ -37,10 +37,11 @@ import java.util.zip.CRC32;
  * Loading is charged on the first page only, because later pages resume a result the first page
  * computed (on the service, later pages pay for their own slice of the work; the totals agree).
  *
- * Continuations: an opaque token "v1:<crc of text, parameters and scope>:<offset>". A token
- * from another query is not an error: the SDKs resume ORDER BY queries by sending the token
- * with a changed query text, and then the query starts from its beginning (gateway-protocol
- * §7.6). A token that is not ours fails with 400. Assumption [H]: pages are offsets into a
+ * Continuations: an opaque token "v1:<crc of the query but its WHERE>:<crc of text, parameters
+ * and scope>:<offset>". The same query with another filter or scope starts from its beginning:
+ * the SDKs resume ORDER BY queries by sending the token with a filter added (gateway-protocol
+ * §7.6), and send a split range's token to its children. A token of another query, or not ours,
+ * fails with 400, as on the service. Assumption [H]: pages are offsets into a
  * result recomputed per page, so writes between pages can shift rows.
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
@@ -174,7 +175,10 @@ final class QueryRunner {
     // A streaming query resumes from a position, which survives splits (see Resume below).
     boolean streaming = Resume.isStreaming(query.ast());
     Resume resume =
-        streaming ? Resume.parse(request.continuation(), Resume.binding(request)) : null;
+        streaming
+            ? Resume.parse(
+                request.continuation(), Resume.binding(request), Resume.identity(query.ast()))
+            : null;
     List<StoredDocument> sources = streaming ? new ArrayList<>() : null;
     List<Executor.Input> hits = new ArrayList<>();
     Iterable<Executor.Input> inputs = hits;
@@ -221,18 +225,19 @@ final class QueryRunner {
       if (streaming) {
         traced = query.executeTraced(inputs, engine.clock().instant());
         offset = resume == null ? 0 : resume.rowsToSkip(traced, sources);
-        end = (int) Math.min(traced.size(), (long) offset + request.pageSize());
-        next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
         rows = new ArrayList<>(traced.size());
         for (Executor.Output o : traced) {
           rows.add(o.value());
         }
+        end = pageEnd(rows, offset, request.pageSize());
+        next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
       } else {
         rows = query.execute(inputs, engine.clock().instant());
         String binding = binding(request);
-        offset = offset(request.continuation(), binding);
-        end = (int) Math.min(rows.size(), (long) offset + request.pageSize());
-        next = end < rows.size() ? token(binding, end) : null;
+        String identity = Resume.identity(query.ast());
+        offset = offset(request.continuation(), identity, binding);
+        end = pageEnd(rows, offset, request.pageSize());
+        next = end < rows.size() ? token(identity, binding, end) : null;
       }
     } catch (QueryException e) {
       throw asCosmos(e);
@@ -430,14 +435,14 @@ final class QueryRunner {
     return Long.toHexString(crc.getValue());
   }
 
-  private static String token(String binding, int offset) {
-    String raw = "v1:" + binding + ":" + offset;
+  private static String token(String identity, String binding, int offset) {
+    String raw = "v1:" + identity + ":" + binding + ":" + offset;
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static int offset(String token, String binding) {
+  private static int offset(String token, String identity, String binding) {
     if (token == null || token.isEmpty()) {
       return 0;
     }
@@ -447,15 +452,23 @@ final class QueryRunner {
     } catch (IllegalArgumentException e) {
       throw invalidToken(token);
     }
+    if (raw.startsWith("v2:")) {
+      throw Resume.tokenOfAnotherQuery(token); // a position token: only streaming queries issue it
+    }
     String[] parts = raw.split(":", -1);
-    if (parts.length != 3 || !parts[0].equals("v1")) {
+    if (parts.length != 4 || !parts[0].equals("v1")) {
       throw invalidToken(token);
     }
-    if (!parts[1].equals(binding)) {
-      return 0; // another query's token (the SDKs' ORDER BY resume changes the text): start over
+    if (!parts[1].equals(identity)) {
+      throw Resume.tokenOfAnotherQuery(token);
+    }
+    if (!parts[2].equals(binding)) {
+      // the same query with a filter added (the SDKs' ORDER BY resume) or over a child of the
+      // range that issued the token (a split): start over, which those callers expect
+      return 0;
     }
     try {
-      int offset = Integer.parseInt(parts[2]);
+      int offset = Integer.parseInt(parts[3]);
       if (offset < 0) {
         throw invalidToken(token);
       }
@@ -463,6 +476,29 @@ final class QueryRunner {
     } catch (NumberFormatException e) {
       throw invalidToken(token);
     }
+  }
+
+  /**
+   * The most a page's rows may weigh: the service ends a page near 4 MB whatever the item count
+   * asked for, and continues on the next. [D] concepts-limits: maximum response size 4 MB
+   */
+  static final long MAX_PAGE_BYTES = 4L * 1024 * 1024;
+
+  /**
+   * Where the page that starts at {@code offset} ends: after {@code pageSize} rows, or earlier once
+   * the rows reach {@link #MAX_PAGE_BYTES} (a page always holds at least one row, as a single
+   * document can be up to 2 MB).
+   */
+  private static int pageEnd(List<JsonNode> rows, int offset, int pageSize) {
+    int end = (int) Math.min(rows.size(), (long) offset + pageSize);
+    long bytes = 0;
+    for (int i = offset; i < end; i++) {
+      bytes += DocumentShape.sizeOf(rows.get(i));
+      if (bytes > MAX_PAGE_BYTES && i > offset) {
+        return i;
+      }
+    }
+    return end;
   }
 
   /** The 400 for a continuation token this server did not issue (shared with {@link Resume}). */

@@ -28,16 +28,42 @@ final class ResourceNames {
     }
   }
 
-  /** Document ids: 1–1,023 UTF-8 bytes, any Unicode but / and \. [D] LIMITS */
+  /**
+   * Document ids: 1–1,023 UTF-8 bytes, none of / \ ? # (a REST path cannot address them: the
+   * service creates such a document and then cannot read, replace or delete it by id, so cosmolab
+   * refuses it up front, as the Java SDK's id check does), no NUL, and well-formed UTF-16 (a lone
+   * surrogate has no UTF-8 form, so no URL can name it). [D] LIMITS, troubleshoot-not-found
+   */
   static void checkDocumentId(String id) {
     if (id == null || id.isEmpty()) {
       throw CosmosError.BAD_REQUEST.exception(
           "the document needs an 'id' property holding a non-empty string");
     }
-    if (id.indexOf('/') >= 0 || id.indexOf('\\') >= 0) {
-      throw CosmosError.BAD_REQUEST.exception(
-          "document id '%s' contains '%c'; ids cannot contain '/' or '\\'",
-          id, id.indexOf('/') >= 0 ? '/' : '\\');
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (c == '/' || c == '\\' || c == '?' || c == '#') {
+        throw CosmosError.BAD_REQUEST.exception(
+            "document id '%s' contains '%c'; ids cannot contain / \\ ? # (no request path could"
+                + " address the document)",
+            id, c);
+      }
+      if (c == 0) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "document id contains a NUL character (U+0000) at position %d", i);
+      }
+      if (Character.isSurrogate(c)) {
+        boolean paired =
+            Character.isHighSurrogate(c)
+                && i + 1 < id.length()
+                && Character.isLowSurrogate(id.charAt(i + 1));
+        if (!paired) {
+          throw CosmosError.BAD_REQUEST.exception(
+              "document id has an unpaired UTF-16 surrogate (U+%04X) at position %d: it is not"
+                  + " valid Unicode text",
+              (int) c, i);
+        }
+        i++;
+      }
     }
     int bytes = utf8LengthOver(id, Limits.MAX_ID_BYTES);
     if (bytes >= 0) {

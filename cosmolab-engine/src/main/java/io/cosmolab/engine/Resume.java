@@ -64,6 +64,38 @@ final class Resume {
     return true;
   }
 
+  /**
+   * What makes two texts the same query for a continuation: everything but the WHERE clause, as
+   * written back from the AST (so spacing and case of keywords do not count). The SDKs resume an
+   * ORDER BY query by adding a filter to its WHERE and sending the token again, which must restart
+   * that query; a token of any other query is refused, as the service refuses it, since restarting
+   * would hand the client rows it already has.
+   */
+  static String identity(Query q) {
+    Query withoutFilter =
+        new Query(
+            q.distinct(),
+            q.top(),
+            q.select(),
+            q.from(),
+            null,
+            q.groupBy(),
+            q.orderBy(),
+            q.offset(),
+            q.limit());
+    CRC32 crc = new CRC32();
+    crc.update(
+        io.cosmolab.query.plan.SqlWriter.write(withoutFilter).getBytes(StandardCharsets.UTF_8));
+    return Long.toHexString(crc.getValue());
+  }
+
+  /** The 400 for a token issued for a different query. */
+  static CosmosException tokenOfAnotherQuery(String token) {
+    return io.cosmolab.engine.error.CosmosError.BAD_REQUEST.exception(
+        "The continuation token specified in the request is malformed: it was issued for a"
+            + " different query (a continuation resumes only the query that returned it)");
+  }
+
   static String binding(QueryRequest r) {
     CRC32 crc = new CRC32();
     crc.update((r.text() + '\u0000' + r.parameters()).getBytes(StandardCharsets.UTF_8));
@@ -71,12 +103,12 @@ final class Resume {
   }
 
   /**
-   * The position a token names, or null to start from the beginning (no token, or a token of
-   * another query).
+   * The position a token names, or null to start from the beginning (no token, or an offset token
+   * of this query with another filter).
    *
-   * @throws CosmosException 400 for a token this server did not issue
+   * @throws CosmosException 400 for a token this server did not issue, or issued for another query
    */
-  static Resume parse(String token, String binding) {
+  static Resume parse(String token, String binding, String identity) {
     if (token == null || token.isEmpty()) {
       return null;
     }
@@ -87,14 +119,19 @@ final class Resume {
       throw QueryRunner.invalidToken(token);
     }
     if (raw.startsWith("v1:")) {
-      return null; // a result-offset token of another query shape: start over
+      // a result-offset token: of this query (perhaps with a filter added), start over
+      String[] v1 = raw.split(":", -1);
+      if (v1.length == 4 && v1[1].equals(identity)) {
+        return null;
+      }
+      throw v1.length == 4 ? tokenOfAnotherQuery(token) : QueryRunner.invalidToken(token);
     }
     String[] parts = raw.split(":", 5);
     if (parts.length != 5 || !parts[0].equals("v2")) {
       throw QueryRunner.invalidToken(token);
     }
     if (!parts[1].equals(binding)) {
-      return null;
+      throw tokenOfAnotherQuery(token);
     }
     try {
       int k = Integer.parseInt(parts[2]);

@@ -35,6 +35,15 @@ class PatchAndBatchTest {
   /* --- patch operations --- */
 
   @Test
+  void anIncrementThatOverflowsADoubleIsRefusedAndTheDocumentKeepsItsValue() {
+    patch(PatchOperation.set("/big", node("1.7e308")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> patch(PatchOperation.increment("/big", node("1.7e308"))))
+        .hasMessageContaining("overflows");
+    assertThat(c.read(p, "d").document().get("big").doubleValue()).isEqualTo(1.7e308);
+  }
+
+  @Test
   void add_createsOrReplacesProperties_andInsertsIntoArrays() {
     ObjectNode d =
         patch(

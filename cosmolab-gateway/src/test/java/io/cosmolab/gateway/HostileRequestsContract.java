@@ -251,6 +251,188 @@ abstract class HostileRequestsContract {
         .isEqualTo(200);
   }
 
+  /** Bodies the service refuses, each with what the message must name. */
+  static Stream<Arguments> refusedBodies() {
+    return Stream.of(
+        Arguments.of("{\"id\":\"n1\",\"pk\":\"p\",\"n\":1e400}", "out of range"),
+        Arguments.of("{\"id\":\"n2\",\"pk\":\"p\",\"n\":-1e400}", "out of range"),
+        Arguments.of("{\"id\":\"n3\",\"pk\":\"p\",\"n\":" + "9".repeat(400) + "}", "out of range"),
+        Arguments.of("{\"id\":\"g\",\"pk\":\"p\"} GARBAGE", "Unrecognized token 'GARBAGE'"),
+        Arguments.of("{\"id\":\"g3\",\"pk\":\"p\"} 7", "after the JSON value"),
+        Arguments.of("{\"id\":\"g2\",\"pk\":\"p\"}{}", "after the JSON value"),
+        Arguments.of("\uFEFF{\"id\":\"bom\",\"pk\":\"p\"}", "byte order mark"),
+        Arguments.of("{\"id\":\"d\",\"pk\":\"p\",\"a\":1,\"a\":2}", "appears twice"),
+        Arguments.of("{\"id\":\"a?b\",\"pk\":\"p\"}", "cannot contain"),
+        Arguments.of("{\"id\":\"a#b\",\"pk\":\"p\"}", "cannot contain"),
+        Arguments.of("{\"id\":\"a\\u0000b\",\"pk\":\"p\"}", "NUL"),
+        Arguments.of("{\"id\":\"a\\ud800b\",\"pk\":\"p\"}", "surrogate"),
+        Arguments.of(
+            "{\"id\":\"deep\",\"pk\":\"p\",\"x\":" + "[".repeat(2000) + "]".repeat(2000) + "}",
+            "nesting"),
+        Arguments.of("{\"id\":", "end-of-input"),
+        Arguments.of("[1,2", "end-of-input"),
+        Arguments.of("{'id':'x'}", "Unexpected character"));
+  }
+
+  @ParameterizedTest(name = "{1}: {0}")
+  @MethodSource("refusedBodies")
+  void aBodyTheServiceRefusesGets400InTheUsersTerms(String body, String named) {
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            body,
+            Map.of("x-ms-documentdb-partitionkey", "[\"p\"]"));
+    assertThat(r.status()).isEqualTo(400);
+    String message = r.body().get("message").asText();
+    assertThat(message).contains(named);
+    assertNoJavaNames(message);
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"[\"p\"]xyz", "[\"p\"] []", "[1e400]", "[\"p\",]"})
+  void aPartitionKeyHeaderWithMoreThanOneValueOrOutOfRangeIsRefused(String header) {
+    SignedClient.Response r =
+        client.send(
+            "GET",
+            "/dbs/a/colls/c/docs/pt",
+            "docs",
+            "dbs/a/colls/c/docs/pt",
+            null,
+            Map.of("x-ms-documentdb-partitionkey", header));
+    assertThat(r.status()).isEqualTo(400);
+    assertNoJavaNames(r.body().get("message").asText());
+  }
+
+  @Test
+  void aContinuationOfAnotherQueryIs400NotARestart() {
+    Map<String, String> query =
+        Map.of(
+            "x-ms-documentdb-isquery", "True",
+            "content-type", "application/query+json",
+            "x-ms-max-item-count", "1",
+            "x-ms-documentdb-query-enablecrosspartition", "True",
+            "x-ms-documentdb-partitionkey", "[\"p\"]");
+    for (String text : List.of("SELECT * FROM c", "SELECT * FROM c ORDER BY c.id")) {
+      for (int i = 0; i < 3; i++) {
+        client.send(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            "{\"id\":\"k" + i + "\",\"pk\":\"p\"}",
+            Map.of("x-ms-documentdb-partitionkey", "[\"p\"]"));
+      }
+      SignedClient.Response first =
+          client.send(
+              "POST",
+              "/dbs/a/colls/c/docs",
+              "docs",
+              "dbs/a/colls/c",
+              "{\"query\":\"" + text + "\"}",
+              query);
+      assertThat(first.status()).isEqualTo(200);
+      String token = first.headers().get("x-ms-continuation");
+      assertThat(token).as(text).isNotNull();
+      Map<String, String> resumed = new java.util.HashMap<>(query);
+      resumed.put("x-ms-continuation", token);
+      SignedClient.Response other =
+          client.send(
+              "POST",
+              "/dbs/a/colls/c/docs",
+              "docs",
+              "dbs/a/colls/c",
+              "{\"query\":\"SELECT c.id FROM c\"}",
+              resumed);
+      assertThat(other.status()).as(text).isEqualTo(400);
+      assertThat(other.body().get("message").asText()).contains("different query");
+      SignedClient.Response same =
+          client.send(
+              "POST",
+              "/dbs/a/colls/c/docs",
+              "docs",
+              "dbs/a/colls/c",
+              "{\"query\":\"" + text + "\"}",
+              resumed);
+      assertThat(same.status()).as(text).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aHugeMaxItemCountStillGetsPagesOfAboutFourMegabytes() {
+    String filler = "x".repeat(100_000);
+    for (int i = 0; i < 60; i++) {
+      SignedClient.Response r =
+          client.send(
+              "POST",
+              "/dbs/b/colls/c/docs",
+              "docs",
+              "dbs/b/colls/c",
+              "{\"id\":\"big" + i + "\",\"pk\":\"big\",\"s\":\"" + filler + "\"}",
+              Map.of("x-ms-documentdb-partitionkey", "[\"big\"]"));
+      assertThat(r.status()).isEqualTo(201);
+    }
+    Map<String, String> query =
+        Map.of(
+            "x-ms-documentdb-isquery", "True",
+            "content-type", "application/query+json",
+            "x-ms-max-item-count", "1000000",
+            "x-ms-documentdb-partitionkey", "[\"big\"]");
+    SignedClient.Response page =
+        client.send(
+            "POST",
+            "/dbs/b/colls/c/docs",
+            "docs",
+            "dbs/b/colls/c",
+            "{\"query\":\"SELECT * FROM c WHERE c.pk = 'big'\"}",
+            query);
+    assertThat(page.status()).isEqualTo(200);
+    int count = page.body().get("_count").asInt();
+    assertThat(count).isBetween(30, 45);
+    assertThat(page.headers().get("x-ms-continuation")).isNotNull();
+  }
+
+  @Test
+  void aBatchOverTwoMegabytesIs413() {
+    StringBuilder ops = new StringBuilder("[");
+    for (int i = 0; i < 40; i++) {
+      ops.append(i == 0 ? "" : ",")
+          .append("{\"operationType\":\"Create\",\"resourceBody\":{\"id\":\"b")
+          .append(i)
+          .append("\",\"pk\":\"p\",\"s\":\"")
+          .append("x".repeat(100_000))
+          .append("\"}}");
+    }
+    ops.append("]");
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            ops.toString(),
+            Map.of(
+                "x-ms-cosmos-is-batch-request", "True",
+                "x-ms-cosmos-batch-atomic", "True",
+                "x-ms-documentdb-partitionkey", "[\"p\"]"));
+    assertThat(r.status()).isEqualTo(413);
+    assertThat(r.body().get("message").asText()).contains("Request size is too large");
+  }
+
+  static void assertNoJavaNames(String message) {
+    assertThat(message)
+        .doesNotContain("com.fasterxml")
+        .doesNotContain("Jackson")
+        .doesNotContain("StreamReadConstraints")
+        .doesNotContain("`")
+        .doesNotContain("java.")
+        .doesNotContain("Exception")
+        .doesNotContain("line 0, column 0");
+  }
+
   /** Sends raw bytes on a new connection; the whole answer, as text. */
   String raw(String request) throws Exception {
     try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {

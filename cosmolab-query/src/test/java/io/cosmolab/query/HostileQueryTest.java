@@ -81,6 +81,44 @@ class HostileQueryTest {
     assertThat(onServerStack(() -> run(chain, doc()))).isNull();
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "ST_DISTANCE({'type':'Point','coordinates':null}, {'type':'Point','coordinates':[1,2]})",
+        "ST_DISTANCE({'type':'Polygon','coordinates':[[1]]}, {'type':'Point','coordinates':[1,2]})",
+        "ST_DISTANCE({'type':'Polygon','coordinates':[[[1,2],[3]]]}, {'type':'Point','coordinates':[1,2]})",
+        "ST_WITHIN({'type':'Point','coordinates':[1]}, {'type':'Polygon'})",
+        "DATETIMEBIN('0001-01-01T00:00:00.0000000Z', 'dd', 7)",
+        "DATETIMEBIN('9999-12-31T23:59:59.9999999Z', 'dd', 7)",
+        "DATETIMEADD('yyyy', 1e18, '2021-06-28T17:24:29Z')",
+        "DATETIMEADD('ms', 9e18, '2021-06-28T17:24:29Z')",
+        "DATETIMEDIFF('ns', '0001-01-01T00:00:00Z', '9999-12-31T00:00:00Z')",
+        "TIMESTAMPTODATETIME(9e18)",
+        "DATETIMEFROMPARTS(99999, 1, 1)"
+      })
+  void aFunctionGivenArgumentsItCannotWorkWithIsUndefinedNotAFailure(String call) {
+    assertThat(run("SELECT VALUE " + call, doc())).isEmpty();
+  }
+
+  @Test
+  void dateTimeBinAnswersItsDocumentedExamples() {
+    assertThat(run("SELECT VALUE DATETIMEBIN('2021-06-28T17:24:29.2991234Z', 'hh')", doc()))
+        .containsExactly(NODES.textNode("2021-06-28T17:00:00.0000000Z"));
+    assertThat(run("SELECT VALUE DATETIMEBIN('2021-06-28T17:24:29.2991234Z', 'hh', 3)", doc()))
+        .containsExactly(NODES.textNode("2021-06-28T15:00:00.0000000Z"));
+  }
+
+  @Test
+  void aNumberLiteralPastADoublesRangeIsASyntaxErrorNotInfinity() {
+    assertThatThrownBy(() -> CompiledQuery.compile("SELECT VALUE 1e400", Map.of()))
+        .isInstanceOfSatisfying(
+            QueryException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo("SC1001");
+              assertThat(e.getMessage()).contains("1e400 is out of range");
+            });
+  }
+
   @Test
   void moreThanFiveHundredOrsIsTheServicesLimit() {
     String text = "SELECT * FROM c WHERE c.id = '0'" + " OR c.id = 'x'".repeat(501);

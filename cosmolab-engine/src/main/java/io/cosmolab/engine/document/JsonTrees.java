@@ -50,6 +50,131 @@ public final class JsonTrees {
     }
   }
 
+  /**
+   * A client's JSON (a request body, a header) as the service takes it: exactly one value, with
+   * nothing but white space after it, no byte order mark, no property twice in one object, and no
+   * number beyond the range of a double — {@code 1e400} would otherwise be stored as infinity and
+   * written back as the string {@code "Infinity"}. [A] The service's answers to these are not
+   * documented; each is refused here with a 400 that says which rule the text broke.
+   *
+   * @throws JsonProcessingException naming the problem and where; {@link #describe} words it
+   */
+  public static JsonNode readStrict(byte[] json) throws JsonProcessingException {
+    if (json.length >= 3
+        && (json[0] & 0xFF) == 0xEF
+        && (json[1] & 0xFF) == 0xBB
+        && (json[2] & 0xFF) == 0xBF) {
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          null, "the text starts with a UTF-8 byte order mark; send JSON without one");
+    }
+    try (JsonParser p = FACTORY.createParser(json)) {
+      return readOnly(p);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) { // a byte array cannot fail to read
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #readStrict(byte[])} over text. */
+  public static JsonNode readStrict(String json) throws JsonProcessingException {
+    if (json.startsWith("\uFEFF")) {
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          null, "the text starts with a byte order mark; send JSON without one");
+    }
+    try (JsonParser p = FACTORY.createParser(json)) {
+      return readOnly(p);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) { // a string cannot fail to read
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonNode readOnly(JsonParser p) throws IOException {
+    JsonToken first = p.nextToken();
+    if (first == null) {
+      return MissingNode.getInstance();
+    }
+    JsonNode value = strictValue(p, first);
+    if (p.nextToken() != null) {
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          p, "unexpected text after the JSON value");
+    }
+    return value;
+  }
+
+  /** As {@link #value}, refusing repeated properties and numbers past a double's range. */
+  private static JsonNode strictValue(JsonParser p, JsonToken t) throws IOException {
+    switch (t) {
+      case START_OBJECT -> {
+        ObjectNode o = NODES.objectNode();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+          if (o.replace(name, strictValue(p, p.nextToken())) != null) {
+            throw new com.fasterxml.jackson.core.JsonParseException(
+                p, "the property \"" + name + "\" appears twice in one object");
+          }
+        }
+        return o;
+      }
+      case START_ARRAY -> {
+        ArrayNode a = NODES.arrayNode();
+        for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+          a.add(strictValue(p, e));
+        }
+        return a;
+      }
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+        JsonNode n = value(p, t);
+        if (!Double.isFinite(n.doubleValue())) {
+          throw new com.fasterxml.jackson.core.JsonParseException(
+              p,
+              "the number "
+                  + abbreviate(p.getText())
+                  + " is out of range: JSON numbers are IEEE 754 doubles, at most about 1.8e308");
+        }
+        return n;
+      }
+      default -> {
+        return value(p, t);
+      }
+    }
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() > 40 ? text.substring(0, 40) + "..." : text;
+  }
+
+  /**
+   * A parse failure in the user's terms: what is wrong and where (line and column when known),
+   * without the parser's class and option names.
+   */
+  public static String describe(JsonProcessingException e) {
+    String what = e.getOriginalMessage();
+    if (what == null) {
+      what = "the text is not JSON";
+    }
+    // Jackson names its own settings in some messages: "(1001) exceeds the maximum allowed (1000,
+    // from `StreamReadConstraints.getMaxNestingDepth()`)" and the like; users never set those
+    what = what.replaceAll(",? from `[^`]*`", "").replaceAll(" ?\\(`[^`]*`\\)", "");
+    what =
+        what.replaceAll(
+            " ?\\(start marker at \\[Source: [^;\\]]*(?:\\([^)]*\\))?[^;\\]]*; line: (\\d+), column:"
+                + " (\\d+)\\]\\)",
+            " (opened at line $1, column $2)");
+    what = what.replaceAll("\\[Source: [^\\]]*\\]", "");
+    what = what.replace("Document nesting depth", "JSON nesting depth");
+    int nl = what.indexOf('\n');
+    if (nl >= 0) {
+      what = what.substring(0, nl); // Jackson's second line repeats the hint in its own terms
+    }
+    com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+    if (at == null || at.getLineNr() <= 0) {
+      return what;
+    }
+    return what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+  }
+
   /** {@link #read(byte[])} over text. */
   public static JsonNode read(String json) throws JsonProcessingException {
     try (JsonParser p = FACTORY.createParser(json)) {

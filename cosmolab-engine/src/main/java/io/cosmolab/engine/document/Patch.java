@@ -218,6 +218,16 @@ public final class Patch {
           op, index, "the value at %s is %s, not a number", op.path(), current.getNodeType());
     } else {
       result = sum(current, op.value());
+      if (!Double.isFinite(result.doubleValue())) {
+        throw failure(
+            op,
+            index,
+            "adding %s to %s at %s overflows: JSON numbers are IEEE 754 doubles, at most about"
+                + " 1.8e308",
+            op.value(),
+            current,
+            op.path());
+      }
     }
     set(parent, last, result, op, index);
   }

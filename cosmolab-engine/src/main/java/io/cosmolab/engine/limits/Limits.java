@@ -65,6 +65,9 @@ public record Limits(double scaleFactor) {
   /** Operations in one transactional batch. [D] LIMITS */
   public static final int MAX_BATCH_OPERATIONS = 100;
 
+  /** The body of one transactional batch: 2 MB. [D] LIMITS ("maximum request size") */
+  public static final int MAX_BATCH_REQUEST_BYTES = 2 * 1024 * 1024;
+
   /** Operations in one patch request. [D] "Partial document update" FAQ: at most 10. */
   public static final int MAX_PATCH_OPERATIONS = 10;
 

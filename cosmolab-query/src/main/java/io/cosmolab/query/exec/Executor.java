@@ -641,10 +641,24 @@ public final class Executor {
         for (Compiled a : args) {
           values.add(a.eval(env, g));
         }
-        return impl.apply(values, functionContext);
+        return invoke(impl, values);
       };
     }
     return (env, g) -> eval(e, env, g);
+  }
+
+  /**
+   * Calls a system function. A date or number its arguments lead past what Java can represent (year
+   * 10^18, a tick count past a long) is undefined, as the service answers arguments it cannot work
+   * with, never a failure of the whole query. [A] The service's exact answers at these edges are
+   * not documented.
+   */
+  private JsonNode invoke(SystemFunctions.Impl impl, List<JsonNode> args) {
+    try {
+      return impl.apply(args, functionContext);
+    } catch (ArithmeticException | java.time.DateTimeException e) {
+      return null;
+    }
   }
 
   private Compiled compileBinary(Expr.Binary b) {
@@ -976,7 +990,7 @@ public final class Executor {
     for (Expr a : c.arguments()) {
       args.add(eval(a, env, group));
     }
-    return SystemFunctions.lookup(c.name()).impl().apply(args, functionContext);
+    return invoke(SystemFunctions.lookup(c.name()).impl(), args);
   }
 
   private JsonNode aggregate(String name, Expr argument, List<Row> group) {

@@ -29,7 +29,7 @@ final class SpatialFunctions {
         (a, c) -> {
           List<double[]> p = vertices(a.get(0));
           List<double[]> q = vertices(a.get(1));
-          if (p == null || q == null || validity(a.get(0)) != null || validity(a.get(1)) != null) {
+          if (p == null || q == null) {
             return null;
           }
           double best = Double.MAX_VALUE;
@@ -150,9 +150,10 @@ final class SpatialFunctions {
     return null;
   }
 
+  /** The positions of a valid geometry, or null for an invalid one (its functions: undefined). */
   private static List<double[]> vertices(JsonNode g) {
     String type = type(g);
-    if (type == null || g.get("coordinates") == null) {
+    if (type == null || validity(g) != null) {
       return null;
     }
     List<double[]> out = new ArrayList<>();

@@ -598,9 +598,17 @@ public final class SystemFunctions {
     }
   }
 
-  /** The service's format: {@code YYYY-MM-DDThh:mm:ss.fffffffZ} (seven fraction digits). */
+  /**
+   * The service's format: {@code YYYY-MM-DDThh:mm:ss.fffffffZ} (seven fraction digits).
+   *
+   * @throws java.time.DateTimeException for a year outside 0001–9999, which that format (and the
+   *     service's DateTime) cannot hold; the executor makes the function's result undefined
+   */
   static String formatDateTime(Instant t) {
     LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+    if (d.getYear() < 1 || d.getYear() > 9999) {
+      throw new java.time.DateTimeException("year " + d.getYear() + " is outside 0001-9999");
+    }
     return String.format(
         Locale.ROOT,
         "%04d-%02d-%02dT%02d:%02d:%02d.%07dZ",

@@ -513,6 +513,16 @@ public final class QueryParser {
         // too large for a long: a double, as the service stores such numbers
       }
       double d = Double.parseDouble(s);
+      if (Double.isInfinite(d)) {
+        // the service's query engine allows no non-finite numbers (sqlAllowNonFiniteNumbers)
+        throw error(
+            t,
+            "SC1001",
+            "the number "
+                + s
+                + " is out of range: numbers are IEEE 754 doubles, at most about"
+                + " 1.8e308");
+      }
       // an integral literal is a whole number (1.5e2 is 150), as computed numbers are
       if (d == Math.rint(d) && Math.abs(d) <= 9.007199254740992E15) {
         return NODES.numberNode((long) d);
