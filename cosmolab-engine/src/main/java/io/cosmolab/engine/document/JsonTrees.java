@@ -163,6 +163,9 @@ public final class JsonTrees {
                 + " (\\d+)\\]\\)",
             " (opened at line $1, column $2)");
     what = what.replaceAll("\\[Source: [^\\]]*\\]", "");
+    // "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
+    what = what.replaceAll(":? ?enable `[^`]*` to allow", ", which JSON does not have");
+    what = what.replace("`", "'");
     what = what.replace("Document nesting depth", "JSON nesting depth");
     int nl = what.indexOf('\n');
     if (nl >= 0) {

@@ -63,8 +63,10 @@ final class Resolver {
   /**
    * True when the path names its database, and its container if it has one, by RID rather than by
    * name, so that the link it is signed over is the lower-cased RID of the last of them. Names win,
-   * as in {@link #findDatabase}: a segment that is a database's name is never read as a RID. Paths
-   * below a container (documents, scripts) are only ever addressed by name here.
+   * as in {@link #findDatabase}: a segment that is a database's name is never read as a RID. A
+   * resource below a container (a stored procedure by its self link, as the Java SDK replaces it)
+   * is RID-addressed when its database and container are; its handler then finds it by that RID or
+   * answers 404.
    */
   boolean isRidAddressed(ResourcePath path) {
     if (path.size() < 2 || !"dbs".equals(path.segment(0))) {
@@ -83,7 +85,7 @@ final class Resolver {
     if (linkSegments == 2) {
       return true;
     }
-    if (linkSegments != 4 || !"colls".equals(path.segment(2))) {
+    if ((linkSegments != 4 && linkSegments != 6) || !"colls".equals(path.segment(2))) {
       return false;
     }
     String collRef = path.segment(3);
