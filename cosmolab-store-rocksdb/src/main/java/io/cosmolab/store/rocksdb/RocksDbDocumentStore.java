@@ -9,9 +9,11 @@ import io.cosmolab.engine.store.DocumentStore;
 import io.cosmolab.engine.store.StoredDocument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,6 +91,12 @@ public final class RocksDbDocumentStore implements DocumentStore {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.store.rocksdb");
   private static final int CHUNK = 512;
   private static final byte[] CATALOG_KEY = "catalog".getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * Written by {@link #close()} once RocksDB has closed without error, removed by the next open:
+   * after a clean close the write-ahead log has no torn tail, so any imperfection in it is damage.
+   */
+  private static final String CLOSED_CLEANLY = "cosmolab-closed-cleanly";
 
   /**
    * Free space a stalled store wants before it reopens: reopening flushes the log it replays, and
@@ -210,14 +218,29 @@ public final class RocksDbDocumentStore implements DocumentStore {
       }
       closed = true;
       if (live != null) {
-        live.close();
+        boolean clean = !stalled && live.closeCleanly();
         live = null;
+        if (clean) {
+          markClosedCleanly();
+        }
       }
       unavailable =
           CosmosError.INTERNAL_SERVER_ERROR.exception("the store in %s is closed", directory);
       space.close();
     } finally {
       gate.writeLock().unlock();
+    }
+  }
+
+  /** Durably: the marker must not outlive a log tail lost in a power cut. */
+  private void markClosedCleanly() {
+    Path marker = directory.resolve(CLOSED_CLEANLY);
+    try (FileChannel ch =
+        FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // the next start is then as careful as after a killed process, no worse
+      LOG.log(System.Logger.Level.WARNING, "cannot write " + marker + ": " + e);
     }
   }
 
@@ -405,70 +428,108 @@ public final class RocksDbDocumentStore implements DocumentStore {
       this.reads = new ReadOptions().setVerifyChecksums(true);
     }
 
-    /** Opens strictly, then leniently about the log's tail only; see the class comment. */
+    /**
+     * Opens strictly; after a stop that was not a clean close, then leniently about the log's tail
+     * only. See the class comment.
+     */
     static Database open(Path directory, SstFileManager space, boolean sync, List<String> notes) {
-      RocksDBException strict;
-      try {
-        return attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
-      } catch (RocksDBException e) {
-        if (Failures.kindOf(e, directory) != Failures.Kind.DAMAGED) {
-          throw Failures.ofOpen(directory, e, Failures.diskUsage(directory));
-        }
-        strict = e;
-      }
+      Path marker = directory.resolve(CLOSED_CLEANLY);
+      boolean clean = Files.exists(marker);
       Database d;
       try {
-        d = attempt(directory, space, sync, WALRecoveryMode.TolerateCorruptedTailRecords);
-      } catch (RocksDBException lenient) {
-        throw refusal(directory, strict, lenient);
+        d = attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
+      } catch (RocksDBException strict) {
+        if (Failures.kindOf(strict, directory) != Failures.Kind.DAMAGED) {
+          throw Failures.ofOpen(directory, strict, Failures.diskUsage(directory));
+        }
+        if (clean) {
+          throw refusal(directory, strict);
+        }
+        try {
+          d = attempt(directory, space, sync, WALRecoveryMode.TolerateCorruptedTailRecords);
+        } catch (RocksDBException lenient) {
+          throw Failures.kindOf(lenient, directory) == Failures.Kind.DAMAGED
+              ? refusal(directory, lenient)
+              : Failures.ofOpen(directory, lenient, Failures.diskUsage(directory));
+        }
+        String note =
+            "the write-ahead log in "
+                + directory
+                + " ended in an incomplete record, as a process killed in the middle of a write"
+                + " leaves it; that record was dropped (RocksDB reported \""
+                + Failures.text(strict)
+                + "\"). It was never acknowledged, unless the tail of the log was damaged by"
+                + " something else, in which case the last writes before the stop are missing";
+        LOG.log(System.Logger.Level.WARNING, note);
+        synchronized (notes) {
+          notes.add(note);
+        }
       }
-      String note =
-          "the write-ahead log in "
-              + directory
-              + " ended in an incomplete record, which a process killed in the middle of a write"
-              + " leaves behind; it was dropped (RocksDB reported \""
-              + Failures.text(strict)
-              + "\"). If the process was not killed, the tail of the log was damaged and the last"
-              + " writes before the stop may be missing";
-      LOG.log(System.Logger.Level.WARNING, note);
-      synchronized (notes) {
-        notes.add(note);
+      try {
+        // from here on, a stop that is not a clean close may leave a torn tail
+        Files.deleteIfExists(marker);
+      } catch (IOException e) {
+        d.close();
+        throw new UncheckedIOException("cannot remove " + marker, e);
       }
       return d;
     }
 
-    private static CosmosException refusal(
-        Path directory, RocksDBException strict, RocksDBException lenient) {
-      if (Failures.kindOf(lenient, directory) != Failures.Kind.DAMAGED) {
-        return Failures.ofOpen(directory, lenient, Failures.diskUsage(directory));
-      }
-      String said = Failures.text(lenient);
-      if (mentionsTheLog(strict) || mentionsTheLog(lenient)) {
+    /**
+     * The error for damage that the store will not open past. When the database opens read-only
+     * with the log's damaged records skipped, the damage is in the log: say so, since moving on
+     * would lose acknowledged writes. (Read-only: nothing on disk changes.)
+     */
+    private static CosmosException refusal(Path directory, RocksDBException e) {
+      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
+      try (DBOptions options =
+          new DBOptions().setWalRecoveryMode(WALRecoveryMode.SkipAnyCorruptedRecords)) {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        RocksDB probe;
+        try {
+          probe =
+              RocksDB.openReadOnly(options, directory.toString(), families(familyOptions), handles);
+        } catch (RocksDBException stillDamaged) {
+          return Failures.damaged(directory, "opening it", Failures.text(e));
+        }
+        handles.forEach(ColumnFamilyHandle::close);
+        probe.close();
         return CosmosError.INTERNAL_SERVER_ERROR.exception(
-            "data directory damaged: the write-ahead log in %s is damaged before its end (RocksDB"
-                + " reports \"%s\"); cosmolab refuses to start rather than lose acknowledged writes;"
-                + " move the directory aside (or restore it from a copy) and start again",
-            directory, said);
+            "data directory damaged: the write-ahead log of %s (%s) is damaged, RocksDB reports"
+                + " \"%s\"; cosmolab refuses to start rather than lose acknowledged writes; move"
+                + " the directory aside (or restore it from a copy) and start again",
+            directory, logFiles(directory), Failures.text(e));
+      } finally {
+        familyOptions.close();
       }
-      return Failures.damaged(directory, "opening it", said);
     }
 
-    private static boolean mentionsTheLog(RocksDBException e) {
-      String t = Failures.text(e);
-      return t.matches("(?s).*\\d+\\.log\\b.*") || t.contains("log record") || t.contains("WAL");
+    private static String logFiles(Path directory) {
+      try (var files = Files.list(directory)) {
+        return String.join(
+            ", ",
+            files
+                .map(p -> p.getFileName().toString())
+                .filter(n -> n.endsWith(".log"))
+                .sorted()
+                .toList());
+      } catch (IOException e) {
+        return "*.log";
+      }
+    }
+
+    private static List<ColumnFamilyDescriptor> families(ColumnFamilyOptions familyOptions) {
+      return List.of(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
+          new ColumnFamilyDescriptor("documents".getBytes(StandardCharsets.UTF_8), familyOptions),
+          new ColumnFamilyDescriptor("changes".getBytes(StandardCharsets.UTF_8), familyOptions));
     }
 
     private static Database attempt(
         Path directory, SstFileManager space, boolean sync, WALRecoveryMode recovery)
         throws RocksDBException {
       ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
-      List<ColumnFamilyDescriptor> families =
-          List.of(
-              new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
-              new ColumnFamilyDescriptor(
-                  "documents".getBytes(StandardCharsets.UTF_8), familyOptions),
-              new ColumnFamilyDescriptor(
-                  "changes".getBytes(StandardCharsets.UTF_8), familyOptions));
+      List<ColumnFamilyDescriptor> families = families(familyOptions);
       DBOptions options =
           new DBOptions()
               .setCreateIfMissing(true)
@@ -489,12 +550,42 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
     @Override
     public void close() {
+      closeHandles();
+      db.close();
+      closeOptions();
+    }
+
+    /**
+     * Syncs the log and closes; true when both succeeded, so the log on disk is whole. (Without
+     * {@code syncEachCommit} the log is not synced per commit, and a power cut after the close must
+     * not leave a torn tail behind a "closed cleanly" marker.)
+     */
+    boolean closeCleanly() {
+      boolean clean;
+      try {
+        db.syncWal();
+        closeHandles();
+        db.closeE();
+        clean = true;
+      } catch (RocksDBException e) {
+        LOG.log(System.Logger.Level.WARNING, "RocksDB did not close cleanly: " + Failures.text(e));
+        closeHandles();
+        db.close();
+        clean = false;
+      }
+      closeOptions();
+      return clean;
+    }
+
+    private void closeHandles() {
       reads.close();
       writes.close();
       defaults.close();
       documents.close();
       changes.close();
-      db.close();
+    }
+
+    private void closeOptions() {
       options.close();
       familyOptions.close();
     }
