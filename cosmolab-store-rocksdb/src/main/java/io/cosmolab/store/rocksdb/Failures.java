@@ -75,8 +75,9 @@ final class Failures {
 
   static CosmosException full(Path directory, String what, String said, String usage) {
     return CosmosError.INSUFFICIENT_STORAGE.exception(
-        "the disk of the data directory %s is full (%s): %s failed and was not applied (RocksDB"
-            + " reports \"%s\"). Free some space: writes resume by themselves, without a restart",
+        "the disk of the data directory %s is full (%s): could not %s, and none of it was"
+            + " applied (RocksDB reports \"%s\"). Free some space: writes resume by themselves,"
+            + " without a restart",
         directory, usage, what, said);
   }
 

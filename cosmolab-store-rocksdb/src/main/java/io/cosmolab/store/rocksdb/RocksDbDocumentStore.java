@@ -345,8 +345,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       if (space.isMaxAllowedSpaceReached()
           || directory.toFile().getUsableSpace() < RESUME_FREE_BYTES) {
         if (live == null) {
-          throw Failures.full(
-              directory, "reopening it", "not tried: the disk is still full", usage());
+          throw Failures.full(directory, "reopen it", "not tried: the disk is still full", usage());
         }
         return;
       }
