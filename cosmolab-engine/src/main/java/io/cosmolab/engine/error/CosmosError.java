@@ -42,8 +42,18 @@ public enum CosmosError {
   FAILED_DEPENDENCY(424, 0, "FailedDependency"),
   /** The physical partition's RU/s budget is exhausted. */
   REQUEST_RATE_TOO_LARGE(429, 3200, "TooManyRequests"),
+  /**
+   * cosmolab cannot serve the request correctly, for example because its data directory is damaged;
+   * the message names the directory and what the storage reported.
+   */
+  INTERNAL_SERVER_ERROR(500, 0, "InternalServerError"),
   /** A capability cosmolab does not implement; the message says which. */
-  NOT_SUPPORTED(501, 0, "NotImplemented");
+  NOT_SUPPORTED(501, 0, "NotImplemented"),
+  /**
+   * The disk of the data directory is full: the write was not applied. The message says how much is
+   * free; writes resume by themselves once space is freed.
+   */
+  INSUFFICIENT_STORAGE(507, 0, "InsufficientStorage");
 
   private final int status;
   private final int subStatus;

@@ -1,5 +1,7 @@
 package io.cosmolab.store.rocksdb;
 
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.store.ChangeRecord;
 import io.cosmolab.engine.store.ContainerStore;
@@ -7,10 +9,14 @@ import io.cosmolab.engine.store.DocumentStore;
 import io.cosmolab.engine.store.StoredDocument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -19,15 +25,22 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LiveFileMetaData;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileManager;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -46,37 +59,74 @@ import org.rocksdb.WriteOptions;
  * the last one, so an abandoned scan holds no native resources.
  *
  * <p>Thread-safe: RocksDB is; the per-container document counts are atomic, and the engine commits
- * one writer per container at a time.
+ * one writer per container at a time. Every use of the database holds the read side of {@link
+ * #gate}; only reopening it (see below) holds the write side.
  */
 public final class RocksDbDocumentStore implements DocumentStore {
+  /*
+   * Damaged data fails loudly. RocksDB checks a checksum on every block it reads (set explicitly
+   * below, with paranoid checks), but an iterator that meets a bad block merely stops being valid:
+   * a loop on isValid() alone ends the scan early, and a count or a change feed comes out short
+   * with no error. So every scan asks the iterator's status() when it stops, and a failure becomes
+   * "data directory damaged: ..." (500), never a shorter answer. The engine reads every document
+   * and the whole change log when it starts, so damage in a table file usually stops the start.
+   *
+   * Write-ahead log recovery. RocksDB's default, point-in-time recovery, stops replaying at the
+   * first damaged record and opens with everything after it silently gone: acknowledged writes
+   * lost. AbsoluteConsistency refuses any imperfection, including the incomplete last record a
+   * process killed in the middle of a write leaves behind, which must still open (that write was
+   * never acknowledged). TolerateCorruptedTailRecords opens past such a tail but still refuses a
+   * checksum mismatch; it also, though, reads a damaged length field in the log's last 32 KiB
+   * block as a torn tail and drops the rest of that block without a word. So the store opens in
+   * AbsoluteConsistency, and only if that fails on damage does it try TolerateCorruptedTailRecords:
+   * if that opens, the damage was confined to the log's tail, and the start says so in the log
+   * (what was dropped may include acknowledged writes only if the tail itself was damaged, not
+   * torn); if it fails too, the store refuses to start rather than lose acknowledged writes.
+   *
+   * A full disk. When a flush or a log write fails for lack of space, RocksDB stops taking writes
+   * until DB::Resume, which RocksJava does not expose. A write that fails that way returns 507 and
+   * marks the store stalled; the next write, once the disk has room again, closes and reopens the
+   * database (the log replays what was acknowledged), so writing resumes without a restart.
+   */
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.store.rocksdb");
   private static final int CHUNK = 512;
   private static final byte[] CATALOG_KEY = "catalog".getBytes(StandardCharsets.UTF_8);
 
-  private final Path directory;
-  private final RocksDB db;
-  private final DBOptions options;
-  private final ColumnFamilyOptions familyOptions;
-  private final ColumnFamilyHandle defaults;
-  private final ColumnFamilyHandle documents;
-  private final ColumnFamilyHandle changes;
-  private final WriteOptions writeOptions;
-  private final Map<String, Store> open = new ConcurrentHashMap<>();
+  /**
+   * Written by {@link #close()} once RocksDB has closed without error, removed by the next open:
+   * after a clean close the write-ahead log has no torn tail, so any imperfection in it is damage.
+   */
+  private static final String CLOSED_CLEANLY = "cosmolab-closed-cleanly";
 
-  private RocksDbDocumentStore(
-      Path directory,
-      RocksDB db,
-      DBOptions options,
-      ColumnFamilyOptions familyOptions,
-      List<ColumnFamilyHandle> handles,
-      boolean sync) {
+  /**
+   * Free space a stalled store wants before it reopens: reopening flushes the log it replays, and
+   * reopening on a disk that is still full would only fail again.
+   */
+  private static final long RESUME_FREE_BYTES = 32L << 20;
+
+  private final Path directory;
+  private final boolean sync;
+  private final SstFileManager space;
+  private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+  private final Map<String, Store> open = new ConcurrentHashMap<>();
+  private final List<String> recoveryNotes = new ArrayList<>();
+
+  /** The open database; null only while a reopen has failed (guarded by {@link #gate}). */
+  private Database live;
+
+  /** Why {@link #live} is null. */
+  private CosmosException unavailable;
+
+  /** A write failed for lack of space: the next write reopens the database first, if it can. */
+  private volatile boolean stalled;
+
+  private boolean closed;
+
+  private RocksDbDocumentStore(Path directory, boolean sync, SstFileManager space) {
     this.directory = directory;
-    this.db = db;
-    this.options = options;
-    this.familyOptions = familyOptions;
-    this.defaults = handles.get(0);
-    this.documents = handles.get(1);
-    this.changes = handles.get(2);
-    this.writeOptions = new WriteOptions().setSync(sync);
+    this.sync = sync;
+    this.space = space;
+    this.live = Database.open(directory, space, sync, recoveryNotes);
   }
 
   /** Opens (or creates) the store in {@code directory}; commits survive a killed process. */
@@ -88,8 +138,9 @@ public final class RocksDbDocumentStore implements DocumentStore {
    * Opens (or creates) the store in {@code directory}.
    *
    * @param syncEachCommit fsync the log on every commit, so commits also survive a power cut
-   * @throws IllegalStateException naming the directory if it cannot be opened (for example, another
-   *     cosmolab process holds it)
+   * @throws CosmosException naming the directory if it cannot be opened, with what RocksDB said:
+   *     {@code "data directory damaged: ..."} for corruption, a full disk (507), or its lock held
+   *     by another process
    */
   public static RocksDbDocumentStore open(Path directory, boolean syncEachCommit) {
     RocksDB.loadLibrary();
@@ -98,34 +149,32 @@ public final class RocksDbDocumentStore implements DocumentStore {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the data directory " + directory, e);
     }
-    ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
-    List<ColumnFamilyDescriptor> families =
-        List.of(
-            new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
-            new ColumnFamilyDescriptor("documents".getBytes(StandardCharsets.UTF_8), familyOptions),
-            new ColumnFamilyDescriptor("changes".getBytes(StandardCharsets.UTF_8), familyOptions));
-    DBOptions options =
-        new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    SstFileManager space;
     try {
-      RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
-      return new RocksDbDocumentStore(
-          directory, db, options, familyOptions, handles, syncEachCommit);
+      space = new SstFileManager(Env.getDefault());
     } catch (RocksDBException e) {
-      options.close();
-      familyOptions.close();
-      throw new IllegalStateException(
-          "cannot open the data directory "
-              + directory
-              + ": "
-              + e.getMessage()
-              + " (is another cosmolab using it?)",
-          e);
+      throw Failures.ofOpen(directory, e, Failures.diskUsage(directory));
+    }
+    try {
+      return new RocksDbDocumentStore(directory, syncEachCommit, space);
+    } catch (RuntimeException e) {
+      space.close();
+      throw e;
     }
   }
 
   public Path directory() {
     return directory;
+  }
+
+  /**
+   * What the start had to forgive, one line each (also logged as warnings): empty unless the
+   * write-ahead log ended in an incomplete record.
+   */
+  public List<String> recoveryNotes() {
+    synchronized (recoveryNotes) {
+      return List.copyOf(recoveryNotes);
+    }
   }
 
   @Override
@@ -136,48 +185,409 @@ public final class RocksDbDocumentStore implements DocumentStore {
   @Override
   public void drop(String containerRid) {
     byte[] prefix = Codec.prefix(containerRid);
-    try {
-      db.deleteRange(documents, prefix, Codec.prefixEnd(prefix));
-      db.deleteRange(changes, prefix, Codec.prefixEnd(prefix));
-    } catch (RocksDBException e) {
-      throw failure("drop container " + containerRid, e);
-    }
+    write(
+        "drop container " + containerRid,
+        d -> {
+          d.db.deleteRange(d.documents, d.writes, prefix, Codec.prefixEnd(prefix));
+          d.db.deleteRange(d.changes, d.writes, prefix, Codec.prefixEnd(prefix));
+        });
     open.remove(containerRid);
   }
 
   @Override
   public String loadCatalog() {
-    try {
-      byte[] v = db.get(defaults, CATALOG_KEY);
-      return v == null ? null : new String(v, StandardCharsets.UTF_8);
-    } catch (RocksDBException e) {
-      throw failure("read the catalog", e);
-    }
+    byte[] v = read("read the catalog", d -> d.db.get(d.defaults, d.reads, CATALOG_KEY));
+    return v == null ? null : new String(v, StandardCharsets.UTF_8);
   }
 
   @Override
   public void saveCatalog(String catalogJson) {
-    try {
-      db.put(defaults, writeOptions, CATALOG_KEY, catalogJson.getBytes(StandardCharsets.UTF_8));
-    } catch (RocksDBException e) {
-      throw failure("save the catalog", e);
-    }
+    write(
+        "save the catalog",
+        d ->
+            d.db.put(
+                d.defaults, d.writes, CATALOG_KEY, catalogJson.getBytes(StandardCharsets.UTF_8)));
   }
 
   @Override
   public void close() {
-    writeOptions.close();
-    defaults.close();
-    documents.close();
-    changes.close();
-    db.close();
-    options.close();
-    familyOptions.close();
+    gate.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (live != null) {
+        boolean clean = !stalled && live.closeCleanly();
+        live = null;
+        if (clean) {
+          markClosedCleanly();
+        }
+      }
+      unavailable =
+          CosmosError.INTERNAL_SERVER_ERROR.exception("the store in %s is closed", directory);
+      space.close();
+    } finally {
+      gate.writeLock().unlock();
+    }
   }
 
-  private IllegalStateException failure(String what, RocksDBException e) {
-    return new IllegalStateException(
-        "storage failed to " + what + " in " + directory + ": " + e.getMessage(), e);
+  /** Durably: the marker must not outlive a log tail lost in a power cut. */
+  private void markClosedCleanly() {
+    Path marker = directory.resolve(CLOSED_CLEANLY);
+    try (FileChannel ch =
+        FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // the next start is then as careful as after a killed process, no worse
+      LOG.log(System.Logger.Level.WARNING, "cannot write " + marker + ": " + e);
+    }
+  }
+
+  /** Writes every memtable to table files and waits (for tests that need table files). */
+  void flush() {
+    write(
+        "flush",
+        d -> {
+          try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
+            d.db.flush(f, List.of(d.defaults, d.documents, d.changes));
+          }
+        });
+  }
+
+  /** The table files of one column family ({@code "documents"}, {@code "changes"}). */
+  List<Path> tableFiles(String family) {
+    return read(
+        "list table files",
+        d -> {
+          List<Path> out = new ArrayList<>();
+          for (LiveFileMetaData f : d.db.getLiveFilesMetaData()) {
+            if (new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals(family)) {
+              out.add(Path.of(f.path()).resolve(f.fileName().replaceFirst("^/", "")));
+            }
+          }
+          return out;
+        });
+  }
+
+  /**
+   * Caps the bytes of table files the directory may hold; past it, a flush fails as if the disk
+   * were full. A portable way to test a full disk; 0 lifts the cap.
+   */
+  void limitSpace(long bytes) {
+    space.setMaxAllowedSpaceUsage(bytes);
+  }
+
+  /** A call on the database that RocksDB may fail. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T apply(Database d) throws RocksDBException;
+  }
+
+  @FunctionalInterface
+  private interface Action {
+    void apply(Database d) throws RocksDBException;
+  }
+
+  private <T> T read(String what, Call<T> call) {
+    Database d = acquire(false);
+    try {
+      return call.apply(d);
+    } catch (RocksDBException e) {
+      throw Failures.of(directory, what, e, usage());
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  private void write(String what, Action action) {
+    Database d = acquire(true);
+    try {
+      action.apply(d);
+    } catch (RocksDBException e) {
+      if (Failures.kindOf(e, directory) == Failures.Kind.NO_SPACE) {
+        stalled = true;
+      }
+      throw Failures.of(directory, what, e, usage());
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  /** The open database, with the read side of the gate held; the caller unlocks it. */
+  private Database acquire(boolean writing) {
+    if (stalled && writing) {
+      resume();
+    }
+    gate.readLock().lock();
+    if (live == null) {
+      CosmosException why = unavailable;
+      gate.readLock().unlock();
+      if (!closed && stalled) {
+        resume();
+        return acquire(writing);
+      }
+      throw why;
+    }
+    return live;
+  }
+
+  /**
+   * Reopens the database after a write failed for lack of space, if the disk has room again;
+   * otherwise leaves it as it is, so the write fails again with RocksDB's no-space error.
+   */
+  private void resume() {
+    gate.writeLock().lock();
+    try {
+      if (!stalled || closed) {
+        return;
+      }
+      if (space.isMaxAllowedSpaceReached()
+          || directory.toFile().getUsableSpace() < RESUME_FREE_BYTES) {
+        if (live == null) {
+          throw Failures.full(directory, "reopen it", "not tried: the disk is still full", usage());
+        }
+        return;
+      }
+      if (live != null) {
+        live.close();
+        live = null;
+      }
+      try {
+        live = Database.open(directory, space, sync, recoveryNotes);
+      } catch (CosmosException e) {
+        unavailable = e;
+        throw e;
+      }
+      stalled = false;
+      LOG.log(
+          System.Logger.Level.INFO,
+          "writes resume in {0}: the disk has room again ({1})",
+          directory,
+          usage());
+    } finally {
+      gate.writeLock().unlock();
+    }
+  }
+
+  private String usage() {
+    String disk = Failures.diskUsage(directory);
+    return space.isMaxAllowedSpaceReached()
+        ? disk
+            + "; the directory's space limit is reached, at "
+            + Failures.human(space.getTotalSize())
+        : disk;
+  }
+
+  /** Checks why an iterator stopped: the end of the data, or a failure that must not pass. */
+  private void checkStopped(RocksIterator it, String what) {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw Failures.of(directory, what, e, usage());
+    }
+  }
+
+  private <T> T decode(Function<byte[], T> decode, byte[] value, String what) {
+    try {
+      return decode.apply(value);
+    } catch (RuntimeException e) {
+      // checksums passed, so this is a record written wrong; still, never answer from it
+      throw Failures.damaged(directory, what, "a stored record does not decode: " + e);
+    }
+  }
+
+  /**
+   * One opening of the database: its handles and options, closed together. Replaced as a whole when
+   * writing resumes after a full disk.
+   */
+  private static final class Database implements AutoCloseable {
+    final RocksDB db;
+    final DBOptions options;
+    final ColumnFamilyOptions familyOptions;
+    final ColumnFamilyHandle defaults;
+    final ColumnFamilyHandle documents;
+    final ColumnFamilyHandle changes;
+    final WriteOptions writes;
+    final ReadOptions reads;
+
+    private Database(
+        RocksDB db,
+        DBOptions options,
+        ColumnFamilyOptions familyOptions,
+        List<ColumnFamilyHandle> h,
+        boolean sync) {
+      this.db = db;
+      this.options = options;
+      this.familyOptions = familyOptions;
+      this.defaults = h.get(0);
+      this.documents = h.get(1);
+      this.changes = h.get(2);
+      this.writes = new WriteOptions().setSync(sync);
+      this.reads = new ReadOptions().setVerifyChecksums(true);
+    }
+
+    /**
+     * Opens strictly; after a stop that was not a clean close, then leniently about the log's tail
+     * only. See the class comment.
+     */
+    static Database open(Path directory, SstFileManager space, boolean sync, List<String> notes) {
+      Path marker = directory.resolve(CLOSED_CLEANLY);
+      boolean clean = Files.exists(marker);
+      Database d;
+      try {
+        d = attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
+      } catch (RocksDBException strict) {
+        if (Failures.kindOf(strict, directory) != Failures.Kind.DAMAGED) {
+          throw Failures.ofOpen(directory, strict, Failures.diskUsage(directory));
+        }
+        if (clean) {
+          throw refusal(directory, strict);
+        }
+        try {
+          d = attempt(directory, space, sync, WALRecoveryMode.TolerateCorruptedTailRecords);
+        } catch (RocksDBException lenient) {
+          throw Failures.kindOf(lenient, directory) == Failures.Kind.DAMAGED
+              ? refusal(directory, lenient)
+              : Failures.ofOpen(directory, lenient, Failures.diskUsage(directory));
+        }
+        String note =
+            "the write-ahead log in "
+                + directory
+                + " ended in an incomplete record, as a process killed in the middle of a write"
+                + " leaves it; that record was dropped (RocksDB reported \""
+                + Failures.text(strict)
+                + "\"). It was never acknowledged, unless the tail of the log was damaged by"
+                + " something else, in which case the last writes before the stop are missing";
+        LOG.log(System.Logger.Level.WARNING, note);
+        synchronized (notes) {
+          notes.add(note);
+        }
+      }
+      try {
+        // from here on, a stop that is not a clean close may leave a torn tail
+        Files.deleteIfExists(marker);
+      } catch (IOException e) {
+        d.close();
+        throw new UncheckedIOException("cannot remove " + marker, e);
+      }
+      return d;
+    }
+
+    /**
+     * The error for damage that the store will not open past. When the database opens read-only
+     * with the log's damaged records skipped, the damage is in the log: say so, since moving on
+     * would lose acknowledged writes. (Read-only: nothing on disk changes.)
+     */
+    private static CosmosException refusal(Path directory, RocksDBException e) {
+      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
+      try (DBOptions options =
+          new DBOptions().setWalRecoveryMode(WALRecoveryMode.SkipAnyCorruptedRecords)) {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        RocksDB probe;
+        try {
+          probe =
+              RocksDB.openReadOnly(options, directory.toString(), families(familyOptions), handles);
+        } catch (RocksDBException stillDamaged) {
+          return Failures.damaged(directory, "opening it", Failures.text(e));
+        }
+        handles.forEach(ColumnFamilyHandle::close);
+        probe.close();
+        return CosmosError.INTERNAL_SERVER_ERROR.exception(
+            "data directory damaged: the write-ahead log of %s (%s) is damaged, RocksDB reports"
+                + " \"%s\"; cosmolab refuses to start rather than lose acknowledged writes; move"
+                + " the directory aside (or restore it from a copy) and start again",
+            directory, logFiles(directory), Failures.text(e));
+      } finally {
+        familyOptions.close();
+      }
+    }
+
+    private static String logFiles(Path directory) {
+      try (var files = Files.list(directory)) {
+        return String.join(
+            ", ",
+            files
+                .map(p -> p.getFileName().toString())
+                .filter(n -> n.endsWith(".log"))
+                .sorted()
+                .toList());
+      } catch (IOException e) {
+        return "*.log";
+      }
+    }
+
+    private static List<ColumnFamilyDescriptor> families(ColumnFamilyOptions familyOptions) {
+      return List.of(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
+          new ColumnFamilyDescriptor("documents".getBytes(StandardCharsets.UTF_8), familyOptions),
+          new ColumnFamilyDescriptor("changes".getBytes(StandardCharsets.UTF_8), familyOptions));
+    }
+
+    private static Database attempt(
+        Path directory, SstFileManager space, boolean sync, WALRecoveryMode recovery)
+        throws RocksDBException {
+      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
+      List<ColumnFamilyDescriptor> families = families(familyOptions);
+      DBOptions options =
+          new DBOptions()
+              .setCreateIfMissing(true)
+              .setCreateMissingColumnFamilies(true)
+              .setParanoidChecks(true)
+              .setWalRecoveryMode(recovery)
+              .setSstFileManager(space);
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      try {
+        RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
+        return new Database(db, options, familyOptions, handles, sync);
+      } catch (RocksDBException e) {
+        options.close();
+        familyOptions.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      closeHandles();
+      db.close();
+      closeOptions();
+    }
+
+    /**
+     * Syncs the log and closes; true when both succeeded, so the log on disk is whole. (Without
+     * {@code syncEachCommit} the log is not synced per commit, and a power cut after the close must
+     * not leave a torn tail behind a "closed cleanly" marker.)
+     */
+    boolean closeCleanly() {
+      boolean clean;
+      try {
+        db.syncWal();
+        closeHandles();
+        db.closeE();
+        clean = true;
+      } catch (RocksDBException e) {
+        LOG.log(System.Logger.Level.WARNING, "RocksDB did not close cleanly: " + Failures.text(e));
+        closeHandles();
+        db.close();
+        clean = false;
+      }
+      closeOptions();
+      return clean;
+    }
+
+    private void closeHandles() {
+      reads.close();
+      writes.close();
+      defaults.close();
+      documents.close();
+      changes.close();
+    }
+
+    private void closeOptions() {
+      options.close();
+      familyOptions.close();
+    }
   }
 
   /** One container's keys. */
@@ -187,32 +597,37 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
     Store(String rid) {
       this.prefix = Codec.prefix(rid);
+      Database d = acquire(false);
       long n = 0;
-      try (ReadOptions ro = new ReadOptions();
-          RocksIterator it = db.newIterator(documents, ro)) {
+      try (RocksIterator it = d.db.newIterator(d.documents, d.reads)) {
         for (it.seek(prefix); it.isValid() && Codec.startsWith(it.key(), prefix); it.next()) {
           n++;
         }
+        if (!it.isValid()) {
+          checkStopped(it, "count the documents of container " + rid);
+        }
+      } finally {
+        gate.readLock().unlock();
       }
       this.count = new AtomicLong(n);
     }
 
     @Override
     public StoredDocument get(String epk, String id) {
-      try {
-        byte[] v = db.get(documents, Codec.documentKey(prefix, epk, id));
-        return v == null ? null : Codec.decodeDocument(v);
-      } catch (RocksDBException e) {
-        throw failure("read a document", e);
-      }
+      byte[] v =
+          read(
+              "read a document",
+              d -> d.db.get(d.documents, d.reads, Codec.documentKey(prefix, epk, id)));
+      return v == null ? null : decode(Codec::decodeDocument, v, "read a document");
     }
 
     @Override
     public Iterator<StoredDocument> scan(EpkRange range) {
       byte[] start = Codec.documentKey(prefix, range.min(), "");
-      start = java.util.Arrays.copyOf(start, start.length - 1); // rid 0 min, without the 0 after
+      start = Arrays.copyOf(start, start.length - 1); // rid 0 min, without the 0 after
       return new Chunked<>(
-          documents,
+          d -> d.documents,
+          "scan documents",
           start,
           key -> {
             String epk = Codec.epkOf(key, prefix);
@@ -224,7 +639,8 @@ public final class RocksDbDocumentStore implements DocumentStore {
     @Override
     public Iterator<ChangeRecord> changesAfter(long lsn) {
       return new Chunked<>(
-          changes,
+          d -> d.changes,
+          "read the change log",
           Codec.changeKey(prefix, lsn + 1),
           key -> Codec.startsWith(key, prefix),
           Codec::decodeChange);
@@ -232,41 +648,44 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
     @Override
     public void commit(List<Write> writes) {
-      long delta = 0;
+      long[] delta = {0};
+      write("commit " + writes.size() + " writes", d -> commit(d, writes, delta));
+      count.addAndGet(delta[0]);
+    }
+
+    private void commit(Database d, List<Write> writes, long[] delta) throws RocksDBException {
       Set<String> present = new HashSet<>();
       Set<String> absent = new HashSet<>();
       try (WriteBatch batch = new WriteBatch()) {
         for (Write w : writes) {
           if (w instanceof Write.Put put) {
-            StoredDocument d = put.document();
-            byte[] key = Codec.documentKey(prefix, d.epk(), d.id());
-            if (!exists(key, present, absent)) {
-              delta++;
+            StoredDocument doc = put.document();
+            byte[] key = Codec.documentKey(prefix, doc.epk(), doc.id());
+            if (!exists(d, key, present, absent)) {
+              delta[0]++;
             }
-            present.add(d.epk() + '\u0000' + d.id());
-            absent.remove(d.epk() + '\u0000' + d.id());
-            batch.put(documents, key, Codec.encode(d));
+            present.add(doc.epk() + '\u0000' + doc.id());
+            absent.remove(doc.epk() + '\u0000' + doc.id());
+            batch.put(d.documents, key, Codec.encode(doc));
           } else if (w instanceof Write.Delete del) {
             byte[] key = Codec.documentKey(prefix, del.epk(), del.id());
-            if (exists(key, present, absent)) {
-              delta--;
+            if (exists(d, key, present, absent)) {
+              delta[0]--;
             }
             absent.add(del.epk() + '\u0000' + del.id());
             present.remove(del.epk() + '\u0000' + del.id());
-            batch.delete(documents, key);
+            batch.delete(d.documents, key);
           } else if (w instanceof Write.Append append) {
             ChangeRecord c = append.change();
-            batch.put(changes, Codec.changeKey(prefix, c.lsn()), Codec.encode(c));
+            batch.put(d.changes, Codec.changeKey(prefix, c.lsn()), Codec.encode(c));
           }
         }
-        db.write(writeOptions, batch);
-      } catch (RocksDBException e) {
-        throw failure("commit " + writes.size() + " writes", e);
+        d.db.write(d.writes, batch);
       }
-      count.addAndGet(delta);
     }
 
-    private boolean exists(byte[] key, Set<String> present, Set<String> absent) {
+    private boolean exists(Database d, byte[] key, Set<String> present, Set<String> absent)
+        throws RocksDBException {
       String k = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
       if (present.contains(k)) {
         return true;
@@ -274,11 +693,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       if (absent.contains(k)) {
         return false;
       }
-      try {
-        return db.get(documents, key) != null;
-      } catch (RocksDBException e) {
-        throw failure("read a document", e);
-      }
+      return d.db.get(d.documents, d.reads, key) != null;
     }
 
     @Override
@@ -289,23 +704,27 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
   /**
    * Iterates a key range in chunks: each chunk opens an iterator, reads up to {@link #CHUNK}
-   * entries and closes it; the next chunk seeks just past the last key read.
+   * entries and closes it; the next chunk seeks just past the last key read. An iterator that stops
+   * before the end of the range is asked why, so damage fails the scan instead of ending it.
    */
   private final class Chunked<T> implements Iterator<T> {
-    private final ColumnFamilyHandle family;
-    private final java.util.function.Predicate<byte[]> inRange;
+    private final Function<Database, ColumnFamilyHandle> family;
+    private final String what;
+    private final Predicate<byte[]> inRange;
     private final Function<byte[], T> decode;
     private byte[] seek;
     private boolean seekInclusive = true;
     private boolean done;
-    private final java.util.ArrayDeque<T> buffer = new java.util.ArrayDeque<>();
+    private final ArrayDeque<T> buffer = new ArrayDeque<>();
 
     Chunked(
-        ColumnFamilyHandle family,
+        Function<Database, ColumnFamilyHandle> family,
+        String what,
         byte[] start,
-        java.util.function.Predicate<byte[]> inRange,
+        Predicate<byte[]> inRange,
         Function<byte[], T> decode) {
       this.family = family;
+      this.what = what;
       this.seek = start;
       this.inRange = inRange;
       this.decode = decode;
@@ -315,10 +734,10 @@ public final class RocksDbDocumentStore implements DocumentStore {
       if (done || !buffer.isEmpty()) {
         return;
       }
-      try (ReadOptions ro = new ReadOptions();
-          RocksIterator it = db.newIterator(family, ro)) {
+      Database d = acquire(false);
+      try (RocksIterator it = d.db.newIterator(family.apply(d), d.reads)) {
         it.seek(seek);
-        if (!seekInclusive && it.isValid() && java.util.Arrays.equals(it.key(), seek)) {
+        if (!seekInclusive && it.isValid() && Arrays.equals(it.key(), seek)) {
           it.next();
         }
         int n = 0;
@@ -328,13 +747,16 @@ public final class RocksDbDocumentStore implements DocumentStore {
             done = true;
             return;
           }
-          buffer.add(decode.apply(it.value()));
+          buffer.add(RocksDbDocumentStore.this.decode(decode, it.value(), what));
           seek = key;
           seekInclusive = false;
         }
         if (!it.isValid()) {
+          checkStopped(it, what);
           done = true;
         }
+      } finally {
+        gate.readLock().unlock();
       }
     }
 
