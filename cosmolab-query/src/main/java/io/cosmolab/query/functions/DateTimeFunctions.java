@@ -96,15 +96,30 @@ final class DateTimeFunctions {
           if (t == null || unit == null || unit == ChronoUnit.YEARS || unit == ChronoUnit.MONTHS) {
             return null;
           }
-          long size = a.size() > 2 && isWhole(a.get(2)) ? a.get(2).longValue() : 1;
+          // [D] undefined when the bin size is not a whole number, is zero or negative
+          if (a.size() > 2 && !isWhole(a.get(2))) {
+            return null;
+          }
+          long size = a.size() > 2 ? a.get(2).longValue() : 1;
           Instant origin = a.size() > 3 ? instant(a.get(3)) : Instant.EPOCH;
           if (size <= 0 || origin == null) {
             return null;
           }
-          long binNanos = Duration.of(1, unit).toNanos() * size;
-          long since = Duration.between(origin, t).toNanos();
-          long bins = Math.floorDiv(since, binNanos);
-          return Values.text(SystemFunctions.formatDateTime(origin.plusNanos(bins * binNanos)));
+          // In exact nanoseconds: from the documented Windows epoch (1601) to today is more
+          // nanoseconds than a long holds.
+          java.math.BigInteger bin =
+              java.math.BigInteger.valueOf(Duration.of(1, unit).toNanos())
+                  .multiply(java.math.BigInteger.valueOf(size));
+          java.math.BigInteger since = nanos(Duration.between(origin, t));
+          // BigInteger.mod is never negative: a date before the bin start floors to the bin below
+          java.math.BigInteger start = since.subtract(since.mod(bin));
+          java.math.BigInteger[] secondsAndNanos =
+              start.divideAndRemainder(java.math.BigInteger.valueOf(1_000_000_000L));
+          Instant binned =
+              origin
+                  .plusSeconds(secondsAndNanos[0].longValueExact())
+                  .plusNanos(secondsAndNanos[1].longValue());
+          return Values.text(SystemFunctions.formatDateTime(binned));
         });
     r.def(
         "DATETIMEFROMPARTS",
@@ -171,6 +186,12 @@ final class DateTimeFunctions {
                 ? Values.text(
                     SystemFunctions.formatDateTime(Instant.ofEpochMilli(a.get(0).longValue())))
                 : null);
+  }
+
+  private static java.math.BigInteger nanos(Duration d) {
+    return java.math.BigInteger.valueOf(d.getSeconds())
+        .multiply(java.math.BigInteger.valueOf(1_000_000_000L))
+        .add(java.math.BigInteger.valueOf(d.getNano()));
   }
 
   private static long ticks(Instant t) {
