@@ -218,6 +218,32 @@ abstract class HostileRequestsContract {
   }
 
   @Test
+  void aBacktrackingRegexOverTwentyKilobytesAnswersOnAServerThread() {
+    SignedClient.Response created =
+        client.send(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            "{\"id\":\"big\",\"pk\":\"r\",\"big\":\"" + "a".repeat(20_000) + "\"}",
+            Map.of("x-ms-documentdb-partitionkey", "[\"r\"]"));
+    assertThat(created.status()).isEqualTo(201);
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            "{\"query\":\"SELECT VALUE REGEXMATCH(c.big, '(a|aa)*c') FROM c WHERE c.id = 'big'\"}",
+            Map.of(
+                "x-ms-documentdb-isquery", "True",
+                "content-type", "application/query+json",
+                "x-ms-documentdb-partitionkey", "[\"r\"]"));
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.body().get("Documents").get(0).asBoolean()).isFalse();
+  }
+
+  @Test
   void aCartesianJoinAnswers400WithinSecondsAndTheServerStaysUp() {
     SignedClient.Response created =
         client.send(

@@ -225,6 +225,18 @@ class HostileQueryTest {
     assertThat(rt.totalMemory() - rt.freeMemory()).isLessThan(512L << 20);
   }
 
+  @Test
+  void aJoinWhoseFilterKeepsFewRowsIsNotRefusedForTheSizeOfItsProduct() {
+    ObjectNode doc = doc();
+    ArrayNode arr = doc.putArray("arr");
+    for (int i = 0; i < 1_500; i++) {
+      arr.add(i);
+    }
+    // 2.25 million pairs, more than MAX_ROWS_HELD, of which the filter keeps 1,500
+    assertThat(run("SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr WHERE a = b", doc))
+        .containsExactly(NODES.numberNode(1_500));
+  }
+
   private static ObjectNode doc() {
     return NODES.objectNode().put("id", "x");
   }

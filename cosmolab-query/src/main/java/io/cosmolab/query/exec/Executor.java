@@ -393,6 +393,28 @@ public final class Executor {
     int last = q.from().size() - 1;
     Expr filter = last == 0 ? q.where() : null;
     Query.FromSource first = q.from().get(0);
+    // Rows over the container's own documents are bounded by its data; rows from arrays (an IN
+    // source, a JOIN) multiply, and those count against MAX_ROWS_HELD.
+    boolean wasExpanding = expanding;
+    expanding = first instanceof Query.FromSource.Iteration;
+    try {
+      return joined(q, outer, inputs, first, rows, filter, last);
+    } finally {
+      expanding = wasExpanding;
+    }
+  }
+
+  /** True while FROM builds rows that multiply (see {@link #MAX_ROWS_HELD}). */
+  private boolean expanding;
+
+  private List<Row> joined(
+      Query q,
+      Map<String, JsonNode> outer,
+      Iterable<Input> inputs,
+      Query.FromSource first,
+      List<Row> rows,
+      Expr filter,
+      int last) {
     if (first.collection() instanceof Query.Collection.Path p && outer.containsKey(p.name())) {
       bind(first, outer, outer.get(p.name()), 0, rows, filter);
     } else if (first.collection() instanceof Query.Collection.Subquery sq) {
@@ -408,6 +430,10 @@ public final class Executor {
     for (int s = 1; s < q.from().size(); s++) {
       Query.FromSource source = q.from().get(s);
       Expr joinFilter = s == last ? q.where() : null;
+      expanding = true;
+      if (joinFilter == null) {
+        refuseAnOversizedProduct(source, rows);
+      }
       List<Row> joined = new ArrayList<>();
       for (Row r : rows) {
         if (source.collection() instanceof Query.Collection.Path p) {
@@ -476,7 +502,7 @@ public final class Executor {
       spend(1);
       probe.set(source.alias(), v);
       if (Values.isTrue(compiled(filter).eval(probe, null))) {
-        if (out.size() >= MAX_ROWS_HELD) {
+        if (expanding && out.size() >= MAX_ROWS_HELD) {
           throw tooManyRows();
         }
         out.add(new Row(Map.of(source.alias(), v), order));
@@ -546,9 +572,33 @@ public final class Executor {
     }
   }
 
+  /**
+   * Fails before building a JOIN stage that would hold more than {@link #MAX_ROWS_HELD} rows: with
+   * no filter to drop any, an IN over a path yields one row per element, which can be counted
+   * without building them.
+   */
+  private void refuseAnOversizedProduct(Query.FromSource source, List<Row> rows) {
+    if (!(source instanceof Query.FromSource.Iteration)
+        || !(source.collection() instanceof Query.Collection.Path p)
+        || !p.segments().stream().allMatch(String.class::isInstance)) {
+      return;
+    }
+    long product = 0;
+    for (Row r : rows) {
+      JsonNode v = r.bindings().get(p.name());
+      for (Object seg : p.segments()) {
+        v = v == null ? null : access(v, seg);
+      }
+      product += v != null && v.isArray() ? v.size() : 0;
+      if (product > MAX_ROWS_HELD) {
+        throw tooManyRows();
+      }
+    }
+  }
+
   private void keep(Row row, List<Row> out, Expr filter) {
     if (filter == null || Values.isTrue(compiled(filter).eval(row.bindings(), null))) {
-      if (out.size() >= MAX_ROWS_HELD) {
+      if (expanding && out.size() >= MAX_ROWS_HELD) {
         throw tooManyRows();
       }
       out.add(row);
@@ -556,11 +606,13 @@ public final class Executor {
   }
 
   /**
-   * The rows one FROM stage may hold at once. Rows are built before anything downstream counts
-   * them, so a cross product such as four JOINs over a 100-element array (10^8 rows) would fill the
-   * heap long before the work limit fires; this stops it after a bounded allocation (a row is a few
-   * dozen bytes plus its bindings). [A] The service would page such a query with continuations
-   * under its 5 s per-page budget; cosmolab's executor is not streaming yet, so it refuses instead.
+   * The rows one FROM stage may hold at once when they come from arrays (an IN source, a JOIN);
+   * rows over the container's documents are bounded by its data and are not counted. Rows are built
+   * before anything downstream counts them, so a cross product such as four JOINs over a
+   * 100-element array (10^8 rows) would fill the heap long before the work limit fires; this stops
+   * it after a bounded allocation (a row is a few dozen bytes plus its bindings). [A] The service
+   * would page such a query with continuations under its 5 s per-page budget; cosmolab's executor
+   * is not streaming yet, so it refuses instead.
    */
   public static final int MAX_ROWS_HELD = 2_000_000;
 
