@@ -16,7 +16,8 @@ import org.rocksdb.Status;
  * sub-code {@code kSpaceLimit}, which RocksJava maps to {@code Undefined}, state "Max allowed space
  * was reached"), and a lock already held, which RocksDB reports as a plain I/O error on the path of
  * the {@code LOCK} file. A file the MANIFEST lists but the directory lacks is also a plain I/O
- * error ("No such file or directory" on a path inside the directory); at open that is damage too.
+ * error ("No such file or directory" on a path inside the directory), and a column family the
+ * MANIFEST no longer knows is an invalid argument ("Column family not found"); both are damage.
  */
 final class Failures {
   private Failures() {}
@@ -37,7 +38,8 @@ final class Failures {
     String state = text(e);
     Status.Code code = s == null ? Status.Code.Undefined : s.getCode();
     Status.SubCode sub = s == null ? Status.SubCode.Undefined : s.getSubCode();
-    if (code == Status.Code.Corruption) {
+    if (code == Status.Code.Corruption
+        || (code == Status.Code.InvalidArgument && state.contains("Column family not found"))) {
       return Kind.DAMAGED;
     }
     if (sub == Status.SubCode.NoSpace
@@ -71,6 +73,14 @@ final class Failures {
             + " from damaged data; restore the directory from a copy, or move it aside to start"
             + " empty",
         directory, what, said);
+  }
+
+  /** Damage cosmolab found itself, not through a RocksDB status. */
+  static CosmosException damagedBecause(Path directory, String finding) {
+    return CosmosError.INTERNAL_SERVER_ERROR.exception(
+        "data directory damaged: %s: %s. cosmolab serves no answer from damaged data; restore the"
+            + " directory from a copy, or move it aside to start empty",
+        directory, finding);
   }
 
   static CosmosException full(Path directory, String what, String said, String usage) {

@@ -82,6 +82,10 @@ public final class RocksDbDocumentStore implements DocumentStore {
    * if that opens, the damage was confined to the log's tail, and the start says so in the log
    * (what was dropped may include acknowledged writes only if the tail itself was damaged, not
    * torn); if it fails too, the store refuses to start rather than lose acknowledged writes.
+   * After a clean close (a marker says so) there is no torn tail, and no lenient attempt is made.
+   * The MANIFEST has the same weakness, and RocksDB then deletes the table files of the edits it
+   * dropped; so the marker lists the table files live at the close, and the next open checks them
+   * read-only first (see checkTablesListed).
    *
    * A full disk. When a flush or a log write fails for lack of space, RocksDB stops taking writes
    * until DB::Resume, which RocksJava does not expose. A write that fails that way returns 507 and
@@ -218,10 +222,13 @@ public final class RocksDbDocumentStore implements DocumentStore {
       }
       closed = true;
       if (live != null) {
-        boolean clean = !stalled && live.closeCleanly();
+        List<String> tables = stalled ? null : live.closeCleanly();
+        if (stalled) {
+          live.close();
+        }
         live = null;
-        if (clean) {
-          markClosedCleanly();
+        if (tables != null) {
+          markClosedCleanly(tables);
         }
       }
       unavailable =
@@ -232,11 +239,20 @@ public final class RocksDbDocumentStore implements DocumentStore {
     }
   }
 
-  /** Durably: the marker must not outlive a log tail lost in a power cut. */
-  private void markClosedCleanly() {
+  /**
+   * Writes the marker, listing the table files live at the close, durably: it must not outlive a
+   * log tail lost in a power cut.
+   */
+  private void markClosedCleanly(List<String> tables) {
     Path marker = directory.resolve(CLOSED_CLEANLY);
     try (FileChannel ch =
-        FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        FileChannel.open(
+            marker,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      ch.write(
+          java.nio.ByteBuffer.wrap(String.join("\n", tables).getBytes(StandardCharsets.UTF_8)));
       ch.force(true);
     } catch (IOException e) {
       // the next start is then as careful as after a killed process, no worse
@@ -393,7 +409,8 @@ public final class RocksDbDocumentStore implements DocumentStore {
       return decode.apply(value);
     } catch (RuntimeException e) {
       // checksums passed, so this is a record written wrong; still, never answer from it
-      throw Failures.damaged(directory, what, "a stored record does not decode: " + e);
+      throw Failures.damagedBecause(
+          directory, what + " failed: a stored record does not decode: " + e);
     }
   }
 
@@ -434,6 +451,9 @@ public final class RocksDbDocumentStore implements DocumentStore {
     static Database open(Path directory, SstFileManager space, boolean sync, List<String> notes) {
       Path marker = directory.resolve(CLOSED_CLEANLY);
       boolean clean = Files.exists(marker);
+      if (clean) {
+        checkTablesListed(directory, marker);
+      }
       Database d;
       try {
         d = attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
@@ -472,6 +492,50 @@ public final class RocksDbDocumentStore implements DocumentStore {
         throw new UncheckedIOException("cannot remove " + marker, e);
       }
       return d;
+    }
+
+    /**
+     * After a clean close, checks that the MANIFEST still lists every table file it listed then.
+     * RocksDB reads a MANIFEST whose last block has a damaged length field as one that merely ends
+     * there, opens without the edits after it, and deletes the table files they added as obsolete:
+     * a change log that comes back empty. Read-only, so that nothing is deleted before the check;
+     * if even that does not open, the strict open that follows reports why.
+     */
+    private static void checkTablesListed(Path directory, Path marker) {
+      List<String> expected;
+      try {
+        expected = Files.readAllLines(marker).stream().filter(l -> !l.isBlank()).toList();
+      } catch (IOException e) {
+        return;
+      }
+      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      try (DBOptions options =
+          new DBOptions().setWalRecoveryMode(WALRecoveryMode.AbsoluteConsistency)) {
+        RocksDB probe;
+        try {
+          probe =
+              RocksDB.openReadOnly(options, directory.toString(), families(familyOptions), handles);
+        } catch (RocksDBException e) {
+          if (Failures.kindOf(e, directory) == Failures.Kind.DAMAGED) {
+            throw Failures.damaged(directory, "opening it", Failures.text(e));
+          }
+          return; // not damage: the strict open that follows says what it is
+        }
+        List<String> listed = tableFileNames(probe);
+        handles.forEach(ColumnFamilyHandle::close);
+        probe.close();
+        List<String> lost = expected.stream().filter(f -> !listed.contains(f)).toList();
+        if (!lost.isEmpty()) {
+          throw Failures.damagedBecause(
+              directory,
+              "the MANIFEST no longer lists table files "
+                  + String.join(", ", lost)
+                  + ", which it listed when cosmolab last closed the directory");
+        }
+      } finally {
+        familyOptions.close();
+      }
     }
 
     /**
@@ -529,10 +593,13 @@ public final class RocksDbDocumentStore implements DocumentStore {
         throws RocksDBException {
       ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
       List<ColumnFamilyDescriptor> families = families(familyOptions);
+      // only a new directory may gain column families: in an existing one a missing family means
+      // the MANIFEST lost its creation, and creating it afresh would serve an empty store
+      boolean fresh = !Files.exists(directory.resolve("CURRENT"));
       DBOptions options =
           new DBOptions()
               .setCreateIfMissing(true)
-              .setCreateMissingColumnFamilies(true)
+              .setCreateMissingColumnFamilies(fresh)
               .setParanoidChecks(true)
               .setWalRecoveryMode(recovery)
               .setSstFileManager(space);
@@ -555,25 +622,36 @@ public final class RocksDbDocumentStore implements DocumentStore {
     }
 
     /**
-     * Syncs the log and closes; true when both succeeded, so the log on disk is whole. (Without
-     * {@code syncEachCommit} the log is not synced per commit, and a power cut after the close must
-     * not leave a torn tail behind a "closed cleanly" marker.)
+     * Stops background work, syncs the log and closes; returns the table files live at the close
+     * when all of it succeeded (the log on disk is then whole), else null. (Without {@code
+     * syncEachCommit} the log is not synced per commit, and a power cut after the close must not
+     * leave a torn tail behind a "closed cleanly" marker.)
      */
-    boolean closeCleanly() {
-      boolean clean;
+    List<String> closeCleanly() {
+      List<String> tables;
       try {
+        db.pauseBackgroundWork();
         db.syncWal();
+        tables = tableFileNames(db);
         closeHandles();
         db.closeE();
-        clean = true;
       } catch (RocksDBException e) {
         LOG.log(System.Logger.Level.WARNING, "RocksDB did not close cleanly: " + Failures.text(e));
         closeHandles();
         db.close();
-        clean = false;
+        tables = null;
       }
       closeOptions();
-      return clean;
+      return tables;
+    }
+
+    static List<String> tableFileNames(RocksDB db) {
+      List<String> out = new ArrayList<>();
+      for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+        out.add(f.fileName().replaceFirst("^/", ""));
+      }
+      out.sort(String::compareTo);
+      return out;
     }
 
     private void closeHandles() {

@@ -204,6 +204,23 @@ class RocksDbDamageTest {
   }
 
   @Test
+  void aDamagedLengthInTheManifestsLastRecordRefusesTheStartNotForgetsATableFile() {
+    // seed 5093102781949511723 found it: RocksDB read the MANIFEST as ending early, dropped the
+    // table file of the change log, and the change feed returned 0 of 4,000
+    List<Verdict> seen = new ArrayList<>();
+    for (int k = 0; ; k++) {
+      Path dir = work.resolve("manifest-length-" + k);
+      copy(flushed, dir);
+      if (!overrunRecord(only(dir, "MANIFEST-"), k)) {
+        break;
+      }
+      seen.add(verdict(dir, "MANIFEST, length of record " + k));
+    }
+    System.out.println("RocksDbDamageTest MANIFEST, each record's length: " + tally(seen));
+    assertThat(seen).as("records damaged").hasSizeGreaterThan(2).contains(Verdict.REFUSED);
+  }
+
+  @Test
   void aFlippedByteInCurrentRefusesTheStartOrServesEverything() {
     forEachSeed(
         "CURRENT, 1 byte", flushed, (dir, r) -> flip(dir.resolve("CURRENT"), r, 1), Verdict.ANY);
@@ -439,10 +456,30 @@ class RocksDbDamageTest {
 
   /** Sets the length of the log's last record past the end of the file. */
   private static void overrunLastRecord(Path log) {
+    List<Integer> headers = headers(log);
+    assertThat(headers).as("records in %s", log).isNotEmpty();
+    overrun(log, headers.get(headers.size() - 1));
+  }
+
+  /**
+   * Sets the length of the {@code k}th record of the last block past the end of the file; false if
+   * there is no such record.
+   */
+  private static boolean overrunRecord(Path log, int k) {
+    long lastBlock = size(log) / BLOCK * BLOCK;
+    List<Integer> inLastBlock = headers(log).stream().filter(h -> h >= lastBlock).toList();
+    if (k >= inLastBlock.size()) {
+      return false;
+    }
+    overrun(log, inLastBlock.get(k));
+    return true;
+  }
+
+  private static List<Integer> headers(Path log) {
     try {
       byte[] b = Files.readAllBytes(log);
+      List<Integer> out = new ArrayList<>();
       int pos = 0;
-      int last = -1;
       while (pos + HEADER <= b.length) {
         int left = BLOCK - pos % BLOCK;
         if (left < HEADER) {
@@ -450,12 +487,20 @@ class RocksDbDamageTest {
           continue;
         }
         int length = (b[pos + 4] & 0xFF) | (b[pos + 5] & 0xFF) << 8;
-        last = pos;
+        out.add(pos);
         pos += HEADER + length;
       }
-      assertThat(last).as("a record in %s", log).isGreaterThanOrEqualTo(0);
-      b[last + 4] = (byte) 0xFF;
-      b[last + 5] = (byte) 0x7F;
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void overrun(Path log, int header) {
+    try {
+      byte[] b = Files.readAllBytes(log);
+      b[header + 4] = (byte) 0xFF;
+      b[header + 5] = (byte) 0x7F;
       Files.write(log, b);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
