@@ -42,6 +42,11 @@ public enum CosmosError {
   FAILED_DEPENDENCY(424, 0, "FailedDependency"),
   /** The physical partition's RU/s budget is exhausted. */
   REQUEST_RATE_TOO_LARGE(429, 3200, "TooManyRequests"),
+  /**
+   * The server cannot take the request now (it serves its maximum of connections); the client
+   * retries after the {@code Retry-After} the response carries.
+   */
+  SERVICE_UNAVAILABLE(503, 0, "ServiceUnavailable"),
   /** A capability cosmolab does not implement; the message says which. */
   NOT_SUPPORTED(501, 0, "NotImplemented");
 
