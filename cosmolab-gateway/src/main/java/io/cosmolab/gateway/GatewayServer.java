@@ -389,16 +389,17 @@ public final class GatewayServer implements AutoCloseable {
       java.util.concurrent.CompletableFuture<SslContext> ssl =
           certFuture.thenApply(c -> c == null ? null : c.serverContext());
       try {
+        GatewayChannelInitializer connectionSetUp =
+            new GatewayChannelInitializer(
+                tls, ssl, maxBody, workers, connections, protocol, resolved);
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)
-                .channel(GuardedServerSocketChannel.class)
+                .channelFactory(connectionSetUp.serverChannels())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childHandler(
-                    new GatewayChannelInitializer(
-                        tls, ssl, maxBody, workers, connections, protocol, resolved))
+                .childHandler(connectionSetUp)
                 .bind(bindTo)
                 .syncUninterruptibly()
                 .channel();

@@ -22,9 +22,12 @@ final class ChildGateway implements AutoCloseable {
   private final int cap;
   private final Path stderr;
   private final List<String> stdout;
+  private final Thread reader;
 
-  private ChildGateway(Process process, int port, int cap, Path stderr, List<String> stdout) {
+  private ChildGateway(
+      Process process, int port, int cap, Path stderr, List<String> stdout, Thread reader) {
     this.process = process;
+    this.reader = reader;
     this.port = port;
     this.cap = cap;
     this.stderr = stderr;
@@ -89,7 +92,7 @@ final class ChildGateway implements AutoCloseable {
       reader.start();
       try {
         int[] started = listening.get(30, TimeUnit.SECONDS);
-        return new ChildGateway(p, started[0], started[1], stderr, stdout);
+        return new ChildGateway(p, started[0], started[1], stderr, stdout, reader);
       } catch (ExecutionException | TimeoutException e) {
         p.destroyForcibly();
         throw new IllegalStateException(
@@ -119,15 +122,23 @@ final class ChildGateway implements AutoCloseable {
   /** What the child wrote: its standard output, then its standard error. */
   String output() {
     try {
+      if (!process.isAlive()) {
+        reader.join(5000); // the last lines it printed
+      }
       return String.join("\n", stdout) + "\n--- stderr ---\n" + Files.readString(stderr);
     } catch (IOException e) {
       return String.join("\n", stdout) + "\n(stderr unreadable: " + e + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return String.join("\n", stdout);
     }
   }
 
   /** Sends SIGTERM and waits up to {@code seconds}; true when the child has exited. */
   boolean terminate(long seconds) throws InterruptedException {
-    process.destroy();
+    // the handle's destroy sends the same SIGTERM as Process.destroy, without closing the pipe
+    // from the child: what the child prints while it stops is read to the end
+    process.toHandle().destroy();
     return process.waitFor(seconds, TimeUnit.SECONDS);
   }
 

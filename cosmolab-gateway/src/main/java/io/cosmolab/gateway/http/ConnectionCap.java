@@ -35,8 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cap saves. So is any connection while {@value #MAX_REFUSING} refusals are already in progress,
  * which bounds the descriptors refusals hold.
  *
- * <p>Thread-safe: two counters, updated by compare-and-set from the event loops; the counts fall
- * when a connection's channel closes, however it closes.
+ * <p>The count is taken when the boss loop accepts ({@link GuardedServerSocketChannel}), not when a
+ * connection's pipeline is built: the boss accepts far faster than the I/O loops set connections
+ * up, and under a flood it would otherwise have opened hundreds of descriptors before the first was
+ * counted.
+ *
+ * <p>Thread-safe: two counters, updated by compare-and-set from the boss loop and lowered from the
+ * I/O loops when a connection's channel closes, however it closes.
  */
 final class ConnectionCap {
   /** Refusals answering at once, at most; past this a connection is closed unanswered. */
@@ -45,18 +50,33 @@ final class ConnectionCap {
   /** How long a refused connection may keep sending before it is closed. */
   private static final long REFUSAL_DRAIN_MILLIS = 1000;
 
+  /** What becomes of a connection just accepted. */
+  enum Admission {
+    /** Served: there is room under the cap. */
+    SERVE,
+    /** Answered with a 503, then closed. */
+    REFUSE,
+    /** Closed at once, unanswered. */
+    DROP
+  }
+
+  private static final io.netty.util.AttributeKey<Boolean> REFUSED =
+      io.netty.util.AttributeKey.valueOf("cosmolab.refused");
+
   private final int max;
+  private final boolean tls;
   private final AtomicInteger served = new AtomicInteger();
   private final AtomicInteger refusing = new AtomicInteger();
   private final Refusal refusal = new Refusal();
   private final ChannelFutureListener releaseServed = f -> served.decrementAndGet();
   private final ChannelFutureListener releaseRefusing = f -> refusing.decrementAndGet();
 
-  ConnectionCap(int max) {
+  ConnectionCap(int max, boolean tls) {
     if (max < 1) {
       throw new IllegalArgumentException("the connection cap must be at least 1, was " + max);
     }
     this.max = max;
+    this.tls = tls;
     // builds one answer now, so the classes it needs are loaded while descriptors are plenty
     ReferenceCountUtil.release(refusal.response());
   }
@@ -71,25 +91,45 @@ final class ConnectionCap {
   }
 
   /**
-   * Counts the connection in if there is room; the count falls when it closes.
-   *
-   * @return false when the cap is reached: the caller then {@linkplain #refuse refuses} it
+   * Decides, on the boss loop, what becomes of a connection just accepted, and counts it: a
+   * connection to serve or to refuse holds its place until its channel closes ({@link #track}).
    */
-  boolean admit(Channel ch) {
-    if (!reserve(served, max)) {
-      return false;
+  Admission admit() {
+    if (reserve(served, max)) {
+      return Admission.SERVE;
     }
-    ch.closeFuture().addListener(releaseServed);
-    return true;
+    if (!tls && reserve(refusing, MAX_REFUSING)) {
+      return Admission.REFUSE;
+    }
+    return Admission.DROP;
   }
 
-  /** Refuses a connection over the cap: answers 503 over plain HTTP when it can, else closes. */
-  void refuse(SocketChannel ch, boolean tls) {
-    if (tls || !reserve(refusing, MAX_REFUSING)) {
-      var unused = ch.close(); // nothing to do if closing fails: the channel is gone either way
-      return;
+  /** Gives back the place {@link #admit} took, for a connection that could not be made. */
+  void cancel(Admission admission) {
+    if (admission == Admission.SERVE) {
+      served.decrementAndGet();
+    } else if (admission == Admission.REFUSE) {
+      refusing.decrementAndGet();
     }
-    ch.closeFuture().addListener(releaseRefusing);
+  }
+
+  /** Marks the channel of an admitted connection; its place is given back when it closes. */
+  void track(Channel ch, Admission admission) {
+    if (admission == Admission.SERVE) {
+      ch.closeFuture().addListener(releaseServed);
+    } else {
+      ch.attr(REFUSED).set(Boolean.TRUE);
+      ch.closeFuture().addListener(releaseRefusing);
+    }
+  }
+
+  /** True when the channel was accepted only to be refused. */
+  static boolean isRefused(Channel ch) {
+    return Boolean.TRUE.equals(ch.attr(REFUSED).get());
+  }
+
+  /** Sets up a refused connection's pipeline: the 503, written as soon as it is active. */
+  void refuse(SocketChannel ch) {
     ch.pipeline().addLast("encode", new HttpResponseEncoder()).addLast("refuse", refusal);
   }
 

@@ -41,7 +41,6 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
   private final int maxBodyBytes;
   private final GatewayHttpHandler handler;
   private final ChannelGroup connections;
-  private final boolean tlsOn;
   private final ConnectionLimits limits;
   private final ConnectionCap cap;
 
@@ -58,19 +57,23 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
       ConnectionLimits limits) {
     this.connections = connections;
     this.tls = tls;
-    this.tlsOn = tlsOn;
     this.maxBodyBytes = maxBodyBytes;
     this.handler = new GatewayHttpHandler(protocol, tlsOn, workers);
     this.limits = limits;
-    this.cap = new ConnectionCap(limits.maxConnections());
+    this.cap = new ConnectionCap(limits.maxConnections(), tlsOn);
     var unused = new ConnectionTimeouts(limits); // loads its classes while descriptors are plenty
+  }
+
+  /** Makes the server channel, which counts connections against the cap as it accepts them. */
+  public io.netty.channel.ChannelFactory<GuardedServerSocketChannel> serverChannels() {
+    return () -> new GuardedServerSocketChannel(cap);
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
     connections.add(ch); // removed by the group when it closes
-    if (!cap.admit(ch)) {
-      cap.refuse(ch, tlsOn);
+    if (ConnectionCap.isRefused(ch)) { // over the cap, as decided when it was accepted
+      cap.refuse(ch);
       return;
     }
     ChannelPipeline p = ch.pipeline();

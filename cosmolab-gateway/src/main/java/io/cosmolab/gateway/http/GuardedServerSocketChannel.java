@@ -29,11 +29,16 @@ public final class GuardedServerSocketChannel extends NioServerSocketChannel {
   static final long PAUSE_MILLIS = 100;
   private static final long REPORT_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+  private final ConnectionCap cap;
   private boolean paused;
   private long failures;
   private String lastFailure = "";
   private long reportedAt = System.nanoTime() - REPORT_EVERY_NANOS;
   private final Runnable resume = this::resume; // made now: a failed accept allocates no class
+
+  GuardedServerSocketChannel(ConnectionCap cap) {
+    this.cap = cap;
+  }
 
   @Override
   protected int doReadMessages(List<Object> buf) {
@@ -49,16 +54,29 @@ public final class GuardedServerSocketChannel extends NioServerSocketChannel {
     if (accepted == null) {
       return 0;
     }
-    try {
-      buf.add(new NioSocketChannel(this, accepted));
-      return 1;
-    } catch (RuntimeException e) { // it could not be made non-blocking: drop this one
-      try {
-        accepted.close();
-      } catch (IOException ignored) {
-        // already failing: nothing more to release
-      }
+    ConnectionCap.Admission admission = cap.admit();
+    if (admission == ConnectionCap.Admission.DROP) {
+      closeQuietly(accepted); // over the cap and the refusals under way: no answer possible
       return 0;
+    }
+    NioSocketChannel child;
+    try {
+      child = new NioSocketChannel(this, accepted);
+    } catch (RuntimeException e) { // it could not be made non-blocking: drop this one
+      cap.cancel(admission);
+      closeQuietly(accepted);
+      return 0;
+    }
+    cap.track(child, admission);
+    buf.add(child);
+    return 1;
+  }
+
+  private static void closeQuietly(SocketChannel accepted) {
+    try {
+      accepted.close();
+    } catch (IOException ignored) {
+      // nothing more to release
     }
   }
 
