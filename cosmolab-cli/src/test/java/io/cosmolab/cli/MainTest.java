@@ -52,6 +52,22 @@ class MainTest {
   }
 
   @Test
+  void serve_withMaxConnections_startsWithThatCap() {
+    int code = run("serve", "--port", "0", "--http", "--max-connections", "7", "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains(
+            "connections at most 7 (--max-connections); a request within 30 s, idle for 120 s")
+        .contains("self-check HTTP/1.1 200 OK");
+  }
+
+  @Test
+  void serve_withMaxConnectionsBelowOne_isAUsageError() {
+    assertThat(run("serve", "--max-connections", "0", "--exit-when-ready")).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-connections must be at least 1, was 0");
+  }
+
+  @Test
   void serve_withAnUnknownThrottlingMode_isAUsageError() {
     assertThat(run("serve", "--throttling", "sometimes", "--exit-when-ready")).isEqualTo(2);
     assertThat(err.toString()).contains("--throttling must be enforce, observe or off");

@@ -4,7 +4,9 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.gateway.http.ConnectionLimits;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
+import io.cosmolab.gateway.http.GuardedServerSocketChannel;
 import io.cosmolab.gateway.http.JdkHttpTransport;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
@@ -15,7 +17,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -42,6 +43,11 @@ import java.util.concurrent.TimeUnit;
  *
  * Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
  * flight finish, and releases the threads; it does not close the engine, which the caller owns.
+ *
+ * <p>Connections are limited ({@link ConnectionLimits}, {@code docs/gateway.md} "Connections"): a
+ * request must be sent within 30 s, a kept-alive connection may be idle 120 s, a TLS handshake may
+ * take 10 s, and at most 1,000 connections are served at once (fewer when the descriptor limit
+ * leaves less room); one more gets a 503.
  */
 public final class GatewayServer implements AutoCloseable {
 
@@ -67,13 +73,19 @@ public final class GatewayServer implements AutoCloseable {
   private final URI endpoint;
   private final GatewayCertificate certificate;
   private final Transport transport;
+  private final ConnectionLimits limits;
 
   private GatewayServer(
-      Listener listener, URI endpoint, GatewayCertificate certificate, Transport transport) {
+      Listener listener,
+      URI endpoint,
+      GatewayCertificate certificate,
+      Transport transport,
+      ConnectionLimits limits) {
     this.listener = listener;
     this.endpoint = endpoint;
     this.certificate = certificate;
     this.transport = transport;
+    this.limits = limits;
   }
 
   public static Builder builder(CosmosEngine engine) {
@@ -103,14 +115,26 @@ public final class GatewayServer implements AutoCloseable {
     return transport;
   }
 
+  /** The connection limits in force, the cap decided. */
+  public ConnectionLimits connectionLimits() {
+    return limits;
+  }
+
+  /**
+   * Stops the server, within about {@value #CLOSE_SECONDS} seconds whatever state its threads are
+   * in, and never throws: a server whose event loop has died is closed all the same.
+   */
   @Override
   public void close() {
     listener.close();
   }
 
+  /** The longest {@link #close()} takes. */
+  static final long CLOSE_SECONDS = 10;
+
   /** The Netty transport's channel and threads. */
   private record NettyListener(
-      Channel channel,
+      GuardedServerSocketChannel channel,
       ChannelGroup connections,
       EventLoopGroup boss,
       EventLoopGroup io,
@@ -119,20 +143,58 @@ public final class GatewayServer implements AutoCloseable {
 
     @Override
     public int port() {
-      return ((InetSocketAddress) channel.localAddress()).getPort();
+      return channel.localAddress().getPort();
     }
 
     @Override
     public void close() {
       // In order: stop accepting, close open connections (their handlers still run on the
-      // workers), then stop the event loops, then the workers.
-      channel.close().syncUninterruptibly();
-      connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-      var bossDone = boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-      var ioDone = io.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-      bossDone.syncUninterruptibly();
-      ioDone.syncUninterruptibly();
-      workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+      // workers), then stop the event loops, then the workers. Each step waits at most its share
+      // of the time left and fails quietly: a loop that has died rejects the close task, and the
+      // steps after it must run regardless.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
+      if (!Waits.await(() -> channel.close(), deadline, 2)) {
+        channel.closeSocketNow(); // the boss loop is gone: release the port without it
+      }
+      Waits.await(connections::close, deadline, 3);
+      var bossDone = Waits.start(() -> boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+      var ioDone = Waits.start(() -> io.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+      Waits.await(() -> bossDone, deadline, 2);
+      Waits.await(() -> ioDone, deadline, 2);
+      Waits.await(() -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS), deadline, 3);
+    }
+  }
+
+  /** Bounded waits that tolerate executors which have stopped. */
+  private static final class Waits {
+    private Waits() {}
+
+    /** The future {@code start} returns, or null when starting it failed. */
+    static io.netty.util.concurrent.Future<?> start(
+        java.util.function.Supplier<io.netty.util.concurrent.Future<?>> start) {
+      try {
+        return start.get();
+      } catch (RuntimeException e) { // a terminated executor rejects the task
+        return null;
+      }
+    }
+
+    /**
+     * Starts an operation and waits for it, at most {@code seconds} and never past {@code
+     * deadline}.
+     *
+     * @return true when it completed successfully in time
+     */
+    static boolean await(
+        java.util.function.Supplier<io.netty.util.concurrent.Future<?>> operation,
+        long deadline,
+        long seconds) {
+      io.netty.util.concurrent.Future<?> f = start(operation);
+      if (f == null) {
+        return false;
+      }
+      long wait = Math.min(TimeUnit.SECONDS.toNanos(seconds), deadline - System.nanoTime());
+      return f.awaitUninterruptibly(Math.max(0, wait), TimeUnit.NANOSECONDS) && f.isSuccess();
     }
   }
 
@@ -149,6 +211,7 @@ public final class GatewayServer implements AutoCloseable {
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
     private Transport transport = Transport.NETTY;
+    private ConnectionLimits limits = ConnectionLimits.DEFAULTS;
     private final java.util.Set<String> allowedHosts = new java.util.TreeSet<>();
 
     private Builder(CosmosEngine engine) {
@@ -231,6 +294,39 @@ public final class GatewayServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The most connections served at once; one more is refused (a 503 over plain HTTP, closed over
+     * TLS). Default 1,000, or fewer when the process's descriptor limit leaves less room.
+     */
+    public Builder maxConnections(int n) {
+      this.limits = limits.withMaxConnections(n);
+      return this;
+    }
+
+    /**
+     * How long a client has to send a whole request: from the connect for its first request, from
+     * the first byte for later ones. Default 30 s; a slower connection is closed.
+     */
+    public Builder requestReadTimeout(Duration timeout) {
+      this.limits = limits.withRequestReadTimeout(timeout);
+      return this;
+    }
+
+    /** How long a kept-alive connection may wait for its next request. Default 120 s. */
+    public Builder idleTimeout(Duration timeout) {
+      this.limits = limits.withIdleTimeout(timeout);
+      return this;
+    }
+
+    /**
+     * How long a TLS handshake may take. Default 10 s. The JDK transport has no separate limit: its
+     * handshake counts against the request read timeout.
+     */
+    public Builder tlsHandshakeTimeout(Duration timeout) {
+      this.limits = limits.withTlsHandshakeTimeout(timeout);
+      return this;
+    }
+
     public Builder workerThreads(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("workerThreads must be >= 1, was " + n);
@@ -248,6 +344,7 @@ public final class GatewayServer implements AutoCloseable {
       if (transport == Transport.NETTY) {
         ClassPreload.startOnce(); // a cold start's class loading, on a second core
       }
+      LoggingWarmUp.once();
       MasterKeyAuthenticator auth =
           authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
       // TLS set-up (crypto providers, key, SSL context) is the slowest part of a cold start; it
@@ -281,6 +378,7 @@ public final class GatewayServer implements AutoCloseable {
       if (transport == Transport.JDK) {
         return startJdk(bindTo, certFuture, maxBody, protocol, endpointText, scheme);
       }
+      ConnectionLimits resolved = limits.resolved();
       EventLoopGroup boss = new NioEventLoopGroup(1);
       EventLoopGroup io =
           new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()));
@@ -291,16 +389,17 @@ public final class GatewayServer implements AutoCloseable {
       java.util.concurrent.CompletableFuture<SslContext> ssl =
           certFuture.thenApply(c -> c == null ? null : c.serverContext());
       try {
+        GatewayChannelInitializer connectionSetUp =
+            new GatewayChannelInitializer(
+                tls, ssl, maxBody, workers, connections, protocol, resolved);
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)
-                .channel(NioServerSocketChannel.class)
+                .channelFactory(connectionSetUp.serverChannels())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childHandler(
-                    new GatewayChannelInitializer(
-                        tls, ssl, maxBody, workers, connections, protocol))
+                .childHandler(connectionSetUp)
                 .bind(bindTo)
                 .syncUninterruptibly()
                 .channel();
@@ -316,7 +415,11 @@ public final class GatewayServer implements AutoCloseable {
           throw e;
         }
         return new GatewayServer(
-            new NettyListener(ch, connections, boss, io, workers), endpoint, cert, transport);
+            new NettyListener((GuardedServerSocketChannel) ch, connections, boss, io, workers),
+            endpoint,
+            cert,
+            transport,
+            resolved);
       } catch (Exception e) { // Netty rethrows the bind failure (a checked exception) as is
         shutdown(boss, io, workers);
         if (e instanceof java.net.BindException) {
@@ -339,7 +442,9 @@ public final class GatewayServer implements AutoCloseable {
         String scheme) {
       GatewayCertificate cert = await(certFuture);
       JdkHttpTransport http;
+      ConnectionLimits resolved;
       try {
+        resolved = JdkHttpTransport.configure(limits);
         http =
             JdkHttpTransport.start(
                 bindTo, cert == null ? null : cert.jdkServerContext(), maxBody, protocol);
@@ -362,7 +467,7 @@ public final class GatewayServer implements AutoCloseable {
               http.close();
             }
           };
-      return new GatewayServer(listener, endpoint, cert, transport);
+      return new GatewayServer(listener, endpoint, cert, transport, resolved);
     }
 
     /** The address to bind, resolved before any thread or socket exists. */

@@ -52,6 +52,15 @@ public final class ServeCommand implements Callable<Integer> {
               + " a web page in your browser could otherwise drive the emulator.")
   java.util.List<String> allowHosts = new java.util.ArrayList<>();
 
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      description =
+          "Most connections served at once; one more gets a 503 ServiceUnavailable (closed over"
+              + " TLS) until others close (default 1000, fewer when ulimit -n leaves less room)."
+              + " Requests must arrive within 30 s and idle connections close after 120 s.")
+  Integer maxConnections;
+
   @Option(names = "--http", description = "Plain HTTP instead of HTTPS.")
   boolean http;
 
@@ -114,6 +123,10 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     refuseAPublicKeyBeyondLoopback(host, key);
+    if (maxConnections != null && maxConnections < 1) {
+      throw new IllegalArgumentException(
+          "--max-connections must be at least 1, was " + maxConnections);
+    }
     long started = System.nanoTime();
     CosmosEngine.Builder engineBuilder =
         CosmosEngine.builder()
@@ -131,6 +144,9 @@ public final class ServeCommand implements Callable<Integer> {
       if (http) {
         b.plainHttp();
       }
+      if (maxConnections != null) {
+        b.maxConnections(maxConnections);
+      }
       if (dataDir != null) {
         b.certificateDirectory(dataDir);
       }
@@ -140,12 +156,20 @@ public final class ServeCommand implements Callable<Integer> {
       throw e;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    // On SIGTERM the JVM exits when this hook returns: it waits for the close below, but not
+    // forever — the server's close is bounded, the store's is quick, and a stuck close must not
+    // turn a SIGTERM into a hang.
     Thread hook =
         new Thread(
             () -> {
               stop.countDown();
               try {
-                stopped.await();
+                if (!stopped.await(SHUTDOWN_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                  System.err.println(
+                      "cosmolab: still stopping after "
+                          + SHUTDOWN_WAIT_SECONDS
+                          + " s; exiting anyway");
+                }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -168,19 +192,30 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       stop.await();
     } finally {
-      out.println("cosmolab: stopping");
-      out.flush();
-      server.close();
-      engine.close();
-      stopped.countDown();
+      // each step in its own finally: a failure in one must not leave the engine open or the
+      // shutdown hook waiting
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook itself is running: nothing to remove
+        out.println("cosmolab: stopping");
+        out.flush();
+        server.close(); // returns within 10 s and does not throw
+      } finally {
+        try {
+          engine.close(); // with --data-dir, closes RocksDB
+        } finally {
+          stopped.countDown();
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException shuttingDown) {
+            // the hook itself is running: nothing to remove
+          }
+        }
       }
     }
     return 0;
   }
+
+  /** How long the shutdown hook waits for the server and the engine to close. */
+  static final long SHUTDOWN_WAIT_SECONDS = 20;
 
   private void printBanner(PrintWriter out, GatewayServer server, Duration startup) {
     String endpoint = server.endpoint().toString();
@@ -197,6 +232,13 @@ public final class ServeCommand implements Callable<Integer> {
         dataDir == null
             ? "  storage     in memory (lost when the server stops; --data-dir keeps it)"
             : "  storage     " + dataDir.resolve("data").toAbsolutePath() + " (RocksDB)");
+    var limits = server.connectionLimits();
+    out.printf(
+        Locale.ROOT,
+        "  connections at most %d (--max-connections); a request within %d s, idle for %d s%n",
+        limits.maxConnections(),
+        limits.requestReadTimeout().toSeconds(),
+        limits.idleTimeout().toSeconds());
     if (server.isTls()) {
       out.printf(
           "  TLS         self-signed for localhost, kept in %s%n", server.certificate().file());

@@ -47,6 +47,11 @@ public enum CosmosError {
    * the message names the directory and what the storage reported.
    */
   INTERNAL_SERVER_ERROR(500, 0, "InternalServerError"),
+  /**
+   * The server cannot take the request now (it serves its maximum of connections); the client
+   * retries after the {@code Retry-After} the response carries.
+   */
+  SERVICE_UNAVAILABLE(503, 0, "ServiceUnavailable"),
   /** A capability cosmolab does not implement; the message says which. */
   NOT_SUPPORTED(501, 0, "NotImplemented"),
   /**

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.util.function.Function;
 
@@ -20,11 +21,14 @@ import java.util.function.Function;
  * The pipeline of one connection, in the order bytes travel:
  *
  * <pre>
- *   [TLS] → HTTP/1.1 codec → 100-continue → aggregator (body ≤ maxBody, else 413) → gateway handler
+ *   [TLS] → timeouts (bytes) → HTTP/1.1 codec → 100-continue → aggregator (body ≤ maxBody, else
+ *   413) → timeouts (messages) → gateway handler
  * </pre>
  *
  * The gateway handler answers point operations on the event loop and sends long requests (queries,
- * feeds, batches) to a worker, keeping each connection's responses in order.
+ * feeds, batches) to a worker, keeping each connection's responses in order. {@link
+ * ConnectionTimeouts} closes connections that send too slowly or sit idle too long, and a
+ * connection over the cap gets only {@link ConnectionCap}'s refusal instead of this pipeline.
  */
 public final class GatewayChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -37,31 +41,54 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
   private final int maxBodyBytes;
   private final GatewayHttpHandler handler;
   private final ChannelGroup connections;
+  private final ConnectionLimits limits;
+  private final ConnectionCap cap;
 
+  /**
+   * @param limits the connection limits, {@linkplain ConnectionLimits#resolved() resolved}
+   */
   public GatewayChannelInitializer(
       boolean tlsOn,
       java.util.concurrent.CompletableFuture<SslContext> tls,
       int maxBodyBytes,
       EventExecutorGroup workers,
       ChannelGroup connections,
-      Function<WireRequest, WireResponse> protocol) {
+      Function<WireRequest, WireResponse> protocol,
+      ConnectionLimits limits) {
     this.connections = connections;
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
     this.handler = new GatewayHttpHandler(protocol, tlsOn, workers);
+    this.limits = limits;
+    this.cap = new ConnectionCap(limits.maxConnections(), tlsOn);
+    var unused = new ConnectionTimeouts(limits); // loads its classes while descriptors are plenty
+  }
+
+  /** Makes the server channel, which counts connections against the cap as it accepts them. */
+  public io.netty.channel.ChannelFactory<GuardedServerSocketChannel> serverChannels() {
+    return () -> new GuardedServerSocketChannel(cap);
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
     connections.add(ch); // removed by the group when it closes
+    if (ConnectionCap.isRefused(ch)) { // over the cap, as decided when it was accepted
+      cap.refuse(ch);
+      return;
+    }
     ChannelPipeline p = ch.pipeline();
     SslContext ssl = tls.join(); // waits only for the first connections of a cold start
     if (ssl != null) {
-      p.addLast("tls", ssl.newHandler(ch.alloc()));
+      SslHandler tlsHandler = ssl.newHandler(ch.alloc());
+      tlsHandler.setHandshakeTimeoutMillis(limits.tlsHandshakeTimeout().toMillis());
+      p.addLast("tls", tlsHandler);
     }
+    ConnectionTimeouts timeouts = new ConnectionTimeouts(limits);
+    p.addLast("timeouts-bytes", timeouts.bytes);
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024));
     p.addLast("continue", new HttpServerExpectContinueHandler());
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
+    p.addLast("timeouts-messages", timeouts.messages);
     p.addLast("gateway", handler);
   }
 

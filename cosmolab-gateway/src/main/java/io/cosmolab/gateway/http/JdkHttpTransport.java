@@ -38,12 +38,23 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Each exchange runs on a thread of a cached pool (daemon threads): the JDK server reads a
  * connection's next request only after the previous response, so responses stay in order.
+ *
+ * <p>Connection limits are the JDK server's own, which it reads from system properties once per
+ * JVM, when its first server is created ({@link #configure}); so the first JDK-transport server
+ * fixes them for every later one in the process. Over the cap the JDK's server closes a new
+ * connection at once, without the 503 the Netty transport answers.
  */
 public final class JdkHttpTransport implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
 
   private final HttpServer server;
   private final ExecutorService threads;
+
+  /** The limits the JDK's server was configured with in this JVM, or null before the first. */
+  private static ConnectionLimits configured;
+
+  /** The limits as the first server asked for them (its cap perhaps still the default). */
+  private static ConnectionLimits configuredAs;
 
   private JdkHttpTransport(HttpServer server, ExecutorService threads) {
     this.server = server;
@@ -79,6 +90,70 @@ public final class JdkHttpTransport implements AutoCloseable {
     return new JdkHttpTransport(server, threads);
   }
 
+  /*
+   * The JDK's server (sun.net.httpserver.ServerConfig, JDK 21 to 25) reads these once, when its
+   * classes initialise:
+   *
+   *   jdk.httpserver.maxConnections       open connections at most; one more is closed at once
+   *   sun.net.httpserver.maxReqTime       seconds to read a request, headers and body (the module
+   *                                       docs say milliseconds; the code multiplies by 1000)
+   *   sun.net.httpserver.idleInterval     seconds a kept-alive connection may idle; a new one that
+   *                                       sends nothing is closed after the lesser of the two
+   *   sun.net.httpserver.maxIdleConnections   idle connections kept, past which they are closed
+   *   sun.net.httpserver.clockTick        ms between idle checks (default 10 s)
+   *   sun.net.httpserver.timerMillis      ms between request-time checks (default 1 s)
+   *
+   * So they are set before the first server is created, and a later server asking for other
+   * limits is refused rather than silently given the first one's.
+   */
+
+  /**
+   * Sets the JDK server's limits for this JVM, the first time; later calls must ask for the same.
+   *
+   * @return the limits in force, the cap decided
+   * @throws IllegalStateException if a server in this JVM already fixed other limits
+   */
+  public static synchronized ConnectionLimits configure(ConnectionLimits wanted) {
+    if (configured != null) {
+      if (!wanted.equals(configuredAs) && !wanted.equals(configured)) {
+        throw new IllegalStateException(
+            "the JDK transport's connection limits are process-wide (its HTTP server reads them"
+                + " once per JVM) and were already set to "
+                + configured
+                + "; this server asks for "
+                + wanted
+                + ". Use the same limits, or the Netty transport, whose limits are per server");
+      }
+      return configured;
+    }
+    ConnectionLimits limits = wanted.resolved();
+    long requestSeconds = ceilSeconds(limits.requestReadTimeout());
+    long idleSeconds = ceilSeconds(limits.idleTimeout());
+    long shorter = Math.min(requestSeconds, idleSeconds) * 1000;
+    System.setProperty("jdk.httpserver.maxConnections", Integer.toString(limits.maxConnections()));
+    System.setProperty(
+        "sun.net.httpserver.maxIdleConnections", Integer.toString(limits.maxConnections()));
+    System.setProperty("sun.net.httpserver.maxReqTime", Long.toString(requestSeconds));
+    System.setProperty("sun.net.httpserver.idleInterval", Long.toString(idleSeconds));
+    System.setProperty(
+        "sun.net.httpserver.clockTick", Long.toString(clamp(shorter / 4, 100, 10_000)));
+    System.setProperty(
+        "sun.net.httpserver.timerMillis",
+        Long.toString(clamp(requestSeconds * 1000 / 4, 100, 1000)));
+    configured = limits;
+    configuredAs = wanted;
+    return limits;
+  }
+
+  private static long ceilSeconds(java.time.Duration d) {
+    long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+    return Math.max(1, s);
+  }
+
+  private static long clamp(long v, long min, long max) {
+    return Math.max(min, Math.min(max, v));
+  }
+
   private static ThreadFactory daemonThreads() {
     AtomicInteger n = new AtomicInteger();
     return r -> {
@@ -96,7 +171,11 @@ public final class JdkHttpTransport implements AutoCloseable {
   /** Stops accepting, lets exchanges in flight finish for up to two seconds, ends the threads. */
   @Override
   public void close() {
-    server.stop(0);
+    try {
+      server.stop(0);
+    } catch (RuntimeException e) { // closing must go on: the threads are released below
+      LOG.log(Level.DEBUG, "stopping the JDK server: " + e);
+    }
     threads.shutdown();
     try {
       if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
