@@ -6,11 +6,6 @@ import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -114,20 +109,6 @@ class RequestDecoderFuzzTest {
   }
 
   private static String exchange(byte[] request) throws IOException {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-      s.setSoTimeout(2000);
-      OutputStream out = s.getOutputStream();
-      out.write(request);
-      out.flush();
-      s.shutdownOutput();
-      InputStream in = s.getInputStream();
-      try {
-        return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-      } catch (SocketTimeoutException e) {
-        return "";
-      }
-    } catch (java.net.SocketException reset) {
-      return "";
-    }
+    return HostileInputSuite.exchange(server.port(), request);
   }
 }
