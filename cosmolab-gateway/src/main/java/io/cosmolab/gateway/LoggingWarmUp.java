@@ -16,11 +16,49 @@ final class LoggingWarmUp {
 
   private static final AtomicBoolean DONE = new AtomicBoolean();
 
-  /** Does the warm-up the first time a server starts in this JVM; later calls do nothing. */
-  static void once() {
+  /**
+   * Does the warm-up the first time a server starts in this JVM; later calls do nothing.
+   *
+   * @param inBackground on a daemon thread rather than the caller's: for the embedded transport,
+   *     whose cold start (the testkit's 300 ms target) should not wait for the formatter's classes,
+   *     and whose short-lived test servers are not where descriptors run out. {@code serve} warms
+   *     up before it accepts, so no race is possible there.
+   */
+  static void once(boolean inBackground) {
     if (!DONE.compareAndSet(false, true)) {
       return;
     }
+    if (!inBackground) {
+      warmUp();
+      WARM.countDown();
+      return;
+    }
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                warmUp();
+              } finally {
+                WARM.countDown();
+              }
+            },
+            "cosmolab-logging-warm-up");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static final java.util.concurrent.CountDownLatch WARM =
+      new java.util.concurrent.CountDownLatch(1);
+
+  /**
+   * Waits up to {@code millis} for the warm-up; true once it is done (tests that then exhaust the
+   * process's descriptors wait for it).
+   */
+  static boolean awaitDone(long millis) throws InterruptedException {
+    return WARM.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  private static void warmUp() {
     var unusedRules = java.time.ZoneId.systemDefault().getRules();
     var unusedZone = java.util.TimeZone.getDefault();
     java.util.logging.LogRecord record =

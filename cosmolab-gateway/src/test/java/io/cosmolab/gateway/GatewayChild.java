@@ -35,6 +35,9 @@ public final class GatewayChild {
       }
     }
     GatewayServer server = b.start();
+    if (!LoggingWarmUp.awaitDone(10_000)) { // the JDK transport warms up in the background
+      throw new IllegalStateException("the logging warm-up did not finish in 10 s");
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
