@@ -344,7 +344,7 @@ public final class GatewayServer implements AutoCloseable {
       if (transport == Transport.NETTY) {
         ClassPreload.startOnce(); // a cold start's class loading, on a second core
       }
-      LoggingWarmUp.once(transport == Transport.JDK);
+      LoggingWarmUp.once();
       MasterKeyAuthenticator auth =
           authenticate ? new MasterKeyAuthenticator(masterKey, authClock, clockSkew) : null;
       // TLS set-up (crypto providers, key, SSL context) is the slowest part of a cold start; it

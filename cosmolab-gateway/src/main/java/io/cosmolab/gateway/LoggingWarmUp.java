@@ -17,27 +17,24 @@ final class LoggingWarmUp {
   private static final AtomicBoolean DONE = new AtomicBoolean();
 
   /**
-   * Does the warm-up the first time a server starts in this JVM; later calls do nothing.
-   *
-   * @param inBackground on a daemon thread rather than the caller's: for the embedded transport,
-   *     whose cold start (the testkit's 300 ms target) should not wait for the formatter's classes,
-   *     and whose short-lived test servers are not where descriptors run out. {@code serve} warms
-   *     up before it accepts, so no race is possible there.
+   * Starts the warm-up the first time a server starts in this JVM; later calls do nothing. It runs
+   * on a daemon thread, {@value #DELAY_MILLIS} ms after the start: formatting a first log record
+   * loads over a hundred JDK classes (formatters, locale data, time-zone rules), and on two cores
+   * that work, done at once, slowed a cold in-process start by 10–15 ms
+   * (scripts/bench-gateway-pair). A process does not run out of descriptors in its first second.
    */
-  static void once(boolean inBackground) {
+  static void once() {
     if (!DONE.compareAndSet(false, true)) {
-      return;
-    }
-    if (!inBackground) {
-      warmUp();
-      WARM.countDown();
       return;
     }
     Thread t =
         new Thread(
             () -> {
               try {
+                Thread.sleep(DELAY_MILLIS);
                 warmUp();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               } finally {
                 WARM.countDown();
               }
@@ -46,6 +43,8 @@ final class LoggingWarmUp {
     t.setDaemon(true);
     t.start();
   }
+
+  static final long DELAY_MILLIS = 1_000;
 
   private static final java.util.concurrent.CountDownLatch WARM =
       new java.util.concurrent.CountDownLatch(1);

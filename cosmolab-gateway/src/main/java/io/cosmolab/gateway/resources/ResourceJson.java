@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.Database;
-import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
 /**
@@ -57,7 +56,7 @@ final class ResourceJson {
   /** A quoted etag that changes whenever the resource's properties do. */
   static String etagOf(ObjectNode resource) {
     CRC32 crc = new CRC32();
-    crc.update(resource.toString().getBytes(StandardCharsets.UTF_8));
+    crc.update(io.cosmolab.engine.document.JsonTrees.write(resource)); // not toString(): no mapper
     return "\"00000000-0000-0000-0000-" + String.format("%012x", crc.getValue()) + "\"";
   }
 }

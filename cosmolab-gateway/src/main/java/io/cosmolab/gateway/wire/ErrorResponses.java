@@ -56,7 +56,13 @@ public final class ErrorResponses {
     errors.putArray("Errors").add(text);
     ObjectNode body = JsonNodeFactory.instance.objectNode();
     body.put("code", code);
-    body.put("message", "Message: " + errors + "\r\nActivityId: " + activityId + ", cosmolab");
+    // JsonTrees, not errors.toString(): a node's toString() starts Jackson's object mapper (some
+    // 300 classes), which a server building its first error response at start would then load
+    String errorsJson =
+        new String(
+            io.cosmolab.engine.document.JsonTrees.write(errors),
+            java.nio.charset.StandardCharsets.UTF_8);
+    body.put("message", "Message: " + errorsJson + "\r\nActivityId: " + activityId + ", cosmolab");
     return body;
   }
 }
