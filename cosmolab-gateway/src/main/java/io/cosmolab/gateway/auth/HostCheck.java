@@ -20,6 +20,9 @@ import java.util.TreeSet;
 public final class HostCheck {
   private final Set<String> names;
 
+  /** The Host last found allowed (a benign race: at worst a thread checks a Host again). */
+  private volatile String lastAllowed;
+
   /**
    * @param allowed names besides {@code localhost} and IP addresses, case-insensitive; may be empty
    */
@@ -41,11 +44,12 @@ public final class HostCheck {
    * @throws io.cosmolab.engine.error.CosmosException 403 naming the host and how to allow it
    */
   public void check(String host) {
-    if (host == null) {
+    if (host == null || host.equals(lastAllowed)) {
       return;
     }
     String name = hostName(host.strip());
     if (name != null && (names.contains(name) || isIpLiteral(name))) {
+      lastAllowed = host; // a client sends the same Host on every request: check it once
       return;
     }
     throw CosmosError.FORBIDDEN_HOST.exception(
