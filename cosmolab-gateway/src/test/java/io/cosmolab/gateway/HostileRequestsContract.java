@@ -130,6 +130,28 @@ abstract class HostileRequestsContract {
         .isEqualTo(200);
   }
 
+  @Test
+  void anAddressRequestSignedAsTheSdkSignsItIsA501SayingUseGatewayModeNotA401() {
+    String dbRid = engine.database("a").rid();
+    String collRid = engine.database("a").container("c").rid();
+    String path =
+        "/addresses/?$resolveFor="
+            + java.net.URLEncoder.encode(
+                "dbs/" + dbRid + "/colls/" + collRid + "/docs", StandardCharsets.UTF_8)
+            + "&$filter=protocol%20eq%20rntbd&$partitionKeyRangeIds=0";
+    String lowerRid = collRid.toLowerCase(java.util.Locale.ROOT);
+    SignedClient.Response r = client.send("GET", path, "docs", lowerRid, null, Map.of());
+    assertThat(r.status()).isEqualTo(501);
+    assertThat(r.body().get("message").asText()).contains("gatewayMode()");
+    SignedClient.Response master =
+        client.send("GET", "/addresses/?$filter=protocol%20eq%20rntbd", "dbs", "", null, Map.of());
+    assertThat(master.status()).isEqualTo(501);
+    // a signature over anything else is still the key's problem
+    assertThat(client.send("GET", path, "docs", "dbs/a/colls/C", null, Map.of()).status())
+        .isEqualTo(401);
+    assertThat(client.send("GET", path, "addresses", "", null, Map.of()).status()).isEqualTo(401);
+  }
+
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(
       strings = {

@@ -95,6 +95,18 @@ public final class MasterKeyAuthenticator {
    *     a date outside the window
    */
   public void check(WireRequest request, boolean ridAddressed) {
+    checkSignedOver(
+        request,
+        request.path().resourceType(),
+        java.util.List.of(signedLink(request.path(), ridAddressed)));
+  }
+
+  /**
+   * Passes when the request is signed, with the key and within the window, over {@code type} and
+   * one of {@code links}: for the few requests whose signature does not follow their path, such as
+   * the Java SDK's {@code GET /addresses} (signed as the documents of the collection it resolves).
+   */
+  public void checkSignedOver(WireRequest request, String type, java.util.List<String> links) {
     String header = request.header(Headers.AUTHORIZATION);
     if (header == null || header.isBlank()) {
       throw CosmosError.UNAUTHORIZED.exception(
@@ -111,20 +123,20 @@ public final class MasterKeyAuthenticator {
     }
     checkDate(signedDate);
     String verb = request.method().toLowerCase(Locale.ROOT);
-    String type = request.path().resourceType();
     String xms = xmsDate == null ? "" : xmsDate.toLowerCase(Locale.ROOT);
     String plainDate = date == null ? "" : date.toLowerCase(Locale.ROOT);
     byte[] expected = Base64.getDecoder().decode(signature);
-    String link = signedLink(request.path(), ridAddressed);
-    String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
-    if (MessageDigest.isEqual(expected, hmac(payload))) {
-      return;
+    for (String link : links) {
+      String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
+      if (MessageDigest.isEqual(expected, hmac(payload))) {
+        return;
+      }
     }
     throw CosmosError.UNAUTHORIZED.exception(
         "The input authorization token can't serve the request. The wrong key is being used or"
             + " the expected payload is not built as per the protocol. Server used the following"
             + " payload to sign: '%s\\n%s\\n%s\\n%s\\n\\n'",
-        verb, type, link, xms);
+        verb, type, links.get(0), xms);
   }
 
   /** The one link a request for this path must be signed over. */

@@ -46,7 +46,8 @@ final class Exchanges {
               ResourcePath.parse(rawPath(uri)),
               headers,
               body,
-              host == null ? null : scheme + "://" + host + "/");
+              host == null ? null : scheme + "://" + host + "/",
+              rawQuery(uri));
       return protocol.apply(request);
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);
@@ -77,6 +78,16 @@ final class Exchanges {
         CosmosError.REQUEST_ENTITY_TOO_LARGE,
         "Request size is too large: the body exceeds " + maxBodyBytes + " bytes",
         activityId);
+  }
+
+  /** The query of a request target, without {@code ?} or fragment, still percent-encoded. */
+  static String rawQuery(String uri) {
+    int query = uri.indexOf('?');
+    if (query < 0) {
+      return "";
+    }
+    int fragment = uri.indexOf('#', query);
+    return uri.substring(query + 1, fragment < 0 ? uri.length() : fragment);
   }
 
   /** The path of a request target, without its query or fragment, still percent-encoded. */

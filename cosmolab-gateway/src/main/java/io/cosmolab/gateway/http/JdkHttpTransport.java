@@ -203,6 +203,10 @@ public final class JdkHttpTransport implements AutoCloseable {
       String activityId = Exchanges.activityIdOf(headers.get(Headers.ACTIVITY_ID));
       byte[] body = readBody(exchange.getRequestBody(), maxBodyBytes);
       if (body == null) {
+        // Read (and drop) what the client is still sending before answering: a socket closed with
+        // unread data sends a reset, which can discard the 413 before the client reads it. A body
+        // longer than that is abuse, and gets the reset.
+        drain(exchange.getRequestBody(), DRAIN_LIMIT_BYTES);
         write(exchange, Exchanges.tooLarge(maxBodyBytes, activityId), activityId, false);
         return;
       }
@@ -210,7 +214,11 @@ public final class JdkHttpTransport implements AutoCloseable {
           Exchanges.handle(
               protocol,
               exchange.getRequestMethod(),
-              exchange.getRequestURI().getRawPath(),
+              exchange.getRequestURI().getRawQuery() == null
+                  ? exchange.getRequestURI().getRawPath()
+                  : exchange.getRequestURI().getRawPath()
+                      + "?"
+                      + exchange.getRequestURI().getRawQuery(),
               headers,
               body,
               scheme,
@@ -221,6 +229,17 @@ public final class JdkHttpTransport implements AutoCloseable {
       LOG.log(Level.DEBUG, "exchange ended after: " + e);
     } finally {
       exchange.close();
+    }
+  }
+
+  /** How much of an oversized body is read and dropped so that its 413 arrives. */
+  private static final long DRAIN_LIMIT_BYTES = 16L * 1024 * 1024;
+
+  private static void drain(InputStream in, long limit) throws IOException {
+    byte[] sink = new byte[64 * 1024];
+    long left = limit;
+    for (int n; left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0; ) {
+      left -= n;
     }
   }
 

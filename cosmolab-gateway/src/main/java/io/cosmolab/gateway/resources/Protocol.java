@@ -59,6 +59,9 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   @Override
   public WireResponse apply(WireRequest request) {
     hosts.check(request.header("host"));
+    if (isAddressRequest(request.path())) {
+      return DirectMode.refuseAddresses(request, auth);
+    }
     if (auth != null) {
       auth.check(request, resolver.isRidAddressed(request.path()));
     }
@@ -113,6 +116,11 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
             "no Cosmos DB resource at %s: paths look like /dbs/{db}/colls/{coll}/docs/{id}", path);
       }
     }
+  }
+
+  /** {@code GET /addresses}: the Java SDK's direct mode asking where a partition's replicas are. */
+  private static boolean isAddressRequest(ResourcePath path) {
+    return path.size() == 1 && path.segment(0).equals("addresses");
   }
 
   static CosmosException methodNotAllowed(WireRequest request) {

@@ -13,15 +13,44 @@ import java.util.Map;
  * @param body the request body (empty when there is none)
  * @param baseUri the endpoint as the client addressed it ({@code https://host:port/}), from the
  *     {@code Host} header, so the account document sends clients back to the same place
+ * @param query the request target's query, still percent-encoded, without the {@code ?}; empty when
+ *     there is none
  */
 // The body is handed over without a copy (requests and responses can be megabytes); nobody
 // writes to it after construction.
 @SuppressWarnings("ArrayRecordComponent")
 public record WireRequest(
-    String method, ResourcePath path, Map<String, String> headers, byte[] body, String baseUri) {
+    String method,
+    ResourcePath path,
+    Map<String, String> headers,
+    byte[] body,
+    String baseUri,
+    String query) {
 
   public WireRequest {
     headers = Map.copyOf(headers);
+    query = query == null ? "" : query;
+  }
+
+  /** The first value of the query parameter {@code name}, percent-decoded; null when absent. */
+  public String queryParameter(String name) {
+    for (String pair : query.split("&", -1)) {
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      if (decode(key).equals(name)) {
+        return eq < 0 ? "" : decode(pair.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  private static String decode(String s) {
+    try {
+      return java.net.URLDecoder.decode(s, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw io.cosmolab.engine.error.CosmosError.BAD_REQUEST.exception(
+          "the query string part '%s' is not valid percent-encoding", s);
+    }
   }
 
   /** The header's value, or null. {@code name} must be lower case. */

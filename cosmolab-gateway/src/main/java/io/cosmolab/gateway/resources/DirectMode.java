@@ -1,0 +1,62 @@
+package io.cosmolab.gateway.resources;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What cosmolab answers a client in direct mode, the Java SDK's default, until it serves RNTBD: a
+ * clear 501 that says to build the client in gateway mode — never a 401 that blames the key.
+ *
+ * <p>In direct mode the SDK first asks the gateway for a partition's replica addresses, {@code GET
+ * /addresses/?$resolveFor=dbs/{db}/colls/{coll}/docs&$filter=protocol eq rntbd
+ * &$partitionKeyRangeIds=...}. It signs that request not over its path but as a read of the
+ * collection's documents, with the collection's lower-cased RID, or its name link when it has no
+ * RID; and a read of the account's master addresses as {@code dbs} over an empty link ({@code
+ * GatewayAddressCache} in azure-cosmos). The signature is checked by those rules first, so a wrong
+ * key still gets its 401.
+ */
+final class DirectMode {
+  private DirectMode() {}
+
+  static WireResponse refuseAddresses(WireRequest request, MasterKeyAuthenticator auth) {
+    String resolveFor = request.queryParameter("$resolveFor");
+    if (auth != null) {
+      if (resolveFor == null || resolveFor.isBlank()) {
+        auth.checkSignedOver(request, "dbs", List.of(""));
+      } else {
+        auth.checkSignedOver(request, "docs", signedLinks(ResourcePath.parse(resolveFor)));
+      }
+    }
+    throw notServed(resolveFor);
+  }
+
+  /** The links the SDK signs a collection's address request with: its RID, or its name link. */
+  private static List<String> signedLinks(ResourcePath docs) {
+    List<String> links = new ArrayList<>();
+    String collection = docs.segment(3);
+    if (collection != null) {
+      links.add(collection.toLowerCase(Locale.ROOT));
+      links.add(String.join("/", docs.segments().subList(0, 4)));
+    }
+    if (links.isEmpty()) {
+      links.add(docs.resourceLink());
+    }
+    return links;
+  }
+
+  private static CosmosException notServed(String resolveFor) {
+    return CosmosError.NOT_SUPPORTED.exception(
+        "cosmolab does not serve direct mode (RNTBD) yet: the client asked for the replica"
+            + " addresses of %s. Use gateway mode: new CosmosClientBuilder()...gatewayMode(), or"
+            + " in Spring Data Cosmos, CosmosClientBuilder#gatewayMode() in your"
+            + " AbstractCosmosConfiguration (spring.cloud.azure.cosmos.connection-mode=gateway)",
+        resolveFor == null || resolveFor.isBlank() ? "the account" : resolveFor);
+  }
+}
