@@ -39,6 +39,23 @@ const read = await container.item("o1", "p1").read();
 check(read.statusCode === 200 && read.resource.n === 37, "read o1");
 const replaced = await container.item("o1", "p1").replace({ ...read.resource, n: 1000 });
 check(replaced.resource.n === 1000, "replace o1");
+// item.patch([...]) sends the bare array of operations; every op type, then the object form
+const patched = await container.item("o1", "p1").patch([
+  { op: "add", path: "/tag", value: "x" },
+  { op: "set", path: "/s", value: "one" },
+  { op: "replace", path: "/s", value: "two" },
+  { op: "incr", path: "/count", value: 3 },
+  { op: "move", from: "/tag", path: "/moved" },
+  { op: "remove", path: "/moved" },
+]);
+check(patched.statusCode === 200, `patch with an array body answered ${patched.statusCode}`);
+check(patched.resource.s === "two" && patched.resource.count === 3, "patch applied every op");
+check(patched.resource.moved === undefined && patched.resource.n === 1000, "patch left the rest");
+const conditional = await container.item("o1", "p1").patch({
+  condition: "FROM c WHERE c.count = 3",
+  operations: [{ op: "incr", path: "/count", value: 1 }],
+});
+check(conditional.resource.count === 4, "patch with a condition in the object form");
 const upserted = await container.items.upsert({ id: "o100", pk: "p0", n: 5 });
 check(upserted.statusCode === 201, `upsert of a new item answered ${upserted.statusCode}`);
 const deleted = await container.item("o2", "p2").delete();

@@ -108,15 +108,20 @@ final class Operations {
     return (ObjectNode) body;
   }
 
-  /** A patch body: {@code {"operations": [...], "condition": "FROM c WHERE ..."}}. */
+  /**
+   * A patch body: {@code {"operations": [...], "condition": "FROM c WHERE ..."}}, or the bare array
+   * of operations, which the JavaScript SDK sends for {@code item.patch([...])} and the service
+   * accepts.
+   */
   static Patch parsePatch(Container c, JsonNode body) {
-    if (body == null || !body.isObject() || !body.path("operations").isArray()) {
+    boolean bare = body != null && body.isArray();
+    if (body == null || (!bare && (!body.isObject() || !body.path("operations").isArray()))) {
       throw CosmosError.BAD_REQUEST.exception(
           "a patch body must be {\"operations\": [{\"op\": \"set\", \"path\": \"/a\", \"value\":"
-              + " 1}], \"condition\": \"FROM c WHERE ...\"}");
+              + " 1}], \"condition\": \"FROM c WHERE ...\"} or the array of operations alone");
     }
     List<PatchOperation> ops = new ArrayList<>();
-    for (JsonNode o : body.get("operations")) {
+    for (JsonNode o : bare ? body : body.get("operations")) {
       if (!o.isObject()) {
         throw CosmosError.BAD_REQUEST.exception("a patch operation must be an object, was %s", o);
       }
@@ -127,7 +132,7 @@ final class Operations {
               o.get("value"),
               o.path("from").asText(null)));
     }
-    JsonNode condition = body.get("condition");
+    JsonNode condition = bare ? null : body.get("condition");
     DocumentCondition cond =
         condition == null || condition.isNull() || condition.asText().isBlank()
             ? null
