@@ -103,6 +103,17 @@ class PointOperationsCompatTest {
 
   @ParameterizedTest
   @MethodSource("layouts")
+  void conflicts_readAndQueried_areAnEmptyFeedOnASingleRegionAccount(
+      Layout l, com.azure.cosmos.CosmosAsyncClient async) {
+    com.azure.cosmos.CosmosAsyncContainer c =
+        async.getDatabase("points").getContainer(l.toString().replace(' ', '-'));
+    var options = new com.azure.cosmos.models.CosmosQueryRequestOptions();
+    assertThat(c.readAllConflicts(options).collectList().block()).isEmpty();
+    assertThat(c.queryConflicts("SELECT * FROM c", options).collectList().block()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("layouts")
   void createReadReplaceUpsertDelete_answerAsTheService(Layout l) {
     CosmosContainer c = container(l);
     ObjectNode d = doc("crud", 1);

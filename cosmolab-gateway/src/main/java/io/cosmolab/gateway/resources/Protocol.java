@@ -99,8 +99,11 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       }
       case CONFLICTS -> {
         Container c = resolver.container(path);
-        if (path.isFeed() && request.method().equals("GET")) {
-          // A single-region account never has conflicts to report.
+        if (path.isFeed()
+            && (request.method().equals("GET")
+                || (request.method().equals("POST") && isQuery(request)))) {
+          // A single-region account never has conflicts to report: a read of the feed and any
+          // query over it (the SDKs' queryConflicts) get the empty feed, as on the service.
           return Responses.feed(c.rid(), "Conflicts", java.util.List.of(), java.util.Map.of());
         }
         throw CosmosError.NOT_FOUND.exception(
