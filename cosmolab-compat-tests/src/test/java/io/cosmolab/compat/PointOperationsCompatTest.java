@@ -114,6 +114,38 @@ class PointOperationsCompatTest {
 
   @ParameterizedTest
   @MethodSource("layouts")
+  void deleteAllItemsByPartitionKey_removesThatLogicalPartitionAndNothingElse(Layout l) {
+    CosmosContainer c = container(l);
+    List<ObjectNode> docs = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      ObjectNode d = doc("pkd-" + i, i);
+      docs.add(d);
+      c.createItem(d, keyOf(l, d), null);
+    }
+    PartitionKey doomed = keyOf(l, docs.get(0));
+    var response =
+        c.deleteAllItemsByPartitionKey(
+            doomed, new com.azure.cosmos.models.CosmosItemRequestOptions());
+    assertThat(response.getStatusCode()).isEqualTo(200);
+    assertThat(response.getRequestCharge()).isPositive();
+    for (ObjectNode d : docs) {
+      PartitionKey key = keyOf(l, d);
+      boolean gone = key.equals(doomed);
+      if (gone) {
+        assertThatThrownBy(() -> c.readItem(d.get("id").asText(), key, ObjectNode.class))
+            .isInstanceOfSatisfying(
+                com.azure.cosmos.CosmosException.class,
+                e -> assertThat(e.getStatusCode()).isEqualTo(404));
+      } else {
+        assertThat(c.readItem(d.get("id").asText(), key, ObjectNode.class).getStatusCode())
+            .isEqualTo(200);
+        c.deleteItem(d.get("id").asText(), key, null);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("layouts")
   void createReadReplaceUpsertDelete_answerAsTheService(Layout l) {
     CosmosContainer c = container(l);
     ObjectNode d = doc("crud", 1);

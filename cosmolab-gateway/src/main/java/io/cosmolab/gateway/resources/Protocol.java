@@ -62,6 +62,9 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
     if (isAddressRequest(request.path())) {
       return DirectMode.refuseAddresses(request, auth);
     }
+    if (isPartitionKeyDelete(request.path())) {
+      return deleteAllByPartitionKey(request);
+    }
     if (auth != null) {
       auth.check(request, resolver.isRidAddressed(request.path()));
     }
@@ -124,6 +127,42 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   /** {@code GET /addresses}: the Java SDK's direct mode asking where a partition's replicas are. */
   private static boolean isAddressRequest(ResourcePath path) {
     return path.size() == 1 && path.segment(0).equals("addresses");
+  }
+
+  /** {@code POST /dbs/{db}/colls/{coll}/operations/partitionkeydelete}. */
+  private static boolean isPartitionKeyDelete(ResourcePath path) {
+    return path.size() == 6
+        && path.kind() == ResourcePath.Kind.UNKNOWN
+        && "dbs".equals(path.segment(0))
+        && "colls".equals(path.segment(2))
+        && "operations".equals(path.segment(4))
+        && "partitionkeydelete".equalsIgnoreCase(path.segment(5));
+  }
+
+  /**
+   * The SDKs' {@code deleteAllItemsByPartitionKey}: signed as a container operation ({@code colls}
+   * over the container's link, or its lower-cased RID), not over the path it is posted to.
+   */
+  private WireResponse deleteAllByPartitionKey(WireRequest request) {
+    ResourcePath path = request.path();
+    ResourcePath container = new ResourcePath(path.segments().subList(0, 4));
+    if (auth != null) {
+      String link =
+          resolver.isRidAddressed(container)
+              ? container.lastIdSegment().toLowerCase(Locale.ROOT)
+              : container.resourceLink();
+      auth.checkSignedOver(request, "colls", java.util.List.of(link));
+    }
+    if (!request.method().equals("POST")) {
+      throw methodNotAllowed(request);
+    }
+    Container c = resolver.container(container);
+    io.cosmolab.engine.PartitionKeyDelete.Result r =
+        io.cosmolab.engine.PartitionKeyDelete.run(c, Requests.requiredPartitionKey(request));
+    return WireResponse.empty(
+        200,
+        java.util.Map.of(
+            Headers.REQUEST_CHARGE, String.format(Locale.ROOT, "%.2f", r.requestCharge())));
   }
 
   static CosmosException methodNotAllowed(WireRequest request) {
