@@ -147,6 +147,30 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void allVersionsAndDeletesFromTheBeginning_is400_butFromNowIsServed() {
+    SignedClient.Response beginning =
+        client.send(
+            "GET",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            null,
+            Map.of("a-im", "Full-Fidelity Feed"));
+    assertThat(beginning.status()).isEqualTo(400);
+    assertThat(beginning.body().get("message").asText())
+        .contains("cannot start from the beginning");
+    SignedClient.Response now =
+        client.send(
+            "GET",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            null,
+            Map.of("a-im", "Full-Fidelity Feed", "if-none-match", "*"));
+    assertThat(now.status()).isIn(200, 304);
+  }
+
+  @Test
   void unknownRoute_returns404WithJsonBody() {
     SignedClient.Response r =
         client.send("GET", "/nothing/here", "nothing", "nothing/here", null, Map.of());

@@ -53,13 +53,18 @@ final class ChangeFeedResource {
       range = range.intersect(epk);
     }
     int max = Requests.maxItemCount(request);
+    ChangeFeedStart start = start(request);
+    if (mode == ChangeFeedMode.ALL_VERSIONS_AND_DELETES
+        && start instanceof ChangeFeedStart.Beginning) {
+      // The service keeps intermediate versions and deletes only within its retention window, so
+      // it refuses to start this mode from the beginning (the SDKs check it too).
+      throw CosmosError.BAD_REQUEST.exception(
+          "the all versions and deletes change feed cannot start from the beginning: start it"
+              + " from now (If-None-Match: *), a point in time, or a continuation");
+    }
     ChangeFeedRequest cf =
         new ChangeFeedRequest(
-            range,
-            Requests.partitionKey(request),
-            mode,
-            start(request),
-            max <= 0 ? DEFAULT_PAGE : max);
+            range, Requests.partitionKey(request), mode, start, max <= 0 ? DEFAULT_PAGE : max);
     ChangeFeedPage page = c.readChangeFeed(cf);
     Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
     String etag = "\"" + page.continuation() + "\"";
