@@ -56,6 +56,18 @@ const conditional = await container.item("o1", "p1").patch({
   operations: [{ op: "incr", path: "/count", value: 1 }],
 });
 check(conditional.resource.count === 4, "patch with a condition in the object form");
+// bulk with continueOnError: false stops at the first failure; the rest answer 424
+const bulkOps = [
+  { operationType: "Create", partitionKey: "pb", resourceBody: { id: "b1", pk: "pb" } },
+  { operationType: "Create", partitionKey: "pb", resourceBody: { id: "b1", pk: "pb" } },
+  { operationType: "Create", partitionKey: "pb", resourceBody: { id: "b2", pk: "pb" } },
+];
+const stopped = await container.items.bulk(bulkOps, { continueOnError: false });
+const codes = stopped.map((r) => r.statusCode).join(",");
+check(codes === "201,409,424", `bulk without continuing on error answered ${codes}`);
+const b2 = await container.item("b2", "pb").read();
+check(b2.statusCode === 404, "the operation after the failure did not run");
+await container.item("b1", "pb").delete();
 const upserted = await container.items.upsert({ id: "o100", pk: "p0", n: 5 });
 check(upserted.statusCode === 201, `upsert of a new item answered ${upserted.statusCode}`);
 const deleted = await container.item("o2", "p2").delete();

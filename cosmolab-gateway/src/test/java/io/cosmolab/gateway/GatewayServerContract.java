@@ -170,6 +170,39 @@ abstract class GatewayServerContract {
     assertThat(now.status()).isIn(200, 304);
   }
 
+  @org.junit.jupiter.params.ParameterizedTest(name = "continue on error: {0}")
+  @org.junit.jupiter.params.provider.CsvSource({"True, 201", "False, 424"})
+  void bulk_stopsAtTheFirstFailureOnlyWhenToldNotToContinue(String continueOnError, int third) {
+    String id = "bulk-" + continueOnError;
+    String ops =
+        "[{\"operationType\":\"Create\",\"partitionKey\":\"[\\\"b\\\"]\",\"resourceBody\":"
+            + "{\"id\":\""
+            + id
+            + "\",\"pk\":\"b\"}},"
+            + "{\"operationType\":\"Create\",\"partitionKey\":\"[\\\"b\\\"]\",\"resourceBody\":"
+            + "{\"id\":\""
+            + id
+            + "\",\"pk\":\"b\"}},"
+            + "{\"operationType\":\"Create\",\"partitionKey\":\"[\\\"b\\\"]\",\"resourceBody\":"
+            + "{\"id\":\""
+            + id
+            + "-2\",\"pk\":\"b\"}}]";
+    SignedClient.Response r =
+        postToDocs(
+            ops,
+            Map.of(
+                "x-ms-cosmos-is-batch-request", "True",
+                "x-ms-cosmos-batch-atomic", "False",
+                "x-ms-cosmos-batch-continue-on-error", continueOnError,
+                "prefer", "return=minimal"));
+    assertThat(r.status()).isEqualTo(207);
+    assertThat(r.body().get(0).get("statusCode").asInt()).isEqualTo(201);
+    assertThat(r.body().get(1).get("statusCode").asInt()).isEqualTo(409);
+    assertThat(r.body().get(2).get("statusCode").asInt()).isEqualTo(third);
+    // return=minimal: no bodies
+    assertThat(r.body().get(0).has("resourceBody")).isFalse();
+  }
+
   @Test
   void unknownRoute_returns404WithJsonBody() {
     SignedClient.Response r =

@@ -94,9 +94,26 @@ final class BatchResource {
     boolean allOk = true;
     PartitionKeyValue headerKey = Requests.partitionKey(request);
     ItemOptions options = Requests.itemOptions(request);
+    // x-ms-cosmos-batch-continue-on-error: False (the JS SDK's continueOnError, the Java SDK's
+    // server batch option) stops at the first failure; the rest answer 424, not run
+    String continueHeader = request.header(Headers.BATCH_CONTINUE_ON_ERROR);
+    boolean continueOnError =
+        continueHeader == null || !continueHeader.strip().equalsIgnoreCase("false");
+    boolean minimal = Requests.minimalResponse(request);
+    int failedAt = -1;
     for (int i = 0; i < body.size(); i++) {
       JsonNode op = body.get(i);
       ObjectNode o = out.addObject();
+      if (failedAt >= 0) {
+        o.put("statusCode", CosmosError.FAILED_DEPENDENCY.status());
+        o.put("requestCharge", 0.0);
+        o.put(
+            "message",
+            "not run: operation "
+                + failedAt
+                + " failed and the request does not continue on error");
+        continue;
+      }
       try {
         PartitionKeyValue key =
             op.hasNonNull("partitionKey")
@@ -114,7 +131,9 @@ final class BatchResource {
         if (r.etag() != null) {
           o.put("eTag", r.etag());
         }
-        if (r.documentView() != null && !op.path("minimalReturnPreference").asBoolean(false)) {
+        if (r.documentView() != null
+            && !minimal
+            && !op.path("minimalReturnPreference").asBoolean(false)) {
           o.set("resourceBody", r.documentView());
         }
       } catch (CosmosException e) {
@@ -129,6 +148,9 @@ final class BatchResource {
           o.put("retryAfterMilliseconds", Math.max(1, e.retryAfterMillis()));
         }
         o.put("message", e.getMessage());
+        if (!continueOnError) {
+          failedAt = i;
+        }
       }
     }
     Map<String, String> h = Responses.containerHeaders(c, charge);

@@ -21,6 +21,7 @@ public final class Headers {
   public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
   public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
   public static final String BATCH_ATOMIC = "x-ms-cosmos-batch-atomic";
+  public static final String BATCH_CONTINUE_ON_ERROR = "x-ms-cosmos-batch-continue-on-error";
   public static final String MAX_ITEM_COUNT = "x-ms-max-item-count";
   public static final String CONTINUATION = "x-ms-continuation";
   public static final String IF_MATCH = "if-match";
