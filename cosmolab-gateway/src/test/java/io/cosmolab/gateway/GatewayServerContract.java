@@ -228,6 +228,22 @@ abstract class GatewayServerContract {
         .isEqualTo(engine.database("db").container("c").rid());
     assertThat(r.headers().get("etag")).isEqualTo(r.body().get("_etag").asText());
     assertThat(Double.parseDouble(r.headers().get("x-ms-request-charge"))).isPositive();
+    // the physical partition that owns the key, as the session token names it
+    assertThat(r.headers().get("x-ms-documentdb-partitionkeyrangeid"))
+        .isEqualTo(
+            r.headers()
+                .get("x-ms-session-token")
+                .substring(0, r.headers().get("x-ms-session-token").indexOf(':')))
+        .isEqualTo(
+            engine
+                .database("db")
+                .container("c")
+                .routing()
+                .rangeFor(
+                    io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+                        engine.database("db").container("c").partitionKey(),
+                        io.cosmolab.engine.partitioning.PartitionKeyValue.of("h")))
+                .id());
   }
 
   @Test

@@ -72,6 +72,9 @@ final class ChangeFeedResource {
     h.put(
         Headers.SESSION_TOKEN,
         Responses.sessionToken(rangeId != null ? rangeId : "0", page.continuation()));
+    if (rangeId != null) {
+      h.put(Headers.PARTITION_KEY_RANGE_ID, rangeId);
+    }
     if (page.notModified()) {
       return WireResponse.empty(304, h);
     }

@@ -85,6 +85,10 @@ final class DocumentResource {
   private static WireResponse respond(WireRequest request, Container c, ItemResponse r) {
     Map<String, String> h = Responses.containerHeaders(c, r.requestCharge());
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(r.partitionKeyRangeId(), r.lsn()));
+    if (r.partitionKeyRangeId() != null) {
+      // the physical partition that served it, which users read to see where a key lives
+      h.put(Headers.PARTITION_KEY_RANGE_ID, r.partitionKeyRangeId());
+    }
     if (r.etag() != null) {
       h.put(Headers.ETAG, r.etag());
     }
