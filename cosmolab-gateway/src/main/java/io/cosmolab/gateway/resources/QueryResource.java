@@ -46,8 +46,13 @@ final class QueryResource {
             .withRange(Requests.epkRange(request))
             .withMaxItemCount(Requests.maxItemCount(request))
             .withContinuation(blankToNull(request.header(Headers.CONTINUATION)));
+    long started = System.nanoTime(); // a duration for the metrics, not a point in time
     QueryPage page = c.query(q);
+    long elapsedNanos = System.nanoTime() - started;
     Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
+    if (request.flag(Headers.POPULATE_QUERY_METRICS)) {
+      h.put(Headers.QUERY_METRICS, QueryMetricsHeader.of(page, elapsedNanos));
+    }
     String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
     if (sessionRange != null) {
       h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn()));

@@ -18,6 +18,8 @@ public final class Headers {
   public static final String END_EPK = "x-ms-end-epk";
   public static final String IS_UPSERT = "x-ms-documentdb-is-upsert";
   public static final String IS_QUERY = "x-ms-documentdb-isquery";
+  public static final String POPULATE_QUERY_METRICS = "x-ms-documentdb-populatequerymetrics";
+  public static final String QUERY_METRICS = "x-ms-documentdb-query-metrics";
   public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
   public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
   public static final String BATCH_ATOMIC = "x-ms-cosmos-batch-atomic";
