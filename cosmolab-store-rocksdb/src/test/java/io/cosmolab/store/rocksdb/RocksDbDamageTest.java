@@ -17,8 +17,6 @@ import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -70,16 +68,16 @@ class RocksDbDamageTest {
     logOnly = written.resolve("log-only");
     killed = written.resolve("killed");
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(flushed);
-        CosmosEngine e = engine(store)) {
+        CosmosEngine e = StoreEngines.on(store)) {
       fill(e);
       store.flush();
       documentTables = names(store.tableFiles("documents"));
       changeTables = names(store.tableFiles("changes"));
     }
-    try (CosmosEngine e = engine(RocksDbDocumentStore.open(logOnly))) {
+    try (CosmosEngine e = StoreEngines.on(RocksDbDocumentStore.open(logOnly))) {
       fill(e);
     }
-    try (CosmosEngine e = engine(RocksDbDocumentStore.open(written.resolve("live")))) {
+    try (CosmosEngine e = StoreEngines.on(RocksDbDocumentStore.open(written.resolve("live")))) {
       fill(e);
       copy(written.resolve("live"), killed);
     }
@@ -174,7 +172,7 @@ class RocksDbDamageTest {
       throw new UncheckedIOException(e);
     }
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir);
-        CosmosEngine e = engine(store)) {
+        CosmosEngine e = StoreEngines.on(store)) {
       assertThat(store.recoveryNotes())
           .singleElement()
           .asString()
@@ -191,7 +189,7 @@ class RocksDbDamageTest {
     Path dir = work.resolve("intact");
     copy(killed, dir);
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir);
-        CosmosEngine e = engine(store)) {
+        CosmosEngine e = StoreEngines.on(store)) {
       assertThat(store.recoveryNotes()).isEmpty();
       assertAllAnswersCorrect(e.database("db").container("c"), DOCS);
     }
@@ -304,7 +302,7 @@ class RocksDbDamageTest {
     }
     CosmosEngine e;
     try {
-      e = engine(store);
+      e = StoreEngines.on(store);
     } catch (CosmosException ex) {
       store.close();
       assertDamaged(ex, dir, as);
@@ -404,14 +402,6 @@ class RocksDbDamageTest {
   }
 
   // ---------------------------------------------------------------------------------------------
-
-  private static CosmosEngine engine(RocksDbDocumentStore store) {
-    return CosmosEngine.builder()
-        .clock(ManualClock.startingAtEpoch2026())
-        .throttling(ThrottlingMode.OFF)
-        .store(store)
-        .build();
-  }
 
   private static void fill(CosmosEngine e) {
     Container c =

@@ -12,8 +12,6 @@ import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.time.ManualClock;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,14 +26,6 @@ class RocksDbDiskFullTest {
 
   @TempDir Path dir;
 
-  private static CosmosEngine engine(RocksDbDocumentStore store) {
-    return CosmosEngine.builder()
-        .clock(ManualClock.startingAtEpoch2026())
-        .throttling(ThrottlingMode.OFF)
-        .store(store)
-        .build();
-  }
-
   private static ObjectNode doc(int i) {
     return JSON.createObjectNode().put("id", "d" + i).put("n", i);
   }
@@ -48,7 +38,7 @@ class RocksDbDiskFullTest {
   void aFullDiskFailsWritesWith507AndWritesResumeOnceSpaceIsFreedWithoutARestart() {
     Path data = dir.resolve("data");
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(data);
-        CosmosEngine e = engine(store)) {
+        CosmosEngine e = StoreEngines.on(store)) {
       Container c =
           e.createDatabase("db")
               .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/id")));
@@ -86,7 +76,7 @@ class RocksDbDiskFullTest {
       assertThat(count(c)).isEqualTo(150);
       assertThat(c.documentCount()).isEqualTo(150);
     }
-    try (CosmosEngine e = engine(RocksDbDocumentStore.open(data))) {
+    try (CosmosEngine e = StoreEngines.on(RocksDbDocumentStore.open(data))) {
       Container c = e.database("db").container("c");
       assertThat(count(c)).as("after a restart").isEqualTo(150);
       assertThat(c.read(PartitionKeyValue.of("d100"), "d100").status()).isEqualTo(200);
