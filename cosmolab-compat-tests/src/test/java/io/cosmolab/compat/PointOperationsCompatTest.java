@@ -101,6 +101,26 @@ class PointOperationsCompatTest {
     return d;
   }
 
+  @org.junit.jupiter.api.Test
+  void indexingPolicies_getTheServicesDefaultEtagExclusion_andTheRootFormIsAccepted() {
+    var onlyIncluded = new com.azure.cosmos.models.IndexingPolicy();
+    onlyIncluded.setIncludedPaths(List.of(new com.azure.cosmos.models.IncludedPath("/name/?")));
+    onlyIncluded.setExcludedPaths(List.of(new com.azure.cosmos.models.ExcludedPath("/*")));
+    var root = new com.azure.cosmos.models.IndexingPolicy();
+    root.setIncludedPaths(List.of(new com.azure.cosmos.models.IncludedPath("/")));
+    int n = 0;
+    for (var policy : List.of(new com.azure.cosmos.models.IndexingPolicy(), onlyIncluded, root)) {
+      var props = new com.azure.cosmos.models.CosmosContainerProperties("policy-" + n++, "/pk");
+      props.setIndexingPolicy(policy);
+      db.createContainer(props);
+      var read = db.getContainer(props.getId()).read().getProperties().getIndexingPolicy();
+      assertThat(read.getExcludedPaths())
+          .extracting(com.azure.cosmos.models.ExcludedPath::getPath)
+          .contains("/\"_etag\"/?");
+      db.getContainer(props.getId()).delete();
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("layouts")
   void conflicts_readAndQueried_areAnEmptyFeedOnASingleRegionAccount(

@@ -180,8 +180,15 @@ public record IndexingPolicy(
     if (json == null || json.isNull()) {
       return DEFAULT;
     }
+    String mode = json.path("indexingMode").asText("consistent");
     List<String> included = paths(json.get("includedPaths"), DEFAULT.includedPaths());
-    List<String> excluded = paths(json.get("excludedPaths"), List.of());
+    List<String> excluded = new ArrayList<>(paths(json.get("excludedPaths"), List.of()));
+    // The service always excludes the system _etag from an indexing policy, whatever the client
+    // sent ({} included), and lists it when the policy is read back.
+    String etag = DEFAULT.excludedPaths().get(0);
+    if (!mode.equalsIgnoreCase("none") && !excluded.contains(etag)) {
+      excluded.add(etag);
+    }
     List<List<CompositePath>> composites = new ArrayList<>();
     JsonNode c = json.get("compositeIndexes");
     if (c != null && c.isArray()) {
@@ -199,8 +206,7 @@ public record IndexingPolicy(
         composites.add(paths);
       }
     }
-    return new IndexingPolicy(
-        json.path("indexingMode").asText("consistent"), included, excluded, composites);
+    return new IndexingPolicy(mode, included, excluded, composites);
   }
 
   private static List<String> paths(JsonNode array, List<String> fallback) {
@@ -209,7 +215,9 @@ public record IndexingPolicy(
     }
     List<String> out = new ArrayList<>();
     for (JsonNode p : array) {
-      out.add(p.isTextual() ? p.textValue() : p.path("path").asText(null));
+      String path = p.isTextual() ? p.textValue() : p.path("path").asText(null);
+      // "/" is the older SDKs' form of the root, which the service still accepts: all of it [A]
+      out.add("/".equals(path) ? "/*" : path);
     }
     return out;
   }
