@@ -134,11 +134,28 @@ class ContainerDocumentsTest {
     assertThat(nested.read(PartitionKeyValue.of("Oslo"), "1").status()).isEqualTo(200);
     assertThat(nested.read(PartitionKeyValue.of(PartitionKeyComponent.UNDEFINED), "2").status())
         .isEqualTo(200);
-    assertCosmosError(
-        () -> nested.create(obj("{'id':'3','address':{'city':['a']}}")),
-        CosmosError.PARTITION_KEY_MISMATCH,
-        "/address/city",
-        "an array");
+    // an array or object at the key's path is no key value: filed under undefined, as the
+    // service files it
+    nested.create(obj("{'id':'3','address':{'city':['a']}}"));
+    nested.create(obj("{'id':'4','address':{'city':{'name':'Oslo'}}}"));
+    for (String id : new String[] {"3", "4"}) {
+      assertThat(nested.read(PartitionKeyValue.of(PartitionKeyComponent.UNDEFINED), id).status())
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aMultiHashKeyOfOnePath_isAccepted_asTheServiceAcceptsIt() {
+    PartitionKeyDefinition one =
+        PartitionKeyDefinition.fromJson(
+            Json.node("{'paths':['/tenant'],'kind':'MultiHash','version':2}"));
+    assertThat(one.isHierarchical()).isTrue();
+    Container c1 =
+        Engines.onClock(clock, io.cosmolab.engine.throughput.ThrottlingMode.OFF)
+            .createDatabase("d3")
+            .createContainer(ContainerSettings.of("m", one));
+    c1.create(obj("{'id':'1','tenant':'acme'}"));
+    assertThat(c1.read(PartitionKeyValue.of("acme"), "1").status()).isEqualTo(200);
   }
 
   @Test
@@ -273,7 +290,7 @@ class ContainerDocumentsTest {
     assertCosmosError(
         () -> PartitionKeyDefinition.hierarchical("/a", "/b", "/c", "/d"),
         CosmosError.BAD_REQUEST,
-        "2 to 3 paths");
+        "1 to 3 paths");
     assertCosmosError(
         () ->
             PartitionKeyDefinition.fromJson(

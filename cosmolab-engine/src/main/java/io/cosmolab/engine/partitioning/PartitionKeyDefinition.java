@@ -39,9 +39,10 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
           paths.size(), paths);
     }
     if (kind == PartitionKind.MULTI_HASH) {
-      if (paths.size() < 2 || paths.size() > Limits.MAX_HIERARCHY_LEVELS) {
+      // one path is allowed: the service accepts a single-level MultiHash key
+      if (paths.size() > Limits.MAX_HIERARCHY_LEVELS) {
         throw CosmosError.BAD_REQUEST.exception(
-            "a \"MultiHash\" (hierarchical) partition key has 2 to %d paths, got %d %s",
+            "a \"MultiHash\" (hierarchical) partition key has 1 to %d paths, got %d %s",
             Limits.MAX_HIERARCHY_LEVELS, paths.size(), paths);
       }
       if (version != 2) {
@@ -132,7 +133,7 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
    * The partition key value of a document: the value at each path, undefined where the document has
    * none.
    *
-   * @throws io.cosmolab.engine.error.CosmosException 400/1001 if a path holds an object or array
+   * <p>(an object or an array at a path is undefined too, as the service files it).
    */
   public PartitionKeyValue extract(JsonNode document) {
     List<PartitionKeyComponent> components = new ArrayList<>(paths.size());
@@ -141,13 +142,10 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
       for (String segment : segmentsOf(path)) {
         node = node == null || !node.isObject() ? null : node.get(segment);
       }
-      if (node != null && node.isContainerNode()) {
-        throw CosmosError.PARTITION_KEY_MISMATCH.exception(
-            "the document's partition key at %s is %s; a partition key value must be a string,"
-                + " number, boolean or null",
-            path, node.isArray() ? "an array" : "an object");
-      }
-      components.add(PartitionKeyComponent.fromJson(node));
+      // An object or array at the path is no key value: the service files such a document under
+      // the undefined key, as if the property were absent (issue 14; [A] beyond that report)
+      components.add(
+          PartitionKeyComponent.fromJson(node != null && node.isContainerNode() ? null : node));
     }
     return new PartitionKeyValue(components);
   }
