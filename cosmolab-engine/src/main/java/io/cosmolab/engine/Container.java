@@ -1186,7 +1186,9 @@ public final class Container {
       StoredDocument old = require(t);
       checkIfMatch(old, ifMatch);
       StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE, old);
-      int changed = io.cosmolab.engine.document.DocumentShape.changedTerms(old.body(), d.body());
+      int changed =
+          io.cosmolab.engine.document.DocumentShape.changedTerms(
+              old.body(), d.body(), index.policy().chargedTerms());
       double charge = engine.costs().replace(d.sizeBytes(), changed);
       return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
     }
@@ -1222,7 +1224,9 @@ public final class Container {
       ObjectNode patched = old.body().deepCopy();
       io.cosmolab.engine.document.Patch.apply(patched, ops, partitionKey);
       StoredDocument d = put(t, patched, old, ChangeRecord.Operation.REPLACE, old);
-      int changed = io.cosmolab.engine.document.DocumentShape.changedTerms(old.body(), d.body());
+      int changed =
+          io.cosmolab.engine.document.DocumentShape.changedTerms(
+              old.body(), d.body(), index.policy().chargedTerms());
       double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
       return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
     }
@@ -1289,7 +1293,10 @@ public final class Container {
       for (String p : io.cosmolab.engine.document.DocumentShape.SYSTEM_PROPERTIES) {
         body.remove(p);
       }
-      int terms = io.cosmolab.engine.document.DocumentShape.indexedTermsCheckingDepth(body);
+      // only what the indexing policy indexes is charged: excluding /* is the standard saving
+      int terms =
+          io.cosmolab.engine.document.DocumentShape.indexedTermsCheckingDepth(
+              body, index.policy().chargedTerms());
       String docRid =
           old != null
               ? old.body().get("_rid").textValue()

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.limits.Limits;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -149,6 +150,30 @@ public final class DocumentShape {
    * @throws io.cosmolab.engine.error.CosmosException 400 naming the depth
    */
   public static int indexedTermsCheckingDepth(ObjectNode document) {
+    return indexedTermsCheckingDepth(document, null);
+  }
+
+  /**
+   * The terms of a document that its indexing policy indexes, checking the nesting-depth limit in
+   * the same walk.
+   *
+   * @param indexed whether the value at a path is indexed (array elements as {@code []}, the
+   *     policy's notation); null when every path is, the default policy's fast path
+   * @throws io.cosmolab.engine.error.CosmosException 400 naming the depth
+   */
+  public static int indexedTermsCheckingDepth(
+      ObjectNode document, java.util.function.Predicate<List<String>> indexed) {
+    if (indexed != null) {
+      int depth = depthOf(document, 0);
+      if (depth > Limits.MAX_NESTING_DEPTH) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "the document nests more than %d levels deep", Limits.MAX_NESTING_DEPTH);
+      }
+      int[] terms = {0};
+      List<String> path = new java.util.ArrayList<>();
+      countIndexedLeaves(document, path, indexed, terms);
+      return terms[0];
+    }
     int[] terms = {0};
     int depth = countLeaves(document, 0, terms);
     if (depth > Limits.MAX_NESTING_DEPTH) {
@@ -167,6 +192,46 @@ public final class DocumentShape {
     int[] terms = {0};
     countLeaves(document, 0, terms);
     return terms[0];
+  }
+
+  private static int depthOf(JsonNode node, int level) {
+    if (!node.isContainerNode() || level > Limits.MAX_NESTING_DEPTH) {
+      return level;
+    }
+    int max = level + 1;
+    for (JsonNode child : node) {
+      max = Math.max(max, depthOf(child, level + 1));
+    }
+    return max;
+  }
+
+  private static void countIndexedLeaves(
+      JsonNode node,
+      List<String> path,
+      java.util.function.Predicate<List<String>> indexed,
+      int[] terms) {
+    if (!node.isContainerNode()) {
+      if (indexed.test(path)) {
+        terms[0]++;
+      }
+      return;
+    }
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        if (path.isEmpty() && SYSTEM_PROPERTIES.contains(e.getKey())) {
+          continue;
+        }
+        path.add(e.getKey());
+        countIndexedLeaves(e.getValue(), path, indexed, terms);
+        path.remove(path.size() - 1);
+      }
+    } else {
+      path.add("[]");
+      for (JsonNode child : node) {
+        countIndexedLeaves(child, path, indexed, terms);
+      }
+      path.remove(path.size() - 1);
+    }
   }
 
   /** Counts leaves below {@code node} (system properties at the top skipped); returns depth. */
@@ -199,13 +264,32 @@ public final class DocumentShape {
    * terms added (one property changed counts 1).
    */
   public static int changedTerms(ObjectNode before, ObjectNode after) {
+    return changedTerms(before, after, null);
+  }
+
+  /**
+   * {@link #changedTerms(ObjectNode, ObjectNode)} counting only the paths {@code indexed} accepts
+   * (null: all), as {@link #indexedTermsCheckingDepth(ObjectNode, java.util.function.Predicate)}.
+   */
+  public static int changedTerms(
+      ObjectNode before, ObjectNode after, java.util.function.Predicate<List<String>> indexed) {
     Map<String, Integer> old = new HashMap<>();
-    leaves(before, "", (path, value) -> old.merge(path + "=" + value, 1, Integer::sum));
+    leaves(
+        before,
+        "",
+        (path, value) -> {
+          if (indexed == null || indexed.test(policyPath(path))) {
+            old.merge(path + "=" + value, 1, Integer::sum);
+          }
+        });
     int[] added = {0};
     leaves(
         after,
         "",
         (path, value) -> {
+          if (indexed != null && !indexed.test(policyPath(path))) {
+            return;
+          }
           String term = path + "=" + value;
           Integer c = old.get(term);
           if (c == null) {
@@ -218,6 +302,15 @@ public final class DocumentShape {
         });
     int removed = old.values().stream().mapToInt(Integer::intValue).sum();
     return Math.max(removed, added[0]);
+  }
+
+  /** A leaf path as {@code /a/[0]/b} in the policy's segments: [a, [], b]. */
+  private static List<String> policyPath(String path) {
+    List<String> out = new java.util.ArrayList<>();
+    for (String seg : path.substring(1).split("/", -1)) {
+      out.add(seg.startsWith("[") && seg.endsWith("]") ? "[]" : seg);
+    }
+    return out;
   }
 
   private interface LeafVisitor {
@@ -234,7 +327,7 @@ public final class DocumentShape {
       }
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
-        leaves(node.get(i), path + "/" + i, visitor);
+        leaves(node.get(i), path + "/[" + i + "]", visitor); // [i]: not a property named "i"
       }
     } else {
       visitor.leaf(path, node);

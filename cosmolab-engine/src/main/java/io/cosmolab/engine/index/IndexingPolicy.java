@@ -108,6 +108,19 @@ public record IndexingPolicy(
     }
   }
 
+  /**
+   * What a write's charge counts as indexed: null when every path is (the default policy, whose
+   * only exclusion is the system {@code _etag}: the cost model's fast path), else this policy's
+   * {@link #isIndexed}, which sees array elements as {@code []}.
+   */
+  public java.util.function.Predicate<List<String>> chargedTerms() {
+    boolean everything =
+        mode.equals("consistent")
+            && includedPaths.equals(DEFAULT.includedPaths())
+            && DEFAULT.excludedPaths().containsAll(excludedPaths);
+    return everything ? null : this::isIndexed;
+  }
+
   /** Whether the value at {@code path} (segments from the document root) is indexed. */
   public boolean isIndexed(List<String> path) {
     if (mode.equals("none")) {
