@@ -28,21 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LiveFileMetaData;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.SstFileManager;
-import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 
 /**
  * The engine's storage on RocksDB, in one directory: column family {@code documents} (keyed by
@@ -100,7 +94,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
    * Written by {@link #close()} once RocksDB has closed without error, removed by the next open:
    * after a clean close the write-ahead log has no torn tail, so any imperfection in it is damage.
    */
-  private static final String CLOSED_CLEANLY = "cosmolab-closed-cleanly";
+  static final String CLOSED_CLEANLY = "cosmolab-closed-cleanly";
 
   /**
    * Free space a stalled store wants before it reopens: reopening flushes the log it replays, and
@@ -116,7 +110,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
   private final List<String> recoveryNotes = new ArrayList<>();
 
   /** The open database; null only while a reopen has failed (guarded by {@link #gate}). */
-  private Database live;
+  private RocksDatabase live;
 
   /** Why {@link #live} is null. */
   private CosmosException unavailable;
@@ -130,7 +124,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
     this.directory = directory;
     this.sync = sync;
     this.space = space;
-    this.live = Database.open(directory, space, sync, recoveryNotes);
+    this.live = RocksDatabase.open(directory, space, sync, recoveryNotes);
   }
 
   /** Opens (or creates) the store in {@code directory}; commits survive a killed process. */
@@ -297,16 +291,16 @@ public final class RocksDbDocumentStore implements DocumentStore {
   /** A call on the database that RocksDB may fail. */
   @FunctionalInterface
   private interface Call<T> {
-    T apply(Database d) throws RocksDBException;
+    T apply(RocksDatabase d) throws RocksDBException;
   }
 
   @FunctionalInterface
   private interface Action {
-    void apply(Database d) throws RocksDBException;
+    void apply(RocksDatabase d) throws RocksDBException;
   }
 
   private <T> T read(String what, Call<T> call) {
-    Database d = acquire(false);
+    RocksDatabase d = acquire(false);
     try {
       return call.apply(d);
     } catch (RocksDBException e) {
@@ -317,7 +311,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
   }
 
   private void write(String what, Action action) {
-    Database d = acquire(true);
+    RocksDatabase d = acquire(true);
     try {
       action.apply(d);
     } catch (RocksDBException e) {
@@ -331,7 +325,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
   }
 
   /** The open database, with the read side of the gate held; the caller unlocks it. */
-  private Database acquire(boolean writing) {
+  private RocksDatabase acquire(boolean writing) {
     if (stalled && writing) {
       resume();
     }
@@ -370,7 +364,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
         live = null;
       }
       try {
-        live = Database.open(directory, space, sync, recoveryNotes);
+        live = RocksDatabase.open(directory, space, sync, recoveryNotes);
       } catch (CosmosException e) {
         unavailable = e;
         throw e;
@@ -414,260 +408,6 @@ public final class RocksDbDocumentStore implements DocumentStore {
     }
   }
 
-  /**
-   * One opening of the database: its handles and options, closed together. Replaced as a whole when
-   * writing resumes after a full disk.
-   */
-  private static final class Database implements AutoCloseable {
-    final RocksDB db;
-    final DBOptions options;
-    final ColumnFamilyOptions familyOptions;
-    final ColumnFamilyHandle defaults;
-    final ColumnFamilyHandle documents;
-    final ColumnFamilyHandle changes;
-    final WriteOptions writes;
-    final ReadOptions reads;
-
-    private Database(
-        RocksDB db,
-        DBOptions options,
-        ColumnFamilyOptions familyOptions,
-        List<ColumnFamilyHandle> h,
-        boolean sync) {
-      this.db = db;
-      this.options = options;
-      this.familyOptions = familyOptions;
-      this.defaults = h.get(0);
-      this.documents = h.get(1);
-      this.changes = h.get(2);
-      this.writes = new WriteOptions().setSync(sync);
-      this.reads = new ReadOptions().setVerifyChecksums(true);
-    }
-
-    /**
-     * Opens strictly; after a stop that was not a clean close, then leniently about the log's tail
-     * only. See the class comment.
-     */
-    static Database open(Path directory, SstFileManager space, boolean sync, List<String> notes) {
-      Path marker = directory.resolve(CLOSED_CLEANLY);
-      boolean clean = Files.exists(marker);
-      if (clean) {
-        checkTablesListed(directory, marker);
-      }
-      Database d;
-      try {
-        d = attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
-      } catch (RocksDBException strict) {
-        if (Failures.kindOf(strict, directory) != Failures.Kind.DAMAGED) {
-          throw Failures.ofOpen(directory, strict, Failures.diskUsage(directory));
-        }
-        if (clean) {
-          throw refusal(directory, strict);
-        }
-        try {
-          d = attempt(directory, space, sync, WALRecoveryMode.TolerateCorruptedTailRecords);
-        } catch (RocksDBException lenient) {
-          throw Failures.kindOf(lenient, directory) == Failures.Kind.DAMAGED
-              ? refusal(directory, lenient)
-              : Failures.ofOpen(directory, lenient, Failures.diskUsage(directory));
-        }
-        String note =
-            "the write-ahead log in "
-                + directory
-                + " ended in an incomplete record, as a process killed in the middle of a write"
-                + " leaves it; that record was dropped (RocksDB reported \""
-                + Failures.text(strict)
-                + "\"). It was never acknowledged, unless the tail of the log was damaged by"
-                + " something else, in which case the last writes before the stop are missing";
-        LOG.log(System.Logger.Level.WARNING, note);
-        synchronized (notes) {
-          notes.add(note);
-        }
-      }
-      try {
-        // from here on, a stop that is not a clean close may leave a torn tail
-        Files.deleteIfExists(marker);
-      } catch (IOException e) {
-        d.close();
-        throw new UncheckedIOException("cannot remove " + marker, e);
-      }
-      return d;
-    }
-
-    /**
-     * After a clean close, checks that the MANIFEST still lists every table file it listed then.
-     * RocksDB reads a MANIFEST whose last block has a damaged length field as one that merely ends
-     * there, opens without the edits after it, and deletes the table files they added as obsolete:
-     * a change log that comes back empty. Read-only, so that nothing is deleted before the check;
-     * if even that does not open, the strict open that follows reports why.
-     */
-    private static void checkTablesListed(Path directory, Path marker) {
-      List<String> expected;
-      try {
-        expected = Files.readAllLines(marker).stream().filter(l -> !l.isBlank()).toList();
-      } catch (IOException e) {
-        return;
-      }
-      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
-      List<ColumnFamilyHandle> handles = new ArrayList<>();
-      try (DBOptions options =
-          new DBOptions().setWalRecoveryMode(WALRecoveryMode.AbsoluteConsistency)) {
-        RocksDB probe;
-        try {
-          probe =
-              RocksDB.openReadOnly(options, directory.toString(), families(familyOptions), handles);
-        } catch (RocksDBException e) {
-          if (Failures.kindOf(e, directory) == Failures.Kind.DAMAGED) {
-            throw Failures.damaged(directory, "opening it", Failures.text(e));
-          }
-          return; // not damage: the strict open that follows says what it is
-        }
-        List<String> listed = tableFileNames(probe);
-        handles.forEach(ColumnFamilyHandle::close);
-        probe.close();
-        List<String> lost = expected.stream().filter(f -> !listed.contains(f)).toList();
-        if (!lost.isEmpty()) {
-          throw Failures.damagedBecause(
-              directory,
-              "the MANIFEST no longer lists table files "
-                  + String.join(", ", lost)
-                  + ", which it listed when cosmolab last closed the directory");
-        }
-      } finally {
-        familyOptions.close();
-      }
-    }
-
-    /**
-     * The error for damage that the store will not open past. When the database opens read-only
-     * with the log's damaged records skipped, the damage is in the log: say so, since moving on
-     * would lose acknowledged writes. (Read-only: nothing on disk changes.)
-     */
-    private static CosmosException refusal(Path directory, RocksDBException e) {
-      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
-      try (DBOptions options =
-          new DBOptions().setWalRecoveryMode(WALRecoveryMode.SkipAnyCorruptedRecords)) {
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        RocksDB probe;
-        try {
-          probe =
-              RocksDB.openReadOnly(options, directory.toString(), families(familyOptions), handles);
-        } catch (RocksDBException stillDamaged) {
-          return Failures.damaged(directory, "opening it", Failures.text(e));
-        }
-        handles.forEach(ColumnFamilyHandle::close);
-        probe.close();
-        return CosmosError.INTERNAL_SERVER_ERROR.exception(
-            "data directory damaged: the write-ahead log of %s (%s) is damaged, RocksDB reports"
-                + " \"%s\"; cosmolab refuses to start rather than lose acknowledged writes; move"
-                + " the directory aside (or restore it from a copy) and start again",
-            directory, logFiles(directory), Failures.text(e));
-      } finally {
-        familyOptions.close();
-      }
-    }
-
-    private static String logFiles(Path directory) {
-      try (var files = Files.list(directory)) {
-        return String.join(
-            ", ",
-            files
-                .map(p -> p.getFileName().toString())
-                .filter(n -> n.endsWith(".log"))
-                .sorted()
-                .toList());
-      } catch (IOException e) {
-        return "*.log";
-      }
-    }
-
-    private static List<ColumnFamilyDescriptor> families(ColumnFamilyOptions familyOptions) {
-      return List.of(
-          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
-          new ColumnFamilyDescriptor("documents".getBytes(StandardCharsets.UTF_8), familyOptions),
-          new ColumnFamilyDescriptor("changes".getBytes(StandardCharsets.UTF_8), familyOptions));
-    }
-
-    private static Database attempt(
-        Path directory, SstFileManager space, boolean sync, WALRecoveryMode recovery)
-        throws RocksDBException {
-      ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
-      List<ColumnFamilyDescriptor> families = families(familyOptions);
-      // only a new directory may gain column families: in an existing one a missing family means
-      // the MANIFEST lost its creation, and creating it afresh would serve an empty store
-      boolean fresh = !Files.exists(directory.resolve("CURRENT"));
-      DBOptions options =
-          new DBOptions()
-              .setCreateIfMissing(true)
-              .setCreateMissingColumnFamilies(fresh)
-              .setParanoidChecks(true)
-              .setWalRecoveryMode(recovery)
-              .setSstFileManager(space);
-      List<ColumnFamilyHandle> handles = new ArrayList<>();
-      try {
-        RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
-        return new Database(db, options, familyOptions, handles, sync);
-      } catch (RocksDBException e) {
-        options.close();
-        familyOptions.close();
-        throw e;
-      }
-    }
-
-    @Override
-    public void close() {
-      closeHandles();
-      db.close();
-      closeOptions();
-    }
-
-    /**
-     * Stops background work, syncs the log and closes; returns the table files live at the close
-     * when all of it succeeded (the log on disk is then whole), else null. (Without {@code
-     * syncEachCommit} the log is not synced per commit, and a power cut after the close must not
-     * leave a torn tail behind a "closed cleanly" marker.)
-     */
-    List<String> closeCleanly() {
-      List<String> tables;
-      try {
-        db.pauseBackgroundWork();
-        db.syncWal();
-        tables = tableFileNames(db);
-        closeHandles();
-        db.closeE();
-      } catch (RocksDBException e) {
-        LOG.log(System.Logger.Level.WARNING, "RocksDB did not close cleanly: " + Failures.text(e));
-        closeHandles();
-        db.close();
-        tables = null;
-      }
-      closeOptions();
-      return tables;
-    }
-
-    static List<String> tableFileNames(RocksDB db) {
-      List<String> out = new ArrayList<>();
-      for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
-        out.add(f.fileName().replaceFirst("^/", ""));
-      }
-      out.sort(String::compareTo);
-      return out;
-    }
-
-    private void closeHandles() {
-      reads.close();
-      writes.close();
-      defaults.close();
-      documents.close();
-      changes.close();
-    }
-
-    private void closeOptions() {
-      options.close();
-      familyOptions.close();
-    }
-  }
-
   /** One container's keys. */
   private final class Store implements ContainerStore {
     private final byte[] prefix;
@@ -675,7 +415,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
     Store(String rid) {
       this.prefix = Codec.prefix(rid);
-      Database d = acquire(false);
+      RocksDatabase d = acquire(false);
       long n = 0;
       try (RocksIterator it = d.db.newIterator(d.documents, d.reads)) {
         for (it.seek(prefix); it.isValid() && Codec.startsWith(it.key(), prefix); it.next()) {
@@ -731,7 +471,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       count.addAndGet(delta[0]);
     }
 
-    private void commit(Database d, List<Write> writes, long[] delta) throws RocksDBException {
+    private void commit(RocksDatabase d, List<Write> writes, long[] delta) throws RocksDBException {
       Set<String> present = new HashSet<>();
       Set<String> absent = new HashSet<>();
       try (WriteBatch batch = new WriteBatch()) {
@@ -762,7 +502,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       }
     }
 
-    private boolean exists(Database d, byte[] key, Set<String> present, Set<String> absent)
+    private boolean exists(RocksDatabase d, byte[] key, Set<String> present, Set<String> absent)
         throws RocksDBException {
       String k = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
       if (present.contains(k)) {
@@ -786,7 +526,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
    * before the end of the range is asked why, so damage fails the scan instead of ending it.
    */
   private final class Chunked<T> implements Iterator<T> {
-    private final Function<Database, ColumnFamilyHandle> family;
+    private final Function<RocksDatabase, ColumnFamilyHandle> family;
     private final String what;
     private final Predicate<byte[]> inRange;
     private final Function<byte[], T> decode;
@@ -796,7 +536,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
     private final ArrayDeque<T> buffer = new ArrayDeque<>();
 
     Chunked(
-        Function<Database, ColumnFamilyHandle> family,
+        Function<RocksDatabase, ColumnFamilyHandle> family,
         String what,
         byte[] start,
         Predicate<byte[]> inRange,
@@ -812,7 +552,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       if (done || !buffer.isEmpty()) {
         return;
       }
-      Database d = acquire(false);
+      RocksDatabase d = acquire(false);
       try (RocksIterator it = d.db.newIterator(family.apply(d), d.reads)) {
         it.seek(seek);
         if (!seekInclusive && it.isValid() && Arrays.equals(it.key(), seek)) {
