@@ -220,6 +220,7 @@ final class QueryRunner {
     List<Executor.Output> traced = null;
     int offset;
     int end;
+    int[] rowBytes;
     String next;
     try {
       if (streaming) {
@@ -229,14 +230,16 @@ final class QueryRunner {
         for (Executor.Output o : traced) {
           rows.add(o.value());
         }
-        end = pageEnd(rows, offset, request.pageSize());
+        rowBytes = pageSizes(rows, offset, request.pageSize());
+        end = offset + rowBytes.length;
         next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
       } else {
         rows = query.execute(inputs, engine.clock().instant());
         String binding = binding(request);
         String identity = Resume.identity(query.ast());
         offset = offset(request.continuation(), identity, binding);
-        end = pageEnd(rows, offset, request.pageSize());
+        rowBytes = pageSizes(rows, offset, request.pageSize());
+        end = offset + rowBytes.length;
         next = end < rows.size() ? token(identity, binding, end) : null;
       }
     } catch (QueryException e) {
@@ -248,9 +251,11 @@ final class QueryRunner {
     // to the bytes they loaded [I].
     double[] returned = new double[Math.max(1, targets.size())];
     double shared = 0;
+    long returnedBytes = 0;
     for (int i = offset; i < end; i++) {
       JsonNode row = rows.get(i).deepCopy(); // rows may be stored documents: never hand them out
-      double read = engine.costs().pointRead(DocumentShape.sizeOf(row), false);
+      returnedBytes += rowBytes[i - offset];
+      double read = engine.costs().pointRead(rowBytes[i - offset], false);
       if (traced != null) {
         String epk = sources.get((int) traced.get(i).order()).epk();
         returned[PartitionKeyRange.indexOfOwner(targets, epk)] += read;
@@ -289,6 +294,7 @@ final class QueryRunner {
             chargeLoading ? documentsLoaded[0] : 0,
             loadedTotal,
             page.size(),
+            returnedBytes,
             chargeLoading ? indexHits : 0);
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
@@ -485,20 +491,24 @@ final class QueryRunner {
   static final long MAX_PAGE_BYTES = 4L * 1024 * 1024;
 
   /**
-   * Where the page that starts at {@code offset} ends: after {@code pageSize} rows, or earlier once
-   * the rows reach {@link #MAX_PAGE_BYTES} (a page always holds at least one row, as a single
-   * document can be up to 2 MB).
+   * The sizes of the rows of the page that starts at {@code offset}, which also says where it ends:
+   * after {@code pageSize} rows, or earlier once the rows reach {@link #MAX_PAGE_BYTES} (a page
+   * always holds at least one row, as a single document can be up to 2 MB). Each row is sized once,
+   * here; the charge and the metrics read these sizes.
    */
-  private static int pageEnd(List<JsonNode> rows, int offset, int pageSize) {
+  private static int[] pageSizes(List<JsonNode> rows, int offset, int pageSize) {
     int end = (int) Math.min(rows.size(), (long) offset + pageSize);
+    int[] sizes = new int[Math.max(0, end - offset)];
     long bytes = 0;
     for (int i = offset; i < end; i++) {
-      bytes += DocumentShape.sizeOf(rows.get(i));
+      int size = DocumentShape.sizeOf(rows.get(i));
+      bytes += size;
       if (bytes > MAX_PAGE_BYTES && i > offset) {
-        return i;
+        return java.util.Arrays.copyOf(sizes, i - offset);
       }
+      sizes[i - offset] = size;
     }
-    return end;
+    return sizes;
   }
 
   /** The 400 for a continuation token this server did not issue (shared with {@link Resume}). */

@@ -7,6 +7,7 @@ package io.cosmolab.engine.query;
  * @param documentsLoaded documents read from storage
  * @param bytesLoaded their size
  * @param documentsReturned rows in this page
+ * @param bytesReturned their size
  * @param indexHits documents found through an index (0 while every query scans)
  */
 public record QueryMetrics(
@@ -14,4 +15,5 @@ public record QueryMetrics(
     long documentsLoaded,
     long bytesLoaded,
     long documentsReturned,
+    long bytesReturned,
     long indexHits) {}

@@ -1,7 +1,5 @@
 package io.cosmolab.gateway.resources;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.query.QueryMetrics;
 import io.cosmolab.engine.query.QueryPage;
 import java.util.Locale;
@@ -22,10 +20,6 @@ final class QueryMetricsHeader {
 
   static String of(QueryPage page, long elapsedNanos) {
     QueryMetrics m = page.metrics();
-    long outputBytes = 0;
-    for (JsonNode row : page.rows()) {
-      outputBytes += DocumentShape.sizeOf(row);
-    }
     double totalMs = elapsedNanos / 1e6;
     double indexRatio =
         m.documentsLoaded() == 0
@@ -43,8 +37,8 @@ final class QueryMetricsHeader {
         totalMs,
         m.documentsLoaded(),
         m.bytesLoaded(),
-        page.rows().size(),
-        outputBytes,
+        m.documentsReturned(),
+        m.bytesReturned(),
         indexRatio);
   }
 }
