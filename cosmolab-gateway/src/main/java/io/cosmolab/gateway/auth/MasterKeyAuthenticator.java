@@ -95,10 +95,19 @@ public final class MasterKeyAuthenticator {
    *     a date outside the window
    */
   public void check(WireRequest request, boolean ridAddressed) {
+    checkSignedAs(request, request.path(), ridAddressed);
+  }
+
+  /**
+   * As {@link #check(WireRequest, boolean)}, for a request signed as if it addressed {@code
+   * signedPath} rather than its own path: the SDKs' delete by partition key posts to {@code
+   * …/operations/partitionkeydelete} and signs it as the container.
+   */
+  public void checkSignedAs(WireRequest request, ResourcePath signedPath, boolean ridAddressed) {
     checkSignedOver(
         request,
-        request.path().resourceType(),
-        java.util.List.of(signedLink(request.path(), ridAddressed)));
+        signedPath.resourceType(),
+        java.util.List.of(signedLink(signedPath, ridAddressed)));
   }
 
   /**

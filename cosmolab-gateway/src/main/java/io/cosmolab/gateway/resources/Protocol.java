@@ -147,11 +147,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
     ResourcePath path = request.path();
     ResourcePath container = new ResourcePath(path.segments().subList(0, 4));
     if (auth != null) {
-      String link =
-          resolver.isRidAddressed(container)
-              ? container.lastIdSegment().toLowerCase(Locale.ROOT)
-              : container.resourceLink();
-      auth.checkSignedOver(request, "colls", java.util.List.of(link));
+      auth.checkSignedAs(request, container, resolver.isRidAddressed(container));
     }
     if (!request.method().equals("POST")) {
       throw methodNotAllowed(request);

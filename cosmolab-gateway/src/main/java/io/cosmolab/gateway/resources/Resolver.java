@@ -24,7 +24,15 @@ final class Resolver {
     if (byName.isPresent()) {
       return byName;
     }
-    return engine.databases().stream().filter(d -> d.rid().equals(nameOrRid)).findFirst();
+    return databaseByRid(nameOrRid);
+  }
+
+  private Optional<Database> databaseByRid(String rid) {
+    return engine.databases().stream().filter(d -> d.rid().equals(rid)).findFirst();
+  }
+
+  private static Optional<Container> containerByRid(Database db, String rid) {
+    return db.containers().stream().filter(c -> c.rid().equals(rid)).findFirst();
   }
 
   Database database(ResourcePath path) {
@@ -44,7 +52,7 @@ final class Resolver {
     if (byName.isPresent()) {
       return byName;
     }
-    return db.containers().stream().filter(c -> c.rid().equals(nameOrRid)).findFirst();
+    return containerByRid(db, nameOrRid);
   }
 
   Container container(ResourcePath path) {
@@ -76,8 +84,7 @@ final class Resolver {
     if (engine.findDatabase(dbRef).isPresent()) {
       return false;
     }
-    Optional<Database> db =
-        engine.databases().stream().filter(d -> d.rid().equals(dbRef)).findFirst();
+    Optional<Database> db = databaseByRid(dbRef);
     if (db.isEmpty()) {
       return false;
     }
@@ -90,6 +97,6 @@ final class Resolver {
     }
     String collRef = path.segment(3);
     return db.get().findContainer(collRef).isEmpty()
-        && db.get().containers().stream().anyMatch(c -> c.rid().equals(collRef));
+        && containerByRid(db.get(), collRef).isPresent();
   }
 }
