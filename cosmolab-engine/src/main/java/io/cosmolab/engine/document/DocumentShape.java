@@ -163,19 +163,11 @@ public final class DocumentShape {
    */
   public static int indexedTermsCheckingDepth(
       ObjectNode document, java.util.function.Predicate<List<String>> indexed) {
-    if (indexed != null) {
-      int depth = depthOf(document, 0);
-      if (depth > Limits.MAX_NESTING_DEPTH) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "the document nests more than %d levels deep", Limits.MAX_NESTING_DEPTH);
-      }
-      int[] terms = {0};
-      List<String> path = new java.util.ArrayList<>();
-      countIndexedLeaves(document, path, indexed, terms);
-      return terms[0];
-    }
     int[] terms = {0};
-    int depth = countLeaves(document, 0, terms);
+    int depth =
+        indexed == null
+            ? countLeaves(document, 0, terms)
+            : countIndexedLeaves(document, new java.util.ArrayList<>(), indexed, terms);
     if (depth > Limits.MAX_NESTING_DEPTH) {
       throw CosmosError.BAD_REQUEST.exception(
           "the document nests more than %d levels deep", Limits.MAX_NESTING_DEPTH);
@@ -194,44 +186,40 @@ public final class DocumentShape {
     return terms[0];
   }
 
-  private static int depthOf(JsonNode node, int level) {
-    if (!node.isContainerNode() || level > Limits.MAX_NESTING_DEPTH) {
-      return level;
-    }
-    int max = level + 1;
-    for (JsonNode child : node) {
-      max = Math.max(max, depthOf(child, level + 1));
-    }
-    return max;
-  }
-
-  private static void countIndexedLeaves(
+  /** As {@link #countLeaves}, counting only the leaves {@code indexed} accepts; returns depth. */
+  private static int countIndexedLeaves(
       JsonNode node,
       List<String> path,
       java.util.function.Predicate<List<String>> indexed,
       int[] terms) {
+    int level = path.size();
     if (!node.isContainerNode()) {
       if (indexed.test(path)) {
         terms[0]++;
       }
-      return;
+      return level;
     }
+    if (level > Limits.MAX_NESTING_DEPTH) {
+      return level;
+    }
+    int max = level + 1;
     if (node.isObject()) {
       for (Map.Entry<String, JsonNode> e : node.properties()) {
-        if (path.isEmpty() && SYSTEM_PROPERTIES.contains(e.getKey())) {
+        if (level == 0 && SYSTEM_PROPERTIES.contains(e.getKey())) {
           continue;
         }
         path.add(e.getKey());
-        countIndexedLeaves(e.getValue(), path, indexed, terms);
+        max = Math.max(max, countIndexedLeaves(e.getValue(), path, indexed, terms));
         path.remove(path.size() - 1);
       }
     } else {
-      path.add("[]");
       for (JsonNode child : node) {
-        countIndexedLeaves(child, path, indexed, terms);
+        path.add("[]");
+        max = Math.max(max, countIndexedLeaves(child, path, indexed, terms));
+        path.remove(path.size() - 1);
       }
-      path.remove(path.size() - 1);
     }
+    return max;
   }
 
   /** Counts leaves below {@code node} (system properties at the top skipped); returns depth. */
