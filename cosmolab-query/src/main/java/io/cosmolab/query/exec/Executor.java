@@ -502,10 +502,7 @@ public final class Executor {
       spend(1);
       probe.set(source.alias(), v);
       if (Values.isTrue(compiled(filter).eval(probe, null))) {
-        if (expanding && out.size() >= MAX_ROWS_HELD) {
-          throw tooManyRows();
-        }
-        out.add(new Row(Map.of(source.alias(), v), order));
+        hold(out, new Row(Map.of(source.alias(), v), order));
       }
     } else {
       spend(1);
@@ -598,11 +595,16 @@ public final class Executor {
 
   private void keep(Row row, List<Row> out, Expr filter) {
     if (filter == null || Values.isTrue(compiled(filter).eval(row.bindings(), null))) {
-      if (expanding && out.size() >= MAX_ROWS_HELD) {
-        throw tooManyRows();
-      }
-      out.add(row);
+      hold(out, row);
     }
+  }
+
+  /** Adds a row the FROM stage keeps, within {@link #MAX_ROWS_HELD} while rows multiply. */
+  private void hold(List<Row> out, Row row) {
+    if (expanding && out.size() >= MAX_ROWS_HELD) {
+      throw tooManyRows();
+    }
+    out.add(row);
   }
 
   /**
