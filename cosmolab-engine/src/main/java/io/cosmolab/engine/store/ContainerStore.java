@@ -9,9 +9,12 @@ import java.util.List;
  * Because documents are ordered by EPK, a physical partition is a key range of the store, and a
  * split or merge moves no data.
  *
- * <p>Concurrency: the engine calls {@link #commit} from one writer per container at a time; readers
- * ({@link #get}, {@link #scan}, {@link #changesAfter}) may run concurrently with it and see each
- * committed document either before or after a commit.
+ * <p>Concurrency: the engine calls {@link #commit} from several threads at once, but never two
+ * commits that write documents of the same logical partition (EPK) at once: those are serialized by
+ * the partition's lock. Commits that only drop change records (retention) may run beside any.
+ * Readers ({@link #get}, {@link #scan}, {@link #changesAfter}) run concurrently with commits and
+ * see a commit's documents of one logical partition all or none; ids within an EPK are ordered by
+ * {@link Utf8Order}.
  */
 public interface ContainerStore {
 
@@ -43,5 +46,8 @@ public interface ContainerStore {
 
     /** Appends a record to the change log. */
     record Append(ChangeRecord change) implements Write {}
+
+    /** Removes the change record with this LSN, if present (the log's retention). */
+    record DropChange(long lsn) implements Write {}
   }
 }

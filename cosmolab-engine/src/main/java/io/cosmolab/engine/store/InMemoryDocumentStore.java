@@ -1,7 +1,9 @@
 package io.cosmolab.engine.store;
 
 import io.cosmolab.engine.partitioning.EpkRange;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,16 +12,26 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The default store: ordered maps in memory. Documents are ordered by (EPK, id) in two levels —
- * logical partitions by EPK, then documents by id within each — and the change log by LSN, so range
- * scans and change-feed reads are ordered walks. A hash index serves point reads in constant time.
- *
- * <p>Why two levels: the documents of a logical partition share one EPK (32 to 96 characters), so a
+ * logical partitions by EPK, then documents by id (in UTF-8 order, as on disk) within each — and
+ * the change log by LSN, so range scans and change-feed reads are ordered walks.
+ */
+/*
+ * Why two levels: the documents of a logical partition share one EPK (32 to 96 characters), so a
  * single (EPK, id) skip list compares long equal strings at every level; profiles showed those
- * comparisons taking a third of a create. The outer map holds one entry per logical partition.
+ * comparisons taking a third of a create. The outer map holds one entry per logical partition, and
+ * point reads go through it too, so a reader finds a logical partition in one place only.
  *
- * <p>Concurrency: skip lists give readers lock-free, weakly consistent iteration; {@link
- * ContainerStore#commit} is called by one writer per container (the engine's write lock), which
- * makes a commit atomic for every reader that goes through the engine.
+ * Concurrency: copy-on-write per logical partition for commits that change several of its
+ * documents, in place for the rest. The engine commits writes to one logical partition from one
+ * thread at a time (its partition lock) and may commit to different logical partitions at once.
+ * A commit that changes one document puts or removes it in place: a single skip-list operation,
+ * which every reader sees entirely or not at all. A commit that changes several documents of one
+ * logical partition (a transactional batch) builds a new map of that logical partition and swaps
+ * it in with one put, so a scan or point read sees the whole batch or none of it; the copy costs
+ * the logical partition's size, paid by batches only. The change log is written after the
+ * documents; the engine lets readers of the log go only as far as its commit gate (the highest LSN
+ * below which every commit finished), so a change-feed reader never sees a record before its
+ * document.
  */
 public final class InMemoryDocumentStore implements DocumentStore {
   private final Map<String, Container> containers = new ConcurrentHashMap<>();
@@ -34,20 +46,20 @@ public final class InMemoryDocumentStore implements DocumentStore {
     containers.remove(containerRid);
   }
 
-  private record Key(String epk, String id) {}
+  private static ConcurrentSkipListMap<String, StoredDocument> newPartition() {
+    return new ConcurrentSkipListMap<>(Utf8Order.COMPARATOR);
+  }
 
   private static final class Container implements ContainerStore {
     private final ConcurrentSkipListMap<String, ConcurrentSkipListMap<String, StoredDocument>>
         byEpk = new ConcurrentSkipListMap<>();
-    private final ConcurrentHashMap<String, ConcurrentSkipListMap<String, StoredDocument>> logical =
-        new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Key, StoredDocument> byKey = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<Long, ChangeRecord> changes = new ConcurrentSkipListMap<>();
     private final AtomicLong count = new AtomicLong();
 
     @Override
     public StoredDocument get(String epk, String id) {
-      return byKey.get(new Key(epk, id));
+      ConcurrentSkipListMap<String, StoredDocument> partition = byEpk.get(epk);
+      return partition == null ? null : partition.get(id);
     }
 
     @Override
@@ -82,35 +94,74 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public void commit(List<Write> writes) {
+      // the document writes per logical partition, in order; the log after them
+      Map<String, List<Write>> byPartition = new LinkedHashMap<>(2);
+      List<Write> log = new ArrayList<>(2);
       for (Write w : writes) {
         if (w instanceof Write.Put put) {
-          StoredDocument d = put.document();
-          ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(d.epk());
-          if (partition == null) {
-            partition = new ConcurrentSkipListMap<>();
-            logical.put(d.epk(), partition);
-            byEpk.put(d.epk(), partition);
-          }
-          partition.put(d.id(), d);
-          if (byKey.put(new Key(d.epk(), d.id()), d) == null) {
-            count.incrementAndGet();
-          }
+          byPartition.computeIfAbsent(put.document().epk(), e -> new ArrayList<>(1)).add(w);
         } else if (w instanceof Write.Delete del) {
-          ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(del.epk());
-          if (partition != null) {
-            partition.remove(del.id());
-            if (partition.isEmpty()) {
-              logical.remove(del.epk());
-              byEpk.remove(del.epk());
-            }
-          }
-          if (byKey.remove(new Key(del.epk(), del.id())) != null) {
-            count.decrementAndGet();
-          }
-        } else if (w instanceof Write.Append append) {
-          changes.put(append.change().lsn(), append.change());
+          byPartition.computeIfAbsent(del.epk(), e -> new ArrayList<>(1)).add(w);
+        } else {
+          log.add(w);
         }
       }
+      for (Map.Entry<String, List<Write>> e : byPartition.entrySet()) {
+        if (e.getValue().size() == 1) {
+          applyInPlace(e.getKey(), e.getValue().get(0));
+        } else {
+          swapIn(e.getKey(), e.getValue());
+        }
+      }
+      for (Write w : log) {
+        if (w instanceof Write.Append append) {
+          changes.put(append.change().lsn(), append.change());
+        } else {
+          changes.remove(((Write.DropChange) w).lsn());
+        }
+      }
+    }
+
+    private void applyInPlace(String epk, Write w) {
+      ConcurrentSkipListMap<String, StoredDocument> partition = byEpk.get(epk);
+      if (w instanceof Write.Put put) {
+        if (partition == null) {
+          partition = newPartition();
+          partition.put(put.document().id(), put.document());
+          byEpk.put(epk, partition);
+          count.incrementAndGet();
+        } else if (partition.put(put.document().id(), put.document()) == null) {
+          count.incrementAndGet();
+        }
+        return;
+      }
+      Write.Delete del = (Write.Delete) w;
+      if (partition != null && partition.remove(del.id()) != null) {
+        count.decrementAndGet();
+        if (partition.isEmpty()) {
+          byEpk.remove(epk, partition);
+        }
+      }
+    }
+
+    /** Several writes to one logical partition: a new map of it, swapped in at once. */
+    private void swapIn(String epk, List<Write> writes) {
+      ConcurrentSkipListMap<String, StoredDocument> old = byEpk.get(epk);
+      ConcurrentSkipListMap<String, StoredDocument> next =
+          old == null ? newPartition() : old.clone();
+      for (Write w : writes) {
+        if (w instanceof Write.Put put) {
+          next.put(put.document().id(), put.document());
+        } else {
+          next.remove(((Write.Delete) w).id());
+        }
+      }
+      if (next.isEmpty()) {
+        byEpk.remove(epk);
+      } else {
+        byEpk.put(epk, next);
+      }
+      count.addAndGet(next.size() - (old == null ? 0 : old.size()));
     }
 
     @Override

@@ -496,6 +496,8 @@ public final class RocksDbDocumentStore implements DocumentStore {
           } else if (w instanceof Write.Append append) {
             ChangeRecord c = append.change();
             batch.put(d.changes, Codec.changeKey(prefix, c.lsn()), Codec.encode(c));
+          } else if (w instanceof Write.DropChange drop) {
+            batch.delete(d.changes, Codec.changeKey(prefix, drop.lsn()));
           }
         }
         d.db.write(d.writes, batch);
