@@ -69,6 +69,7 @@ final class ChangeFeedReader {
     }
     long upTo = container.lsn();
     long after = startLsn(request.start());
+    checkRetention(request, after);
     List<ObjectNode> items = new ArrayList<>();
     double[] perRange = new double[ranges.size()];
     long continuation = after;
@@ -107,6 +108,20 @@ final class ChangeFeedReader {
       container.spendQuery(ranges.get(i), admissions[i], perRange[i], now);
     }
     return new ChangeFeedPage(items, continuation, total);
+  }
+
+  /** An all-versions reader resuming below the retention horizon may have lost history: 400. */
+  private void checkRetention(ChangeFeedRequest request, long after) {
+    ChangeLogRetention retention = container.retention();
+    long horizon = retention.horizon();
+    if (request.mode() == ChangeFeedMode.ALL_VERSIONS_AND_DELETES && after < horizon) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "the all-versions-and-deletes change feed keeps %s of history (at most %d writes), and"
+              + " this continuation (LSN %d) is below LSN %d, before which versions and deletes"
+              + " may be gone. Start again from now, or read the latest-version feed, which keeps every"
+              + " document's newest version.",
+          retention.retention().window(), retention.retention().maxHistory(), after, horizon);
+    }
   }
 
   private long startLsn(ChangeFeedStart start) {

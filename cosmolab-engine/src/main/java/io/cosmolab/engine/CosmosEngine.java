@@ -34,6 +34,7 @@ public final class CosmosEngine implements AutoCloseable {
   private final Limits limits;
   private final CostModel costs;
   private final boolean burstCapacity;
+  private final io.cosmolab.engine.changefeed.Retention changeFeedRetention;
   private final Integer defaultPhysicalPartitions;
   private final DocumentStore store;
   private volatile ThrottlingMode throttling;
@@ -45,6 +46,7 @@ public final class CosmosEngine implements AutoCloseable {
     this.limits = b.limits;
     this.costs = b.costs;
     this.burstCapacity = b.burstCapacity;
+    this.changeFeedRetention = b.changeFeedRetention;
     this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
     this.store = b.store;
     this.throttling = b.throttling;
@@ -135,6 +137,11 @@ public final class CosmosEngine implements AutoCloseable {
     return costs;
   }
 
+  /** How long change logs keep the history of the all-versions-and-deletes feed. */
+  public io.cosmolab.engine.changefeed.Retention changeFeedRetention() {
+    return changeFeedRetention;
+  }
+
   public boolean burstCapacity() {
     return burstCapacity;
   }
@@ -174,6 +181,8 @@ public final class CosmosEngine implements AutoCloseable {
     private Integer defaultPhysicalPartitions;
     private DocumentStore store;
     private ThrottlingMode throttling = ThrottlingMode.OBSERVE;
+    private io.cosmolab.engine.changefeed.Retention changeFeedRetention =
+        io.cosmolab.engine.changefeed.Retention.DEFAULT;
 
     /** The clock every budget, TTL, timestamp and metric reads (default: the system clock). */
     public Builder clock(InstantSource clock) {
@@ -216,6 +225,15 @@ public final class CosmosEngine implements AutoCloseable {
     /** What an exhausted partition budget does (default: observe, as the plain emulator). */
     public Builder throttling(ThrottlingMode mode) {
       this.throttling = java.util.Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * How long change logs keep the history behind the all-versions-and-deletes feed (default: ten
+     * minutes, at most 100,000 writes); the latest version of each document is kept regardless.
+     */
+    public Builder changeFeedRetention(io.cosmolab.engine.changefeed.Retention retention) {
+      this.changeFeedRetention = java.util.Objects.requireNonNull(retention, "retention");
       return this;
     }
 

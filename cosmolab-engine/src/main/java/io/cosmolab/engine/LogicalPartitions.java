@@ -16,8 +16,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * Exact storage per logical partition, ordered by EPK: the state behind the 20 GB limit (403/1014),
  * storage splits at the median of stored bytes, and the largest-logical-partition metric.
  *
- * <p>Concurrency: written under the container's write lock; read by metrics without it (each
- * entry's counters are volatile, and the map is a concurrent skip list).
+ * <p>Concurrency: an entry is written under the write lock of the physical partition that owns its
+ * EPK (so entries of different partitions change at once, each by one writer), or with the layout
+ * held exclusively; read by metrics and splits without a lock (each entry's counters are volatile,
+ * and the maps are concurrent).
  */
 final class LogicalPartitions {
   // ordered, for range sums and split points; touched only when a logical partition appears or
@@ -51,7 +53,7 @@ final class LogicalPartitions {
     return e == null ? 0 : e.bytes;
   }
 
-  /** Guarded by the write lock: one writer, so the volatile updates need no atomicity. */
+  /** Under the EPK's partition lock: one writer, so the volatile updates need no atomicity. */
   @SuppressWarnings("NonAtomicVolatileUpdate")
   void add(String epk, PartitionKeyValue key, long bytesDelta, long documentsDelta) {
     Entry e = lookup.get(epk);

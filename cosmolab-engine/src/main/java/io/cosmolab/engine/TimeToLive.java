@@ -6,8 +6,10 @@ import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.store.ContainerStore;
 import io.cosmolab.engine.store.StoredDocument;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.PriorityQueue;
 
 /**
@@ -20,8 +22,10 @@ import java.util.PriorityQueue;
  * the change feed, and is deleted (with a change record marked {@code timeToLiveExpired}) on the
  * next write, change-feed read or {@link Container#expireNow()}.
  *
- * <p>Concurrency: the expiry queue is guarded by the container's write lock; {@link #isExpired} is
- * safe without it.
+ * <p>Concurrency: the expiry queue is a monitor (writes to any partition add to it); a new default
+ * is set while the container's layout is held exclusively (no write in flight); {@link #isExpired}
+ * is safe anywhere. Taking a due entry from the queue does not delete the document: the container
+ * does that under the document's partition lock, checking it is still that version.
  */
 final class TimeToLive {
   private volatile Integer defaultSeconds;
@@ -30,11 +34,8 @@ final class TimeToLive {
       new PriorityQueue<>(Comparator.comparingLong(Entry::at));
   private volatile long nextDue = Long.MAX_VALUE;
 
-  private record Entry(long at, String epk, String id, long lsn) {}
-
-  interface Expirer {
-    void expire(StoredDocument document, long now);
-  }
+  /** A document version due to expire at {@code at} (epoch millis). */
+  record Entry(long at, String epk, String id, long lsn) {}
 
   TimeToLive(Integer defaultSeconds, ContainerStore store) {
     this.defaultSeconds = defaultSeconds;
@@ -45,8 +46,8 @@ final class TimeToLive {
     return defaultSeconds;
   }
 
-  /** Guarded by the write lock: a new default, applied to every stored document. */
-  void setDefault(Integer seconds) {
+  /** With no write in flight: a new default, applied to every stored document. */
+  synchronized void setDefault(Integer seconds) {
     this.defaultSeconds = seconds;
     queue.clear();
     Iterator<StoredDocument> it = store.scan(EpkRange.FULL);
@@ -89,8 +90,8 @@ final class TimeToLive {
     }
   }
 
-  /** Guarded by the write lock: remembers when a new version expires. */
-  void track(StoredDocument d) {
+  /** Remembers when a new version expires. */
+  synchronized void track(StoredDocument d) {
     long at = expiresAt(d);
     if (at != Long.MAX_VALUE) {
       queue.add(new Entry(at, d.epk(), d.id(), d.lsn()));
@@ -104,22 +105,22 @@ final class TimeToLive {
     return now >= nextDue;
   }
 
-  /** Guarded by the write lock: deletes every document whose time has come. */
-  int expireDue(long now, Expirer expirer) {
+  /** Takes the entries whose time has come; the caller deletes what is still that version. */
+  synchronized List<Entry> takeDue(long now) {
     if (now < nextDue) {
-      return 0;
+      return List.of();
     }
-    int n = 0;
+    List<Entry> due = new ArrayList<>();
     while (!queue.isEmpty() && queue.peek().at() <= now) {
-      Entry e = queue.poll();
-      StoredDocument current = store.get(e.epk(), e.id());
-      if (current != null && current.lsn() == e.lsn() && isExpired(current, now)) {
-        expirer.expire(current, now);
-        n++;
-      }
+      due.add(queue.poll());
     }
     refreshNextDue();
-    return n;
+    return due;
+  }
+
+  /** Whether {@code d} is the version an entry was taken for, and has expired. */
+  boolean stillDue(Entry e, StoredDocument d, long now) {
+    return d != null && d.lsn() == e.lsn() && isExpired(d, now);
   }
 
   private void refreshNextDue() {

@@ -17,7 +17,6 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.function.Supplier;
 
 /**
  * The range indexes of a container: for each indexed path a query has filtered on, the documents by
@@ -26,16 +25,23 @@ import java.util.function.Supplier;
 /*
  * How and why. The service indexes every path on write. An emulator whose users mostly write and
  * read points would pay that on every write for indexes few queries use, so an index is built the
- * first time a query filters on its path (a scan under the container's write lock, so no write is
- * missed) and from then on maintained by every write. A path the indexing policy excludes is never
- * indexed: queries on it scan, and their charge shows it.
+ * first time a query filters on its path and from then on maintained by every write. A path the
+ * indexing policy excludes is never indexed: queries on it scan, and their charge shows it.
  *
  * Values of different types never compare (a range on numbers selects numbers only), so range
  * lookups are bounded by sentinels at the type boundaries of the cross-type order.
  *
- * Concurrency: maintenance and building happen under the container's write lock; lookups read
- * concurrent maps and may see a write in progress, which is harmless because the query runs in
- * full on the documents the lookup returns.
+ * Building without stopping writes: the index is registered first (so every write from then on
+ * maintains it), then filled one physical partition at a time, each under that partition's write
+ * lock, and only then used. A write before its partition was filled adds its new value, which the
+ * fill finds again (a set: no duplicate); after, it is maintained as usual. No version is missed
+ * and none left behind.
+ *
+ * Concurrency: writes to different partitions maintain an index at once; each path's index is a
+ * monitor for its updates (a handful of map operations), and an update adds the new entry before
+ * it removes the old one, so a lookup that runs meanwhile finds the document under one value or
+ * both, never neither. Lookups take no lock; the query runs in full on the documents a lookup
+ * returns, so an entry it sees early or late changes nothing.
  */
 public final class ContainerIndex {
   /** A document's key in the store. */
@@ -44,8 +50,40 @@ public final class ContainerIndex {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final IndexingPolicy policy;
-  private final Map<List<String>, NavigableMap<JsonNode, Set<DocRef>>> byPath =
-      new ConcurrentHashMap<>();
+  private final Map<List<String>, PathIndex> byPath = new ConcurrentHashMap<>();
+
+  /** The index of one path: documents by value; usable once every partition was filled in. */
+  private static final class PathIndex {
+    final List<String> path;
+    final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
+    volatile boolean complete;
+
+    PathIndex(List<String> path) {
+      this.path = path;
+    }
+
+    synchronized void replace(StoredDocument before, StoredDocument after) {
+      JsonNode was = before == null ? null : valueAt(before.body(), path);
+      JsonNode is = after == null ? null : valueAt(after.body(), path);
+      if (was != null && is != null && Values.ORDER.compare(was, is) == 0) {
+        return; // same entry
+      }
+      if (is != null) {
+        byValue
+            .computeIfAbsent(is, k -> ConcurrentHashMap.newKeySet())
+            .add(new DocRef(after.epk(), after.id()));
+      }
+      if (was != null) {
+        Set<DocRef> refs = byValue.get(was);
+        if (refs != null) {
+          refs.remove(new DocRef(before.epk(), before.id()));
+          if (refs.isEmpty()) {
+            byValue.remove(was);
+          }
+        }
+      }
+    }
+  }
 
   public ContainerIndex(IndexingPolicy policy) {
     this.policy = policy;
@@ -78,39 +116,43 @@ public final class ContainerIndex {
     return v.isNumber() || v.isTextual();
   }
 
-  /** Whether the index of this path exists (then lookups need no lock). */
+  /** Whether the index of this path is complete (then lookups can use it). */
   public boolean covers(List<String> path) {
-    return byPath.containsKey(path);
+    PathIndex i = byPath.get(path);
+    return i != null && i.complete;
   }
 
-  /** Guarded by the write lock: builds the index of a path from every document, if absent. */
-  public void ensure(List<String> path, Supplier<Iterator<StoredDocument>> all) {
-    if (byPath.containsKey(path)) {
-      return;
-    }
-    NavigableMap<JsonNode, Set<DocRef>> index = new ConcurrentSkipListMap<>(Values.ORDER);
-    Iterator<StoredDocument> it = all.get();
-    while (it.hasNext()) {
-      add(index, path, it.next());
-    }
-    byPath.put(List.copyOf(path), index);
+  /**
+   * Registers the index of a path, empty, so every write maintains it from now on; then the caller
+   * fills it ({@link #fill}) and marks it complete ({@link #complete}). Idempotent.
+   */
+  public void begin(List<String> path) {
+    byPath.computeIfAbsent(List.copyOf(path), PathIndex::new);
   }
 
-  /** Guarded by the write lock: a document version replaced another (either may be null). */
+  /** Adds documents to a registered index: a partition's, read under its write lock. */
+  public void fill(List<String> path, Iterator<StoredDocument> documents) {
+    PathIndex i = byPath.get(path);
+    while (documents.hasNext()) {
+      i.replace(null, documents.next());
+    }
+  }
+
+  /** Every partition was filled in: lookups may use the index. */
+  public void complete(List<String> path) {
+    byPath.get(path).complete = true;
+  }
+
+  /** After a commit, under the document's partition lock: a version replaced another. */
   public void onWrite(StoredDocument before, StoredDocument after) {
-    for (Map.Entry<List<String>, NavigableMap<JsonNode, Set<DocRef>>> e : byPath.entrySet()) {
-      if (before != null) {
-        remove(e.getValue(), e.getKey(), before);
-      }
-      if (after != null) {
-        add(e.getValue(), e.getKey(), after);
-      }
+    for (PathIndex i : byPath.values()) {
+      i.replace(before, after);
     }
   }
 
   /** The documents that may satisfy the predicate (its path must have been ensured). */
   public Set<DocRef> lookup(IndexPredicate p) {
-    NavigableMap<JsonNode, Set<DocRef>> index = byPath.get(p.path());
+    NavigableMap<JsonNode, Set<DocRef>> index = byPath.get(p.path()).byValue;
     Set<DocRef> out = new HashSet<>();
     if (p.op() == IndexPredicate.Op.EQUAL) {
       for (JsonNode v : p.values()) {
@@ -148,28 +190,5 @@ public final class ContainerIndex {
       v = v == null || !v.isObject() ? null : v.get(s);
     }
     return v == null || v.isContainerNode() ? null : v;
-  }
-
-  private static void add(
-      NavigableMap<JsonNode, Set<DocRef>> index, List<String> path, StoredDocument d) {
-    JsonNode v = valueAt(d.body(), path);
-    if (v != null) {
-      index.computeIfAbsent(v, k -> ConcurrentHashMap.newKeySet()).add(new DocRef(d.epk(), d.id()));
-    }
-  }
-
-  private static void remove(
-      NavigableMap<JsonNode, Set<DocRef>> index, List<String> path, StoredDocument d) {
-    JsonNode v = valueAt(d.body(), path);
-    if (v == null) {
-      return;
-    }
-    Set<DocRef> refs = index.get(v);
-    if (refs != null) {
-      refs.remove(new DocRef(d.epk(), d.id()));
-      if (refs.isEmpty()) {
-        index.remove(v);
-      }
-    }
   }
 }

@@ -1,0 +1,132 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.changefeed.Retention;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
+import io.cosmolab.engine.store.StoredDocument;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** Keeps a container's change log bounded: drops the records that no feed needs any more. */
+/*
+ * How and why. Every write appends a record holding the new version (and the one it replaced).
+ * Kept forever, a fixed set of documents upserted over and over grows the log without bound. The
+ * latest-version feed needs, per live document, only its newest record; the all-versions feed
+ * needs every record within its retention window. So a record can go once it is both out of the
+ * window and superseded (a newer version, or a delete, of its document exists) — and a delete
+ * record once it is out of the window.
+ *
+ * The horizon is the LSN up to which records have been looked at: a record at or below it is the
+ * newest of a live document, or gone. Two paths keep that true, without a lock between them:
+ * - the sweep walks the records that age out, in LSN order: it first moves the horizon to a
+ *   record, then drops it if it is superseded;
+ * - a write that supersedes a record below the horizon drops it itself: in the same commit when
+ *   the horizon had passed it already, else after its commit, looking at the horizon again.
+ * If a write reads the horizon below a record (so does not drop it), the sweep had not yet moved
+ * there, and will read the store after the write's commit and find the record superseded. Each
+ * side writes, then reads what the other writes (volatile horizon, concurrent store), so one of
+ * them always sees the other; both dropping is harmless.
+ *
+ * An all-versions reader that resumes from below the horizon may have lost history: 400, as the
+ * service answers past its retention window.
+ *
+ * [A] The horizon starts at 0 when a container is opened, so after a restart of a durable store,
+ * history pruned before it is not detected (such readers get what is left, without a 400).
+ */
+final class ChangeLogRetention {
+  private static final long SWEEP_EVERY_MILLIS = 100;
+  private static final int DROPS_PER_COMMIT = 1024;
+
+  private final ContainerStore store;
+  private final Retention retention;
+  private final ReentrantLock sweeping = new ReentrantLock();
+  private volatile long horizon;
+  private volatile long nextSweep;
+
+  ChangeLogRetention(ContainerStore store, Retention retention) {
+    this.store = store;
+    this.retention = retention;
+  }
+
+  Retention retention() {
+    return retention;
+  }
+
+  /** Records at or below this LSN may be gone: an all-versions reader cannot resume below it. */
+  long horizon() {
+    return horizon;
+  }
+
+  /** Before a commit: drop, in the same commit, the record it supersedes if the sweep passed it. */
+  boolean dropWith(long supersededLsn, List<ContainerStore.Write> writes) {
+    if (supersededLsn > 0 && supersededLsn <= horizon) {
+      writes.add(new ContainerStore.Write.DropChange(supersededLsn));
+      return true;
+    }
+    return false;
+  }
+
+  /** After a commit: the records it superseded that the sweep passed meanwhile. */
+  void dropAfter(List<Long> supersededLsns) {
+    List<ContainerStore.Write> drops = null;
+    long h = horizon;
+    for (long lsn : supersededLsns) {
+      if (lsn <= h) {
+        if (drops == null) {
+          drops = new ArrayList<>(supersededLsns.size());
+        }
+        drops.add(new ContainerStore.Write.DropChange(lsn));
+      }
+    }
+    if (drops != null) {
+      store.commit(drops);
+    }
+  }
+
+  /**
+   * Drops the records that aged out, up to the committed LSN; at most one thread sweeps at a time
+   * (the others go on), and at most every 100 ms of the clock.
+   */
+  void sweep(long now, long committedLsn) {
+    if (now < nextSweep || !sweeping.tryLock()) {
+      return;
+    }
+    try {
+      nextSweep = now + SWEEP_EVERY_MILLIS;
+      long cutoffMillis = now - retention.window().toMillis();
+      long cutoffLsn = committedLsn - retention.maxHistory();
+      List<ContainerStore.Write> drops = new ArrayList<>();
+      Iterator<ChangeRecord> it = store.changesAfter(horizon);
+      while (it.hasNext()) {
+        ChangeRecord r = it.next();
+        if (r.lsn() > committedLsn
+            || (r.timestampMillis() >= cutoffMillis && r.lsn() > cutoffLsn)) {
+          break;
+        }
+        horizon = r.lsn(); // first the horizon, then the look: see the class comment
+        if (superseded(r)) {
+          drops.add(new ContainerStore.Write.DropChange(r.lsn()));
+          if (drops.size() == DROPS_PER_COMMIT) {
+            store.commit(drops);
+            drops = new ArrayList<>();
+          }
+        }
+      }
+      if (!drops.isEmpty()) {
+        store.commit(drops);
+      }
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  private boolean superseded(ChangeRecord r) {
+    if (r.operation() == ChangeRecord.Operation.DELETE) {
+      return true;
+    }
+    StoredDocument d = store.get(r.epk(), r.id());
+    return d == null || d.lsn() != r.lsn();
+  }
+}

@@ -1,0 +1,61 @@
+package io.cosmolab.engine;
+
+import java.util.TreeSet;
+
+/**
+ * Hands out a container's LSNs and says how far its change log may be read: the committed LSN is
+ * the highest LSN below which every write has either committed or given up.
+ */
+/*
+ * How and why. Writes to different physical partitions commit at once, so LSNs are taken in one
+ * order and finish in another: a write can take LSN 5, another LSN 6, and the second finish first.
+ * A change-feed reader that went up to 6 and saved 6 as its continuation would never see 5. So
+ * each write (a transaction, which may take several LSNs in a row) registers the first LSN it
+ * takes; the committed LSN is one below the oldest still open, or the last LSN taken when none is.
+ * A transaction that fails gives its LSNs back if no later LSN was taken meanwhile; otherwise the
+ * log has a gap there, which readers skip.
+ *
+ * Concurrency: a monitor around a few map operations per transaction; the committed LSN is
+ * volatile, so readers take no lock.
+ */
+final class CommitGate {
+  private long last; // guarded by this
+  private final TreeSet<Long> open = new TreeSet<>(); // first LSN of each open transaction
+  private volatile long committed;
+
+  CommitGate(long recovered) {
+    this.last = recovered;
+    this.committed = recovered;
+  }
+
+  /** The next LSN; {@code first} says it opens a transaction (which must then be finished). */
+  synchronized long take(boolean first) {
+    long lsn = ++last;
+    if (first) {
+      open.add(lsn);
+    }
+    return lsn;
+  }
+
+  /** Closes the transaction whose first LSN is {@code firstLsn}, committed or not. */
+  synchronized void finish(long firstLsn) {
+    open.remove(firstLsn);
+    committed = open.isEmpty() ? last : open.first() - 1;
+  }
+
+  /**
+   * Closes a transaction that wrote nothing: its LSNs are given back when no later one was taken
+   * (so a failed write leaves no trace), else they stay a gap.
+   */
+  synchronized void abandon(long firstLsn, long lastLsn) {
+    if (lastLsn == last) {
+      last = firstLsn - 1;
+    }
+    finish(firstLsn);
+  }
+
+  /** The highest LSN such that no write at or below it is still in progress. */
+  long committed() {
+    return committed;
+  }
+}

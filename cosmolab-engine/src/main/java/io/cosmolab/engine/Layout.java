@@ -1,0 +1,82 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.routing.RoutingMap;
+import io.cosmolab.engine.throughput.PartitionBudget;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A container's physical partitions at one moment: the routing map and, for each of its ranges,
+ * what serves it. Immutable, and swapped whole by splits, merges and throughput changes, so a
+ * request that reads one layout sees a range and its budget together.
+ *
+ * @param routing the partition key ranges
+ * @param partitions the partition of each range id in {@code routing}, and no other
+ */
+record Layout(RoutingMap routing, Map<String, Partition> partitions) {
+
+  Layout {
+    partitions = Map.copyOf(partitions);
+    if (partitions.size() != routing.size()) {
+      throw new IllegalArgumentException(
+          "a layout needs one partition per range: "
+              + routing.size()
+              + " ranges, "
+              + partitions.size()
+              + " partitions");
+    }
+  }
+
+  /** The partition that owns this EPK. */
+  Partition partitionFor(String epk) {
+    return partitions.get(routing.rangeFor(epk).id());
+  }
+
+  /** The partition of a range id, or null when the range is gone (split or merged). */
+  Partition partition(String rangeId) {
+    return partitions.get(rangeId);
+  }
+
+  /**
+   * One physical partition: its range, the lock its document writes take, its budget (null when the
+   * container uses its database's shared throughput) and its usage.
+   *
+   * <p>Concurrency: the usage counters are written under {@link #writes} (or while the layout is
+   * held exclusively) and read without it; the budget is synchronized.
+   */
+  static final class Partition {
+    final PartitionKeyRange range;
+    final ReentrantLock writes = new ReentrantLock();
+    final PartitionBudget budget;
+    private volatile long documents;
+    private volatile long bytes;
+
+    Partition(PartitionKeyRange range, PartitionBudget budget, long documents, long bytes) {
+      this.range = range;
+      this.budget = budget;
+      this.documents = documents;
+      this.bytes = bytes;
+    }
+
+    /** The same range and usage with another budget (a throughput change). */
+    Partition withBudget(PartitionBudget b) {
+      return new Partition(range, b, documents, bytes);
+    }
+
+    long documents() {
+      return documents;
+    }
+
+    long bytes() {
+      return bytes;
+    }
+
+    /** Under {@link #writes}: one writer at a time, so the volatile updates need no atomicity. */
+    @SuppressWarnings("NonAtomicVolatileUpdate")
+    void addUsage(long documentsDelta, long bytesDelta) {
+      documents += documentsDelta;
+      bytes += bytesDelta;
+    }
+  }
+}

@@ -1,0 +1,622 @@
+package io.cosmolab.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.batch.BatchOperation;
+import io.cosmolab.engine.batch.BatchResult;
+import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.document.Patch;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.index.ContainerIndex;
+import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.resource.ResourceIds;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
+import io.cosmolab.engine.store.StoredDocument;
+import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The write path of a container: a point write or a batch runs as one transaction in its physical
+ * partition, is charged to that partition, and commits its document versions and change records to
+ * the store in one commit.
+ */
+/*
+ * Concurrency. A write holds the layout's read side (no split or merge meanwhile) and the write
+ * lock of its physical partition, so writes to different partitions run side by side and writes to
+ * one partition in order. LSNs come from the commit gate and document RIDs from an atomic sequence;
+ * a change-feed reader goes only as far as the gate's committed LSN, so it never skips a write
+ * that took a lower LSN and is still committing.
+ *
+ * Order within a commit: the store first (all or nothing), then — only once it succeeded — the
+ * indexes, the usage of logical and physical partitions, and the time-to-live schedule, and last
+ * the gate. A store that fails (disk full) leaves nothing behind.
+ *
+ * Time to live: an expired document is invisible at once; it is deleted by the first write,
+ * change-feed read or expireNow() after its time, each deletion under its own partition's lock,
+ * by whichever thread gets the sweep (others go on without waiting).
+ */
+final class WritePath {
+  private final Container container;
+  private final CosmosEngine engine;
+  private final PartitionKeyDefinition partitionKey;
+  private final ContainerStore store;
+  private final TimeToLive ttl;
+  private final ContainerIndex index;
+  private final LogicalPartitions logical;
+  private final PartitionLayout layout;
+  private final Throttle throttle;
+  private final ChangeLogRetention retention;
+  private final Supplier<Throughput> throughput;
+  private final CommitGate gate;
+  private final AtomicLong documentSequence;
+  private final ReentrantLock expiring = new ReentrantLock();
+
+  WritePath(
+      Container container,
+      CosmosEngine engine,
+      ContainerStore store,
+      TimeToLive ttl,
+      ContainerIndex index,
+      LogicalPartitions logical,
+      PartitionLayout layout,
+      Throttle throttle,
+      ChangeLogRetention retention,
+      Supplier<Throughput> throughput,
+      long recoveredLsn,
+      long recoveredSequence) {
+    this.container = container;
+    this.engine = engine;
+    this.partitionKey = container.partitionKey();
+    this.store = store;
+    this.ttl = ttl;
+    this.index = index;
+    this.logical = logical;
+    this.layout = layout;
+    this.throttle = throttle;
+    this.retention = retention;
+    this.throughput = throughput;
+    this.gate = new CommitGate(recoveredLsn);
+    this.documentSequence = new AtomicLong(recoveredSequence);
+  }
+
+  /** The LSN below which every write has finished. */
+  long committedLsn() {
+    return gate.committed();
+  }
+
+  interface Body {
+    ItemResponse run(Transaction tx);
+  }
+
+  /** One point write: admitted, run, committed and charged in the document's partition. */
+  ItemResponse write(Target t, Body body) {
+    long now = engine.clock().millis();
+    expireDue(now);
+    ItemResponse r =
+        layout.shared(
+            l -> {
+              Layout.Partition p = l.partitionFor(t.epk());
+              Admission admission = throttle.admit(p.range, t.epk(), now);
+              ItemResponse done;
+              p.writes.lock();
+              try {
+                Transaction tx = new Transaction(now, p);
+                try {
+                  done = body.run(tx);
+                  tx.commit();
+                } catch (CosmosException e) {
+                  tx.abandon();
+                  throttle.spend(
+                      p.range, t.epk(), admission, Math.max(e.requestCharge(), 1.0), now);
+                  throw e;
+                } catch (RuntimeException | Error e) {
+                  tx.abandon();
+                  throw e;
+                }
+              } finally {
+                p.writes.unlock();
+              }
+              throttle.spend(p.range, t.epk(), admission, done.requestCharge(), now);
+              return new ItemResponse(
+                  done.status(),
+                  done.documentView(),
+                  done.requestCharge(),
+                  done.etag(),
+                  Math.max(done.lsn(), gate.committed()),
+                  p.range.id());
+            });
+    afterWrite(now);
+    return r;
+  }
+
+  /** Up to 100 operations in one logical partition, all or nothing. */
+  BatchResult batch(Target t, List<BatchOperation> operations) {
+    long now = engine.clock().millis();
+    expireDue(now);
+    BatchResult result =
+        layout.shared(
+            l -> {
+              Layout.Partition p = l.partitionFor(t.epk());
+              Admission admission = throttle.admit(p.range, t.epk(), now);
+              List<BatchResult.OperationResult> results = new ArrayList<>(operations.size());
+              double charge = 0;
+              int failed = -1;
+              CosmosException failure = null;
+              long resultLsn;
+              p.writes.lock();
+              try {
+                Transaction tx = new Transaction(now, p);
+                try {
+                  for (int i = 0; i < operations.size(); i++) {
+                    try {
+                      ItemResponse r = tx.apply(t, operations.get(i));
+                      charge += r.requestCharge();
+                      results.add(
+                          new BatchResult.OperationResult(
+                              r.status(), 0, r.requestCharge(), r.etag(), r.document(), null));
+                    } catch (CosmosException e) {
+                      failed = i;
+                      failure = e;
+                      break;
+                    }
+                  }
+                  if (failed < 0) {
+                    tx.commit();
+                  } else {
+                    tx.abandon();
+                  }
+                } catch (RuntimeException | Error e) {
+                  tx.abandon();
+                  throw e;
+                }
+                resultLsn = Math.max(tx.lastLsn(), gate.committed());
+              } finally {
+                p.writes.unlock();
+              }
+              throttle.spend(p.range, t.epk(), admission, Math.max(charge, 1.0), now);
+              return failed < 0
+                  ? new BatchResult(200, results, charge, resultLsn)
+                  : failedBatch(operations.size(), results, failed, failure, charge, resultLsn);
+            });
+    afterWrite(now);
+    return result;
+  }
+
+  private static BatchResult failedBatch(
+      int size,
+      List<BatchResult.OperationResult> results,
+      int failed,
+      CosmosException failure,
+      double charge,
+      long lsn) {
+    List<BatchResult.OperationResult> out = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      if (i == failed) {
+        out.add(
+            new BatchResult.OperationResult(
+                failure.status(), failure.subStatus(), 0, null, null, failure.getMessage()));
+      } else {
+        double c = i < results.size() ? results.get(i).requestCharge() : 0;
+        out.add(
+            new BatchResult.OperationResult(
+                424,
+                0,
+                c,
+                null,
+                null,
+                "not run: operation " + failed + " of the batch failed, so nothing was written"));
+      }
+    }
+    return new BatchResult(207, out, charge, lsn);
+  }
+
+  /** What follows a write once it let go of its locks: storage splits, log retention. */
+  private void afterWrite(long now) {
+    layout.splitOverfull(throughput.get());
+    retention.sweep(now, gate.committed());
+  }
+
+  /**
+   * Deletes the documents whose time to live has passed, each under its partition's lock. Returns
+   * at once if another thread is at it, unless {@code wait}.
+   */
+  int expireDue(long now, boolean wait) {
+    if (!ttl.hasDue(now)) {
+      return 0;
+    }
+    if (wait) {
+      expiring.lock();
+    } else if (!expiring.tryLock()) {
+      return 0;
+    }
+    try {
+      List<TimeToLive.Entry> due = ttl.takeDue(now);
+      if (due.isEmpty()) {
+        return 0;
+      }
+      return layout.shared(
+          l -> {
+            int n = 0;
+            for (TimeToLive.Entry e : due) {
+              Layout.Partition p = l.partitionFor(e.epk());
+              p.writes.lock();
+              try {
+                StoredDocument d = store.get(e.epk(), e.id());
+                if (ttl.stillDue(e, d, now)) {
+                  Transaction tx = new Transaction(now, p);
+                  try {
+                    tx.remove(d, true);
+                    tx.commit();
+                  } catch (RuntimeException | Error x) {
+                    tx.abandon();
+                    throw x;
+                  }
+                  n++;
+                }
+              } finally {
+                p.writes.unlock();
+              }
+            }
+            return n;
+          });
+    } finally {
+      expiring.unlock();
+    }
+  }
+
+  private void expireDue(long now) {
+    expireDue(now, false);
+  }
+
+  /** Builds the index of a path without stopping writes: see ContainerIndex. */
+  void buildIndex(List<String> path) {
+    index.begin(path);
+    layout.shared(
+        l -> {
+          for (Layout.Partition p : l.partitions().values()) {
+            p.writes.lock();
+            try {
+              index.fill(path, store.scan(p.range.range()));
+            } finally {
+              p.writes.unlock();
+            }
+          }
+          return null;
+        });
+    index.complete(path);
+  }
+
+  /**
+   * The writes of one operation or batch, staged and applied in one store commit. Created and used
+   * under its partition's write lock.
+   */
+  final class Transaction {
+    private final long now;
+    private final Layout.Partition partition;
+    private final List<ContainerStore.Write> writes = new ArrayList<>();
+    private final Map<String, StoredDocument> staged = new HashMap<>();
+    private final Map<String, Boolean> deleted = new HashMap<>();
+    // the versions each write replaced, in order, for the indexes: {before, after}
+    private final List<StoredDocument[]> versions = new ArrayList<>();
+    private final List<Long> superseded = new ArrayList<>();
+    private long logicalBytes;
+    private long logicalDocuments;
+    private String logicalEpk;
+    private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
+    private long firstLsn;
+    private long lastLsn;
+
+    Transaction(long now, Layout.Partition partition) {
+      this.now = now;
+      this.partition = partition;
+    }
+
+    long lastLsn() {
+      return lastLsn;
+    }
+
+    private long nextLsn() {
+      long lsn = gate.take(firstLsn == 0);
+      if (firstLsn == 0) {
+        firstLsn = lsn;
+      }
+      lastLsn = lsn;
+      return lsn;
+    }
+
+    private String key(String epk, String docId) {
+      return epk + '\u0000' + docId;
+    }
+
+    /** The live version, seeing this transaction's own writes. */
+    StoredDocument current(Target t) {
+      StoredDocument d = visible(t);
+      return d == null || ttl.isExpired(d, now) ? null : d;
+    }
+
+    /** The stored or staged version, expired or not. */
+    private StoredDocument visible(Target t) {
+      if (staged.isEmpty() && deleted.isEmpty()) {
+        return store.get(t.epk(), t.id());
+      }
+      String k = key(t.epk(), t.id());
+      if (deleted.containsKey(k)) {
+        return null;
+      }
+      StoredDocument d = staged.get(k);
+      return d != null ? d : store.get(t.epk(), t.id());
+    }
+
+    private StoredDocument require(Target t) {
+      StoredDocument d = current(t);
+      if (d == null) {
+        throw CosmosError.NOT_FOUND.exception(
+            "document '%s' with partition key %s does not exist in container '%s'",
+            t.id(), t.key(), container.id());
+      }
+      return d;
+    }
+
+    private void checkIfMatch(StoredDocument d, String ifMatch) {
+      if (ifMatch != null && !ifMatch.equals("*") && !ifMatch.equals(d.etag())) {
+        throw CosmosError.PRECONDITION_FAILED.exception(
+            "the document's etag is %s, not the If-Match value %s: it changed since it was read",
+            d.etag(), ifMatch);
+      }
+    }
+
+    ItemResponse create(Target t, ObjectNode document) {
+      StoredDocument existing = visible(t);
+      if (existing != null && !ttl.isExpired(existing, now)) {
+        throw CosmosError.CONFLICT.exception(
+            "Entity with the specified id already exists in the system: id '%s', partition key %s",
+            t.id(), t.key());
+      }
+      // an expired version still stored is replaced
+      StoredDocument d = put(t, document, existing, ChangeRecord.Operation.CREATE);
+      double charge = engine.costs().create(d.sizeBytes(), d.indexedTerms());
+      return new ItemResponse(201, d.body(), charge, d.etag(), d.lsn(), null);
+    }
+
+    ItemResponse replace(Target t, ObjectNode document, String ifMatch) {
+      StoredDocument old = require(t);
+      checkIfMatch(old, ifMatch);
+      StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE);
+      int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
+      double charge = engine.costs().replace(d.sizeBytes(), changed);
+      return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
+    }
+
+    ItemResponse upsert(Target t, ObjectNode document, String ifMatch) {
+      StoredDocument old = current(t);
+      if (old == null) {
+        if (ifMatch != null && !ifMatch.equals("*")) {
+          throw CosmosError.PRECONDITION_FAILED.exception(
+              "upsert with If-Match %s: document '%s' does not exist", ifMatch, t.id());
+        }
+        return create(t, document);
+      }
+      return replace(t, document, ifMatch);
+    }
+
+    ItemResponse delete(Target t, String ifMatch) {
+      StoredDocument old = require(t);
+      checkIfMatch(old, ifMatch);
+      remove(old, false);
+      double charge = engine.costs().delete(old.sizeBytes(), old.indexedTerms());
+      return new ItemResponse(204, null, charge, null, lastLsn, null);
+    }
+
+    ItemResponse patch(
+        Target t,
+        List<io.cosmolab.engine.document.PatchOperation> ops,
+        io.cosmolab.engine.document.DocumentCondition condition,
+        String ifMatch) {
+      StoredDocument old = require(t);
+      checkIfMatch(old, ifMatch);
+      if (condition != null && !condition.test(old.body())) {
+        throw CosmosError.PRECONDITION_FAILED.exception(
+            "the patch condition '%s' is false for document '%s'", condition.text(), t.id());
+      }
+      ObjectNode patched = old.body().deepCopy();
+      Patch.apply(patched, ops, partitionKey);
+      StoredDocument d = put(t, patched, old, ChangeRecord.Operation.REPLACE);
+      int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
+      double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
+      return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
+    }
+
+    ItemResponse read(Target t, String ifNoneMatch) {
+      StoredDocument d = require(t);
+      double charge = engine.costs().pointRead(d.sizeBytes(), false);
+      if (ifNoneMatch != null && ifNoneMatch.equals(d.etag())) {
+        return new ItemResponse(304, null, charge, d.etag(), 0, null);
+      }
+      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
+    }
+
+    /** One batch operation against the batch's logical partition. */
+    ItemResponse apply(Target batch, BatchOperation op) {
+      if (op instanceof BatchOperation.Create c) {
+        return create(inBatch(batch, c.document()), c.document());
+      }
+      if (op instanceof BatchOperation.Upsert u) {
+        return upsert(inBatch(batch, u.document()), u.document(), u.ifMatch());
+      }
+      if (op instanceof BatchOperation.Replace r) {
+        Target t = batch.withId(r.id());
+        t.checkBodyMatches(partitionKey, r.document());
+        return replace(t, r.document(), r.ifMatch());
+      }
+      if (op instanceof BatchOperation.Read r) {
+        return read(batch.withId(r.id()), r.ifNoneMatch());
+      }
+      if (op instanceof BatchOperation.Delete d) {
+        return delete(batch.withId(d.id()), d.ifMatch());
+      }
+      BatchOperation.Patch p = (BatchOperation.Patch) op;
+      Container.checkPatchSize(p.operations());
+      return patch(batch.withId(p.id()), p.operations(), p.condition(), p.ifMatch());
+    }
+
+    private Target inBatch(Target batch, ObjectNode document) {
+      Target t = Target.of(partitionKey, null, document);
+      if (!t.key().equals(batch.key())) {
+        throw CosmosError.PARTITION_KEY_MISMATCH.exception(
+            "the document's partition key %s differs from the batch's %s: a batch works within one"
+                + " logical partition",
+            t.key(), batch.key());
+      }
+      return t;
+    }
+
+    /** Stages a new version of a document, replacing {@code previous} (the stored one, or null). */
+    private StoredDocument put(
+        Target t, ObjectNode input, StoredDocument previous, ChangeRecord.Operation operation) {
+      ttl.checkItemTtl(input);
+      ObjectNode body = input.deepCopy();
+      for (String p : DocumentShape.SYSTEM_PROPERTIES) {
+        body.remove(p);
+      }
+      // only what the indexing policy indexes is charged: excluding /* is the standard saving
+      int terms = DocumentShape.indexedTermsCheckingDepth(body, index.policy().chargedTerms());
+      String docRid =
+          previous != null
+              ? previous.body().get("_rid").textValue()
+              : ResourceIds.encode(
+                  ResourceIds.document(container.ridBytes(), documentSequence.incrementAndGet()));
+      body.put("_rid", docRid);
+      body.put("_self", container.selfLink() + "docs/" + docRid + "/");
+      long lsn = nextLsn(); // given back by abandon() if the write fails
+      body.put("_etag", container.etag(lsn));
+      body.put("_attachments", "attachments/");
+      body.put("_ts", now / 1000);
+      int size = DocumentShape.sizeOf(body);
+      if (size > Limits.MAX_ITEM_BYTES) {
+        throw CosmosError.REQUEST_ENTITY_TOO_LARGE.exception(
+            "Request size is too large: document '%s' is %d bytes; the limit is %d bytes (2 MB)",
+            t.id(), size, Limits.MAX_ITEM_BYTES);
+      }
+      long oldBytes = previous == null ? 0 : previous.sizeBytes();
+      long lpBytes = logical.bytes(t.epk()) + logicalBytes - oldBytes + size;
+      if (lpBytes > engine.limits().logicalPartitionBytes()) {
+        throw CosmosError.PARTITION_KEY_QUOTA_EXCEEDED.exception(
+            "Partition key reached maximum size of %s: logical partition %s would hold %d bytes,"
+                + " over its limit of %d bytes. Spread the data over more key values (e.g. a"
+                + " hierarchical key or a synthetic key).",
+            engine.limits().scaleFactor() == 1
+                ? "20 GB"
+                : "20 GB / " + engine.limits().scaleFactor(),
+            t.key(),
+            lpBytes,
+            engine.limits().logicalPartitionBytes());
+      }
+      StoredDocument d = new StoredDocument(t.epk(), t.id(), t.key(), body, size, terms, lsn, now);
+      String k = key(t.epk(), t.id());
+      staged.put(k, d);
+      deleted.remove(k);
+      writes.add(new ContainerStore.Write.Put(d));
+      writes.add(
+          new ContainerStore.Write.Append(
+              new ChangeRecord(
+                  lsn,
+                  now,
+                  operation,
+                  t.epk(),
+                  t.id(),
+                  t.key(),
+                  body,
+                  previous == null ? null : previous.body(),
+                  previous == null ? 0 : previous.lsn(),
+                  size,
+                  false)));
+      versions.add(new StoredDocument[] {previous, d});
+      supersede(previous);
+      logicalEpk = t.epk();
+      logicalKey = t.key();
+      logicalBytes += size - oldBytes;
+      logicalDocuments += previous == null ? 1 : 0;
+      return d;
+    }
+
+    /** Stages the removal of a document. */
+    void remove(StoredDocument old, boolean expired) {
+      long lsn = nextLsn();
+      String k = key(old.epk(), old.id());
+      staged.remove(k);
+      deleted.put(k, Boolean.TRUE);
+      writes.add(new ContainerStore.Write.Delete(old.epk(), old.id()));
+      writes.add(
+          new ContainerStore.Write.Append(
+              new ChangeRecord(
+                  lsn,
+                  now,
+                  ChangeRecord.Operation.DELETE,
+                  old.epk(),
+                  old.id(),
+                  old.partitionKey(),
+                  null,
+                  old.body(),
+                  old.lsn(),
+                  old.sizeBytes(),
+                  expired)));
+      versions.add(new StoredDocument[] {old, null});
+      supersede(old);
+      logicalEpk = old.epk();
+      logicalBytes -= old.sizeBytes();
+      logicalDocuments -= 1;
+    }
+
+    /** The change record of a version this transaction replaces can go (see ChangeLogRetention). */
+    private void supersede(StoredDocument previous) {
+      if (previous != null && !retention.dropWith(previous.lsn(), writes)) {
+        superseded.add(previous.lsn());
+      }
+    }
+
+    /** Commits: the store, then what derives from it, then the gate. */
+    void commit() {
+      if (writes.isEmpty()) {
+        abandon();
+        return;
+      }
+      try {
+        store.commit(writes);
+        for (StoredDocument[] v : versions) {
+          index.onWrite(v[0], v[1]);
+        }
+        // one logical partition per transaction: a batch's, or a single document's
+        logical.add(logicalEpk, logicalKey, logicalBytes, logicalDocuments);
+        partition.addUsage(logicalDocuments, logicalBytes);
+        for (StoredDocument d : staged.values()) {
+          ttl.track(d);
+        }
+      } finally {
+        gate.finish(firstLsn);
+      }
+      if (!superseded.isEmpty()) {
+        retention.dropAfter(superseded);
+      }
+      if (partition.bytes() > engine.limits().physicalPartitionBytes()) {
+        layout.flagOverfull();
+      }
+    }
+
+    /** Gives back the LSNs taken, unused: nothing was written. */
+    void abandon() {
+      if (firstLsn != 0) {
+        gate.abandon(firstLsn, lastLsn);
+        firstLsn = 0;
+      }
+    }
+  }
+}
