@@ -158,4 +158,30 @@ class RocksDbEngineTest {
       assertThat(b.read(PartitionKeyValue.of("x"), "x").status()).isEqualTo(200);
     }
   }
+
+  @Test
+  void steadyUpserts_keepTheChangeLogOnDiskBounded_acrossARestart() {
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Path data = dir.resolve("retention");
+    io.cosmolab.engine.changefeed.Retention retention =
+        new io.cosmolab.engine.changefeed.Retention(java.time.Duration.ofMinutes(1), 500);
+    for (int run = 0; run < 2; run++) {
+      RocksDbDocumentStore store = RocksDbDocumentStore.open(data);
+      try (CosmosEngine e =
+          CosmosEngine.builder().clock(clock).store(store).changeFeedRetention(retention).build()) {
+        Container c = run == 0 ? setUp(e) : e.database("db").container("c");
+        for (int i = 0; i < 5_000; i++) {
+          c.upsert(doc("d" + (i % 50), "t" + (i % 5), "u", i));
+          clock.advanceMillis(10);
+        }
+        long records = 0;
+        for (var it = store.open(c.rid()).changesAfter(0); it.hasNext(); it.next()) {
+          records++;
+        }
+        // 50 newest versions, at most 500 LSNs of history, and what a 100 ms sweep lets through
+        assertThat(records).as("run %d", run).isLessThanOrEqualTo(50 + 500 + 10);
+        assertThat(c.documentCount()).isEqualTo(50);
+      }
+    }
+  }
 }

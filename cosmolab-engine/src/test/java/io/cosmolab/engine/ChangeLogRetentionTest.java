@@ -1,0 +1,139 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.Json.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.changefeed.ChangeFeedMode;
+import io.cosmolab.engine.changefeed.ChangeFeedPage;
+import io.cosmolab.engine.changefeed.ChangeFeedRequest;
+import io.cosmolab.engine.changefeed.ChangeFeedStart;
+import io.cosmolab.engine.changefeed.Retention;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.store.ContainerStore;
+import io.cosmolab.engine.store.InMemoryDocumentStore;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.time.ManualClock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The change log keeps what the feeds need and no more (ChangeLogRetention). */
+class ChangeLogRetentionTest {
+  private final ManualClock clock = ManualClock.startingAtEpoch2026();
+  private final InMemoryDocumentStore store = new InMemoryDocumentStore();
+  private final Container c =
+      CosmosEngine.builder()
+          .clock(clock)
+          .throttling(ThrottlingMode.OFF)
+          .store(store)
+          .changeFeedRetention(new Retention(Duration.ofMinutes(1), 1_000))
+          .build()
+          .createDatabase("db")
+          .createContainer(
+              ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                  .withThroughput(Throughput.manual(400))
+                  .withPhysicalPartitions(2));
+
+  private long records() {
+    ContainerStore s = store.open(c.rid());
+    long n = 0;
+    for (Iterator<?> it = s.changesAfter(0); it.hasNext(); it.next()) {
+      n++;
+    }
+    return n;
+  }
+
+  private void upsert(int doc, int v) {
+    c.upsert(obj("{'id':'d" + doc + "','pk':'p" + (doc % 10) + "','v':" + v + "}"));
+  }
+
+  private ChangeFeedPage allVersions(long after) {
+    return c.readChangeFeed(
+        ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(after))
+            .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES)
+            .withMaxItems(100_000));
+  }
+
+  @Test
+  void steadyUpsertsOnAFixedDataSet_keepTheLogBounded_byDocumentsPlusHistory() {
+    long[] samples = new long[3];
+    for (int round = 0; round < 30_000; round++) {
+      upsert(round % 100, round);
+      clock.advanceMillis(10);
+      if (round == 9_999 || round == 19_999 || round == 29_999) {
+        samples[round / 10_000] = records();
+      }
+    }
+    // 100 newest versions, at most 1,000 LSNs of history, and what a 100 ms sweep lets through
+    long bound = 100 + 1_000 + 10;
+    for (long n : samples) {
+      assertThat(n).isLessThanOrEqualTo(bound);
+    }
+    assertThat(samples[2]).isLessThanOrEqualTo(samples[0] + 10); // flat, not growing
+  }
+
+  @Test
+  void historyWithinTheWindow_isComplete() {
+    for (int doc = 0; doc < 20; doc++) {
+      upsert(doc, 0);
+    }
+    long from = c.lsn();
+    for (int v = 1; v <= 10; v++) {
+      for (int doc = 0; doc < 20; doc++) {
+        upsert(doc, v);
+      }
+      clock.advance(Duration.ofSeconds(1));
+    }
+    c.delete(PartitionKeyValue.of("p3"), "d3");
+    assertThat(allVersions(from).items()).hasSize(201);
+  }
+
+  @Test
+  void allVersionsReader_pastTheWindow_gets400_andTheLatestVersionFeedStaysComplete() {
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 0);
+    }
+    long old = c.lsn();
+    clock.advance(Duration.ofMinutes(2));
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 1);
+    }
+    clock.advance(Duration.ofMinutes(2));
+    upsert(0, 2); // the sweep after this write passes the records of the window that ended
+    assertThatThrownBy(() -> allVersions(old))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage()).contains("keeps PT1M of history", "LSN " + old);
+            });
+    ChangeFeedPage latest =
+        c.readChangeFeed(
+            ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()).withMaxItems(1_000));
+    Set<String> ids = new HashSet<>();
+    for (ObjectNode item : latest.items()) {
+      assertThat(ids.add(item.get("id").textValue())).isTrue();
+    }
+    assertThat(ids).hasSize(50);
+    assertThat(records()).isLessThanOrEqualTo(50 + 1);
+  }
+
+  @Test
+  void deletesOutOfTheWindow_leaveNothingBehind() {
+    for (int doc = 0; doc < 100; doc++) {
+      upsert(doc, 0);
+      c.delete(PartitionKeyValue.of("p" + (doc % 10)), "d" + doc);
+    }
+    clock.advance(Duration.ofMinutes(2));
+    upsert(7, 1);
+    assertThat(records()).isEqualTo(1);
+    assertThat(c.documentCount()).isEqualTo(1);
+  }
+}
