@@ -27,10 +27,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Point create and point read of ~1 KB documents in-process, on containers of 1 and 16 physical
- * partitions. Run with {@code -t 1} and {@code -t 2} for one thread and two (scripts/bench).
- * Throttling is observe mode, the plain emulator's default: budgets are checked and metrics
- * recorded on every operation, as a user would run it.
+ * Point create and point read of ~1 KB documents in-process, on containers of 1, 2 and 16 physical
+ * partitions. Run with {@code -t 1} and {@code -t 2} for one thread and two (scripts/bench): writes
+ * lock their physical partition, so creates on 2 or 16 partitions should scale with threads, and on
+ * 1 partition they cannot. Keys are random, so two threads on 2 partitions meet on the same
+ * partition half the time. Throttling is observe mode, the plain emulator's default: budgets are
+ * checked and metrics recorded on every operation, as a user would run it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -45,7 +47,7 @@ public class PointOperationsBenchmark {
   private static final int KEYS = 10_000;
   private static final String FILLER = "x".repeat(880);
 
-  @Param({"1", "16"})
+  @Param({"1", "2", "16"})
   public int partitions;
 
   private Container container;

@@ -315,13 +315,13 @@ public final class Container {
    */
   public ItemResponse create(PartitionKeyValue key, ObjectNode document) {
     Target t = Target.of(partitionKey, key, document);
-    return writes.write(t, tx -> tx.create(t, document));
+    return writes.write(t, document, (tx, prepared) -> tx.create(t, prepared));
   }
 
   /** Creates the document, or replaces the one with the same (key, id). 201 or 200. */
   public ItemResponse upsert(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
-    return writes.write(t, tx -> tx.upsert(t, document, options.ifMatch()));
+    return writes.write(t, document, (tx, prepared) -> tx.upsert(t, prepared, options.ifMatch()));
   }
 
   public ItemResponse upsert(ObjectNode document) {
@@ -362,7 +362,7 @@ public final class Container {
       PartitionKeyValue key, String id, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     t.checkBodyMatches(partitionKey, document);
-    return writes.write(t, tx -> tx.replace(t, document, options.ifMatch()));
+    return writes.write(t, document, (tx, prepared) -> tx.replace(t, prepared, options.ifMatch()));
   }
 
   public ItemResponse replace(PartitionKeyValue key, String id, ObjectNode document) {
@@ -372,7 +372,7 @@ public final class Container {
   /** Deletes a document. 204. */
   public ItemResponse delete(PartitionKeyValue key, String id, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
-    return writes.write(t, tx -> tx.delete(t, options.ifMatch()));
+    return writes.write(t, (tx, none) -> tx.delete(t, options.ifMatch()));
   }
 
   public ItemResponse delete(PartitionKeyValue key, String id) {
@@ -393,7 +393,7 @@ public final class Container {
       ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     checkPatchSize(operations);
-    return writes.write(t, tx -> tx.patch(t, operations, condition, options.ifMatch()));
+    return writes.write(t, (tx, none) -> tx.patch(t, operations, condition, options.ifMatch()));
   }
 
   public ItemResponse patch(PartitionKeyValue key, String id, List<PatchOperation> operations) {

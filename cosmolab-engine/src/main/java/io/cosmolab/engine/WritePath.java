@@ -94,13 +94,50 @@ final class WritePath {
   }
 
   interface Body {
-    ItemResponse run(Transaction tx);
+    ItemResponse run(Transaction tx, Prepared document);
+  }
+
+  /**
+   * A new version of a document, made ready before the partition's lock is taken (the copy, the
+   * indexed terms and the size are most of a write's work): its system properties hold stand-ins of
+   * their final length, which {@link Transaction} fills in under the lock.
+   */
+  record Prepared(ObjectNode body, int indexedTerms, int sizeBytes) {}
+
+  /** Copies, strips, counts and measures a document; 400 or 413 if it cannot be stored. */
+  Prepared prepare(Target t, ObjectNode input, long now) {
+    ttl.checkItemTtl(input);
+    ObjectNode body = input.deepCopy();
+    for (String p : DocumentShape.SYSTEM_PROPERTIES) {
+      body.remove(p);
+    }
+    // only what the indexing policy indexes is charged: excluding /* is the standard saving
+    int terms = DocumentShape.indexedTermsCheckingDepth(body, index.policy().chargedTerms());
+    String rid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
+    body.put("_rid", rid); // every document RID has this length, and so has every etag
+    body.put("_self", container.selfLink() + "docs/" + rid + "/");
+    body.put("_etag", container.etag(0));
+    body.put("_attachments", "attachments/");
+    body.put("_ts", now / 1000);
+    int size = DocumentShape.sizeOf(body);
+    if (size > Limits.MAX_ITEM_BYTES) {
+      throw CosmosError.REQUEST_ENTITY_TOO_LARGE.exception(
+          "Request size is too large: document '%s' is %d bytes; the limit is %d bytes (2 MB)",
+          t.id(), size, Limits.MAX_ITEM_BYTES);
+    }
+    return new Prepared(body, terms, size);
   }
 
   /** One point write: admitted, run, committed and charged in the document's partition. */
   ItemResponse write(Target t, Body body) {
+    return write(t, null, body);
+  }
+
+  /** One point write of {@code document} (prepared before the lock), or of none if null. */
+  ItemResponse write(Target t, ObjectNode document, Body body) {
     long now = engine.clock().millis();
     expireDue(now);
+    Prepared prepared = document == null ? null : prepare(t, document, now);
     ItemResponse r =
         layout.shared(
             l -> {
@@ -111,7 +148,7 @@ final class WritePath {
               try {
                 Transaction tx = new Transaction(now, p);
                 try {
-                  done = body.run(tx);
+                  done = body.run(tx, prepared);
                   tx.commit();
                 } catch (CosmosException e) {
                   tx.abandon();
@@ -374,7 +411,7 @@ final class WritePath {
       }
     }
 
-    ItemResponse create(Target t, ObjectNode document) {
+    ItemResponse create(Target t, Prepared document) {
       StoredDocument existing = visible(t);
       if (existing != null && !ttl.isExpired(existing, now)) {
         throw CosmosError.CONFLICT.exception(
@@ -387,7 +424,7 @@ final class WritePath {
       return new ItemResponse(201, d.body(), charge, d.etag(), d.lsn(), null);
     }
 
-    ItemResponse replace(Target t, ObjectNode document, String ifMatch) {
+    ItemResponse replace(Target t, Prepared document, String ifMatch) {
       StoredDocument old = require(t);
       checkIfMatch(old, ifMatch);
       StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE);
@@ -396,7 +433,7 @@ final class WritePath {
       return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
     }
 
-    ItemResponse upsert(Target t, ObjectNode document, String ifMatch) {
+    ItemResponse upsert(Target t, Prepared document, String ifMatch) {
       StoredDocument old = current(t);
       if (old == null) {
         if (ifMatch != null && !ifMatch.equals("*")) {
@@ -429,7 +466,7 @@ final class WritePath {
       }
       ObjectNode patched = old.body().deepCopy();
       Patch.apply(patched, ops, partitionKey);
-      StoredDocument d = put(t, patched, old, ChangeRecord.Operation.REPLACE);
+      StoredDocument d = put(t, prepare(t, patched, now), old, ChangeRecord.Operation.REPLACE);
       int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
       double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
       return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
@@ -447,15 +484,17 @@ final class WritePath {
     /** One batch operation against the batch's logical partition. */
     ItemResponse apply(Target batch, BatchOperation op) {
       if (op instanceof BatchOperation.Create c) {
-        return create(inBatch(batch, c.document()), c.document());
+        Target t = inBatch(batch, c.document());
+        return create(t, prepare(t, c.document(), now));
       }
       if (op instanceof BatchOperation.Upsert u) {
-        return upsert(inBatch(batch, u.document()), u.document(), u.ifMatch());
+        Target t = inBatch(batch, u.document());
+        return upsert(t, prepare(t, u.document(), now), u.ifMatch());
       }
       if (op instanceof BatchOperation.Replace r) {
         Target t = batch.withId(r.id());
         t.checkBodyMatches(partitionKey, r.document());
-        return replace(t, r.document(), r.ifMatch());
+        return replace(t, prepare(t, r.document(), now), r.ifMatch());
       }
       if (op instanceof BatchOperation.Read r) {
         return read(batch.withId(r.id()), r.ifNoneMatch());
@@ -481,31 +520,8 @@ final class WritePath {
 
     /** Stages a new version of a document, replacing {@code previous} (the stored one, or null). */
     private StoredDocument put(
-        Target t, ObjectNode input, StoredDocument previous, ChangeRecord.Operation operation) {
-      ttl.checkItemTtl(input);
-      ObjectNode body = input.deepCopy();
-      for (String p : DocumentShape.SYSTEM_PROPERTIES) {
-        body.remove(p);
-      }
-      // only what the indexing policy indexes is charged: excluding /* is the standard saving
-      int terms = DocumentShape.indexedTermsCheckingDepth(body, index.policy().chargedTerms());
-      String docRid =
-          previous != null
-              ? previous.body().get("_rid").textValue()
-              : ResourceIds.encode(
-                  ResourceIds.document(container.ridBytes(), documentSequence.incrementAndGet()));
-      body.put("_rid", docRid);
-      body.put("_self", container.selfLink() + "docs/" + docRid + "/");
-      long lsn = nextLsn(); // given back by abandon() if the write fails
-      body.put("_etag", container.etag(lsn));
-      body.put("_attachments", "attachments/");
-      body.put("_ts", now / 1000);
-      int size = DocumentShape.sizeOf(body);
-      if (size > Limits.MAX_ITEM_BYTES) {
-        throw CosmosError.REQUEST_ENTITY_TOO_LARGE.exception(
-            "Request size is too large: document '%s' is %d bytes; the limit is %d bytes (2 MB)",
-            t.id(), size, Limits.MAX_ITEM_BYTES);
-      }
+        Target t, Prepared prepared, StoredDocument previous, ChangeRecord.Operation operation) {
+      int size = prepared.sizeBytes();
       long oldBytes = previous == null ? 0 : previous.sizeBytes();
       long lpBytes = logical.bytes(t.epk()) + logicalBytes - oldBytes + size;
       if (lpBytes > engine.limits().logicalPartitionBytes()) {
@@ -520,7 +536,20 @@ final class WritePath {
             lpBytes,
             engine.limits().logicalPartitionBytes());
       }
-      StoredDocument d = new StoredDocument(t.epk(), t.id(), t.key(), body, size, terms, lsn, now);
+      long lsn = nextLsn(); // given back by abandon() if the transaction fails
+      String docRid =
+          previous != null
+              ? previous.body().get("_rid").textValue()
+              : ResourceIds.encode(
+                  ResourceIds.document(container.ridBytes(), documentSequence.incrementAndGet()));
+      // the same lengths as the stand-ins, so the size measured before the lock holds
+      ObjectNode body = prepared.body();
+      body.put("_rid", docRid);
+      body.put("_self", container.selfLink() + "docs/" + docRid + "/");
+      body.put("_etag", container.etag(lsn));
+      StoredDocument d =
+          new StoredDocument(
+              t.epk(), t.id(), t.key(), body, size, prepared.indexedTerms(), lsn, now);
       String k = key(t.epk(), t.id());
       staged.put(k, d);
       deleted.remove(k);

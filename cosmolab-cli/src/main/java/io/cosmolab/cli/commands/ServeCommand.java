@@ -106,6 +106,16 @@ public final class ServeCommand implements Callable<Integer> {
   boolean syncWrites;
 
   @Option(
+      names = "--change-feed-retention",
+      paramLabel = "DURATION",
+      defaultValue = "PT10M",
+      description =
+          "How long the all-versions-and-deletes change feed keeps replaced versions and deletes"
+              + " (ISO-8601, e.g. PT10M, PT1H; at most 100,000 writes either way; default"
+              + " ${DEFAULT-VALUE}). The latest version of every document is always kept.")
+  java.time.Duration changeFeedRetention;
+
+  @Option(
       names = "--exit-when-ready",
       hidden = true,
       description =
@@ -132,7 +142,11 @@ public final class ServeCommand implements Callable<Integer> {
         CosmosEngine.builder()
             .throttling(mode(throttling))
             .scale(scale)
-            .defaultPhysicalPartitions(partitions);
+            .defaultPhysicalPartitions(partitions)
+            .changeFeedRetention(
+                new io.cosmolab.engine.changefeed.Retention(
+                    changeFeedRetention,
+                    io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()));
     if (dataDir != null) {
       engineBuilder.store(RocksDbDocumentStore.open(dataDir.resolve("data"), syncWrites));
     }
