@@ -23,14 +23,18 @@ final class CommitGate {
   private final TreeSet<Long> open = new TreeSet<>(); // first LSN of each open transaction
   private volatile long committed;
 
-  CommitGate(long recovered) {
+  private final HighWaterMarks marks;
+
+  CommitGate(long recovered, HighWaterMarks marks) {
     this.last = recovered;
     this.committed = recovered;
+    this.marks = marks;
   }
 
   /** The next LSN; {@code first} says it opens a transaction (which must then be finished). */
   synchronized long take(boolean first) {
     long lsn = ++last;
+    marks.coverLsn(lsn); // saved before any commit can use it
     if (first) {
       open.add(lsn);
     }

@@ -28,6 +28,7 @@ import io.cosmolab.engine.store.ContainerStore;
 import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
 import io.cosmolab.engine.throughput.Throughput;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -151,9 +152,10 @@ public final class Container {
   }
 
   /**
-   * Rebuilds what is derived from the stored documents and change log: usage per logical partition,
-   * the time-to-live schedule, and {LSN, document sequence} (RIDs keep growing). One pass over
-   * each; the log is bounded by its retention.
+   * Rebuilds what is derived from the stored documents: usage per logical partition and the
+   * time-to-live schedule, in one pass; and returns {LSN, document sequence} to continue above
+   * (RIDs keep growing): the saved high-water marks, or for a store written before marks existed,
+   * the highest found in the documents and change log.
    */
   private long[] recover() {
     long maxLsn = 0;
@@ -165,6 +167,12 @@ public final class Container {
       ttl.track(d);
       maxLsn = Math.max(maxLsn, d.lsn());
       maxSequence = Math.max(maxSequence, sequenceOf(d.body()));
+    }
+    ContainerStore.Marks saved = store.marks();
+    if (saved != null) {
+      return new long[] {
+        Math.max(maxLsn, saved.lsn()), Math.max(maxSequence, saved.documentSequence())
+      };
     }
     Iterator<ChangeRecord> changes = store.changesAfter(0);
     while (changes.hasNext()) {
@@ -185,6 +193,11 @@ public final class Container {
 
   int ordinal() {
     return ordinal;
+  }
+
+  /** At a clean close, with no write in flight: the marks become the last values used. */
+  void saveExactMarks() {
+    writes.saveExactMarks();
   }
 
   double maxEverProvisioned() {
@@ -647,6 +660,29 @@ public final class Container {
       writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
     }
     return index.lookup(p);
+  }
+
+  /**
+   * The live documents of index hits, sorted by (EPK, id): each logical partition's read from one
+   * state of it, so a batch is seen whole or not at all; gone and expired ones are left out.
+   */
+  List<StoredDocument> liveDocuments(
+      List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted, long now) {
+    List<StoredDocument> out = new ArrayList<>(sorted.size());
+    int i = 0;
+    while (i < sorted.size()) {
+      String epk = sorted.get(i).epk();
+      List<String> ids = new ArrayList<>();
+      while (i < sorted.size() && sorted.get(i).epk().equals(epk)) {
+        ids.add(sorted.get(i++).id());
+      }
+      for (StoredDocument d : store.getAll(epk, ids)) {
+        if (!ttl.isExpired(d, now)) {
+          out.add(d);
+        }
+      }
+    }
+    return out;
   }
 
   /** A stored, live document by key, for index hits; null if gone or expired. */

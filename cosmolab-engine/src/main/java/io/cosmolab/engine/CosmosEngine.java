@@ -57,8 +57,13 @@ public final class CosmosEngine implements AutoCloseable {
   }
 
   /** Writes the catalog to the store; called after every change of metadata. */
-  synchronized void catalogChanged() {
-    store.saveCatalog(Catalog.write(this));
+  void catalogChanged() {
+    catalogChanged(java.util.List.of());
+  }
+
+  /** Writes the catalog and deletes the data of the containers dropped, in one atomic write. */
+  synchronized void catalogChanged(java.util.Collection<String> droppedContainers) {
+    store.saveCatalog(Catalog.write(this), droppedContainers);
   }
 
   /** Puts back a database the catalog recorded. */
@@ -121,8 +126,7 @@ public final class CosmosEngine implements AutoCloseable {
     if (db == null) {
       throw CosmosError.NOT_FOUND.exception("database '%s' does not exist", id);
     }
-    db.dropAll();
-    catalogChanged();
+    catalogChanged(db.dropAll());
   }
 
   public InstantSource clock() {
@@ -169,6 +173,12 @@ public final class CosmosEngine implements AutoCloseable {
 
   @Override
   public void close() {
+    // exact marks, so a clean restart carries on from the last LSN instead of the next block
+    for (Database db : databases()) {
+      for (Container c : db.containers()) {
+        c.saveExactMarks();
+      }
+    }
     store.close();
   }
 

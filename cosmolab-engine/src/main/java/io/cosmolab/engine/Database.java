@@ -132,8 +132,7 @@ public final class Database {
       throw CosmosError.NOT_FOUND.exception(
           "container '%s' does not exist in database '%s'", containerId, id);
     }
-    engine.store().drop(c.rid());
-    engine.catalogChanged();
+    engine.catalogChanged(List.of(c.rid()));
   }
 
   int ordinal() {
@@ -148,11 +147,14 @@ public final class Database {
     return c;
   }
 
-  void dropAll() {
+  /** Forgets every container; returns their RIDs, for the catalog save that drops their data. */
+  List<String> dropAll() {
+    List<String> rids = new ArrayList<>();
     for (Container c : containers.values()) {
-      engine.store().drop(c.rid());
+      rids.add(c.rid());
     }
     containers.clear();
+    return rids;
   }
 
   /** The lowest shared throughput this database may be set to now; empty without one. */

@@ -195,17 +195,18 @@ final class QueryRunner {
       List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted = new ArrayList<>(candidates);
       sorted.sort(
           java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
-              .thenComparing(io.cosmolab.engine.index.ContainerIndex.DocRef::id));
+              .thenComparing(
+                  io.cosmolab.engine.index.ContainerIndex.DocRef::id,
+                  io.cosmolab.engine.store.Utf8Order.COMPARATOR));
+      List<io.cosmolab.engine.index.ContainerIndex.DocRef> wanted = new ArrayList<>();
       for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : sorted) {
-        if (!scope.contains(ref.epk())
-            || (exactEpk != null && !exactEpk.equals(ref.epk()))
-            || (resume != null && resume.isBefore(ref.epk(), ref.id()))) {
-          continue;
+        if (scope.contains(ref.epk())
+            && (exactEpk == null || exactEpk.equals(ref.epk()))
+            && (resume == null || !resume.isBefore(ref.epk(), ref.id()))) {
+          wanted.add(ref);
         }
-        StoredDocument d = container.liveDocument(ref.epk(), ref.id(), now);
-        if (d == null) {
-          continue;
-        }
+      }
+      for (StoredDocument d : container.liveDocuments(wanted, now)) {
         indexHits++;
         bytesLoaded[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
         documentsLoaded[0]++;

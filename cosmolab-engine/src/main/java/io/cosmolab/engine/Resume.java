@@ -147,7 +147,8 @@ final class Resume {
   /** True when (epk, id) comes before the resume position: its rows were returned already. */
   boolean isBefore(String docEpk, String docId) {
     int c = docEpk.compareTo(epk);
-    return c < 0 || (c == 0 && docId.compareTo(id) < 0);
+    // ids in the stores' order (UTF-8 bytes), or paging skips or repeats ids above U+E000
+    return c < 0 || (c == 0 && io.cosmolab.engine.store.Utf8Order.compare(docId, id) < 0);
   }
 
   /** The part of {@code range} at or after the position's EPK, or null if none is. */

@@ -58,6 +58,7 @@ final class WritePath {
   private final Supplier<Throughput> throughput;
   private final CommitGate gate;
   private final AtomicLong documentSequence;
+  private final HighWaterMarks marks;
   private final ReentrantLock expiring = new ReentrantLock();
 
   WritePath(
@@ -84,7 +85,8 @@ final class WritePath {
     this.throttle = throttle;
     this.retention = retention;
     this.throughput = throughput;
-    this.gate = new CommitGate(recoveredLsn);
+    this.marks = new HighWaterMarks(store, recoveredLsn, recoveredSequence);
+    this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
   }
 
@@ -254,6 +256,17 @@ final class WritePath {
       }
     }
     return new BatchResult(207, out, charge, lsn);
+  }
+
+  /** At a clean close: saves the last LSN and sequence used as the marks. */
+  void saveExactMarks() {
+    marks.closeAt(gate.committed(), documentSequence.get());
+  }
+
+  private long nextSequence() {
+    long n = documentSequence.incrementAndGet();
+    marks.coverSequence(n); // saved before the commit that uses it
+    return n;
   }
 
   /** What follows a write once it let go of its locks: storage splits, log retention. */
@@ -540,8 +553,7 @@ final class WritePath {
       String docRid =
           previous != null
               ? previous.body().get("_rid").textValue()
-              : ResourceIds.encode(
-                  ResourceIds.document(container.ridBytes(), documentSequence.incrementAndGet()));
+              : ResourceIds.encode(ResourceIds.document(container.ridBytes(), nextSequence()));
       // the same lengths as the stand-ins, so the size measured before the lock holds
       ObjectNode body = prepared.body();
       body.put("_rid", docRid);

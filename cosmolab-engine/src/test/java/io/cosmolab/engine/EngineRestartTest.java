@@ -53,6 +53,7 @@ class EngineRestartTest {
     ChangeFeedPage seen =
         orders.readChangeFeed(ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()));
     long lsnBefore = orders.lsn();
+    before.close();
 
     CosmosEngine after = engineOn(store);
     Container restored = after.database("shop").container("orders");
@@ -107,5 +108,89 @@ class EngineRestartTest {
     before.createDatabase("kept");
     before.deleteDatabase("gone");
     assertThat(engineOn(store).databases()).extracting(Database::id).containsExactly("kept");
+  }
+
+  @Test
+  void afterACrash_lsnsAndRidsCarryOnAboveEverythingUsed_withoutReadingTheChangeLog() {
+    CountingStore store = new CountingStore();
+    CosmosEngine before = CosmosEngine.builder().clock(clock).store(store).build();
+    Container c =
+        before
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    String deletedRid = null;
+    for (int i = 0; i < 20; i++) {
+      deletedRid = c.create(obj("{'id':'d" + i + "','pk':'p'}")).document().get("_rid").asText();
+    }
+    c.delete(PartitionKeyValue.of("p"), "d19"); // the highest LSN belongs to no document
+    long lsnBefore = c.lsn();
+    ChangeFeedPage seen =
+        c.readChangeFeed(ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()));
+    store.logReads.set(0);
+
+    // no close: the new engine finds only what a crash leaves
+    Container restored =
+        CosmosEngine.builder().clock(clock).store(store).build().database("db").container("c");
+
+    assertThat(store.logReads.get()).as("change log reads at start-up").isZero();
+    assertThat(restored.lsn()).isGreaterThanOrEqualTo(lsnBefore);
+    ItemResponse next = restored.create(obj("{'id':'d19','pk':'p'}"));
+    assertThat(next.lsn()).isGreaterThan(lsnBefore);
+    assertThat(next.document().get("_rid").asText()).isNotEqualTo(deletedRid);
+    ChangeFeedPage more =
+        restored.readChangeFeed(
+            ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(seen.continuation())));
+    assertThat(more.items()).extracting(d -> d.get("id").asText()).containsExactly("d19");
+  }
+
+  @Test
+  void deletingAContainer_savesTheCatalogAndDropsItsDataInOneWrite() {
+    CountingStore store = new CountingStore();
+    CosmosEngine e = CosmosEngine.builder().clock(clock).store(store).build();
+    Container c =
+        e.createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    c.create(obj("{'id':'x','pk':'p'}"));
+    store.saves.clear();
+    e.database("db").deleteContainer("c");
+    assertThat(store.saves).containsExactly(java.util.List.of(c.rid()));
+  }
+
+  /** The in-memory store, counting change-log reads and recording what each catalog save drops. */
+  private static final class CountingStore implements io.cosmolab.engine.store.DocumentStore {
+    final InMemoryDocumentStore inner = new InMemoryDocumentStore();
+    final java.util.concurrent.atomic.AtomicLong logReads =
+        new java.util.concurrent.atomic.AtomicLong();
+    final java.util.List<java.util.List<String>> saves = new java.util.ArrayList<>();
+
+    @Override
+    public io.cosmolab.engine.store.ContainerStore open(String rid) {
+      io.cosmolab.engine.store.ContainerStore s = inner.open(rid);
+      return (io.cosmolab.engine.store.ContainerStore)
+          java.lang.reflect.Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {io.cosmolab.engine.store.ContainerStore.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("changesAfter")) {
+                  logReads.incrementAndGet();
+                }
+                try {
+                  return method.invoke(s, args);
+                } catch (java.lang.reflect.InvocationTargetException x) {
+                  throw x.getCause();
+                }
+              });
+    }
+
+    @Override
+    public String loadCatalog() {
+      return inner.loadCatalog();
+    }
+
+    @Override
+    public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
+      saves.add(java.util.List.copyOf(dropped));
+      inner.saveCatalog(catalogJson, dropped);
+    }
   }
 }

@@ -21,6 +21,13 @@ public interface ContainerStore {
   /** The document with this key, or {@code null}. */
   StoredDocument get(String epk, String id);
 
+  /**
+   * Documents of one logical partition by id, read from one state of it: a commit to it (a batch)
+   * is seen entirely or not at all. Absent documents are left out; the order is that of {@code
+   * ids}.
+   */
+  List<StoredDocument> getAll(String epk, List<String> ids);
+
   /** The documents whose EPK is in {@code range}, in (EPK, id) order. */
   Iterator<StoredDocument> scan(EpkRange range);
 
@@ -35,6 +42,24 @@ public interface ContainerStore {
 
   /** The number of documents stored. */
   long documentCount();
+
+  /** The marks last saved, or null if none ever were (a store written before they existed). */
+  Marks marks();
+
+  /**
+   * Durably records marks, before any commit uses an LSN or a document sequence above the marks
+   * saved before. A durable store orders this write with its commits (one log).
+   */
+  void saveMarks(Marks marks);
+
+  /**
+   * High-water marks: every LSN and every document sequence number used so far is at most these, so
+   * a restart continues above them without reading the whole change log.
+   *
+   * @param lsn no LSN used is greater
+   * @param documentSequence no document RID sequence used is greater
+   */
+  record Marks(long lsn, long documentSequence) {}
 
   /** One write of a commit. */
   sealed interface Write {

@@ -10,9 +10,6 @@ public interface DocumentStore extends AutoCloseable {
   /** The store of a container, created empty if it does not exist. */
   ContainerStore open(String containerRid);
 
-  /** Deletes a container's documents and change log. */
-  void drop(String containerRid);
-
   /**
    * The catalog last saved (databases, containers, their settings, throughput and partition layout,
    * as JSON text), or null when none was. A durable store returns what survived a restart, and the
@@ -21,10 +18,15 @@ public interface DocumentStore extends AutoCloseable {
   String loadCatalog();
 
   /**
-   * Saves the catalog, replacing the previous one. The engine calls this after every change of
-   * metadata (rare next to document writes); a durable store has made it durable on return.
+   * Saves the catalog, replacing the previous one, and deletes the documents, change log and marks
+   * of the containers it no longer lists, all in one atomic write: after a crash either the old
+   * catalog and the containers' data survive, or the new catalog without them, never a container
+   * without its documents. The engine calls this after every change of metadata (rare next to
+   * document writes); a durable store has made it durable on return.
+   *
+   * @param dropped the RIDs of containers deleted since the last save (may be empty)
    */
-  void saveCatalog(String catalogJson);
+  void saveCatalog(String catalogJson, java.util.Collection<String> dropped);
 
   @Override
   default void close() {}

@@ -41,11 +41,6 @@ public final class InMemoryDocumentStore implements DocumentStore {
     return containers.computeIfAbsent(containerRid, rid -> new Container());
   }
 
-  @Override
-  public void drop(String containerRid) {
-    containers.remove(containerRid);
-  }
-
   private static ConcurrentSkipListMap<String, StoredDocument> newPartition() {
     return new ConcurrentSkipListMap<>(Utf8Order.COMPARATOR);
   }
@@ -55,11 +50,37 @@ public final class InMemoryDocumentStore implements DocumentStore {
         byEpk = new ConcurrentSkipListMap<>();
     private final ConcurrentSkipListMap<Long, ChangeRecord> changes = new ConcurrentSkipListMap<>();
     private final AtomicLong count = new AtomicLong();
+    private volatile Marks marks;
+
+    @Override
+    public Marks marks() {
+      return marks;
+    }
+
+    @Override
+    public void saveMarks(Marks marks) {
+      this.marks = marks;
+    }
 
     @Override
     public StoredDocument get(String epk, String id) {
       ConcurrentSkipListMap<String, StoredDocument> partition = byEpk.get(epk);
       return partition == null ? null : partition.get(id);
+    }
+
+    @Override
+    public List<StoredDocument> getAll(String epk, List<String> ids) {
+      ConcurrentSkipListMap<String, StoredDocument> partition = byEpk.get(epk); // one state
+      List<StoredDocument> out = new ArrayList<>(ids.size());
+      if (partition != null) {
+        for (String id : ids) {
+          StoredDocument d = partition.get(id);
+          if (d != null) {
+            out.add(d);
+          }
+        }
+      }
+      return out;
     }
 
     @Override
@@ -179,7 +200,8 @@ public final class InMemoryDocumentStore implements DocumentStore {
   }
 
   @Override
-  public void saveCatalog(String catalogJson) {
+  public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
     this.catalog = catalogJson;
+    dropped.forEach(containers::remove);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
 import io.cosmolab.engine.store.StoredDocument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +21,10 @@ import java.util.Arrays;
  * document key  = rid 0x00 epk 0x00 id          (UTF-8; EPKs are upper-case hex, so byte order
  *                                                 is the engine's (EPK, id) order for them)
  * change key    = rid 0x00 lsn                  (lsn: 8 bytes, big-endian, so byte order is LSN order)
+ * marks key     = "marks/" rid                 (default column family, beside "catalog")
  * values        = JSON: {"k": key, "s": size, "t": terms, "l": lsn, "ts": millis, "b": body}
  *                       {"l", "ts", "op", "e", "i", "k", "c", "p", "pl", "s", "x"} for a change
+ *                       {"l": lsn bound, "q": document sequence bound} for the marks
  * </pre>
  *
  * JSON rather than a binary layout: the bodies are JSON already, and a data directory stays
@@ -35,6 +38,22 @@ final class Codec {
 
   static byte[] prefix(String rid) {
     return (rid + '\u0000').getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] marksKey(String rid) {
+    return ("marks/" + rid).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] encode(ContainerStore.Marks m) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("l", m.lsn());
+    n.put("q", m.documentSequence());
+    return bytes(n);
+  }
+
+  static ContainerStore.Marks decodeMarks(byte[] value) {
+    JsonNode n = tree(value);
+    return new ContainerStore.Marks(n.get("l").longValue(), n.get("q").longValue());
   }
 
   /** The first key after every key with this prefix. */

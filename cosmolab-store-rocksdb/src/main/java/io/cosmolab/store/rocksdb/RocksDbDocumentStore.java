@@ -181,30 +181,29 @@ public final class RocksDbDocumentStore implements DocumentStore {
   }
 
   @Override
-  public void drop(String containerRid) {
-    byte[] prefix = Codec.prefix(containerRid);
-    write(
-        "drop container " + containerRid,
-        d -> {
-          d.db.deleteRange(d.documents, d.writes, prefix, Codec.prefixEnd(prefix));
-          d.db.deleteRange(d.changes, d.writes, prefix, Codec.prefixEnd(prefix));
-        });
-    open.remove(containerRid);
-  }
-
-  @Override
   public String loadCatalog() {
     byte[] v = read("read the catalog", d -> d.db.get(d.defaults, d.reads, CATALOG_KEY));
     return v == null ? null : new String(v, StandardCharsets.UTF_8);
   }
 
+  /** The catalog and the drop of containers it no longer lists: one write batch. */
   @Override
-  public void saveCatalog(String catalogJson) {
+  public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
     write(
-        "save the catalog",
-        d ->
-            d.db.put(
-                d.defaults, d.writes, CATALOG_KEY, catalogJson.getBytes(StandardCharsets.UTF_8)));
+        dropped.isEmpty() ? "save the catalog" : "drop containers " + dropped,
+        d -> {
+          try (WriteBatch batch = new WriteBatch()) {
+            batch.put(d.defaults, CATALOG_KEY, catalogJson.getBytes(StandardCharsets.UTF_8));
+            for (String rid : dropped) {
+              byte[] prefix = Codec.prefix(rid);
+              batch.deleteRange(d.documents, prefix, Codec.prefixEnd(prefix));
+              batch.deleteRange(d.changes, prefix, Codec.prefixEnd(prefix));
+              batch.delete(d.defaults, Codec.marksKey(rid));
+            }
+            d.db.write(d.writes, batch);
+          }
+        });
+    dropped.forEach(open::remove);
   }
 
   @Override
@@ -411,10 +410,12 @@ public final class RocksDbDocumentStore implements DocumentStore {
   /** One container's keys. */
   private final class Store implements ContainerStore {
     private final byte[] prefix;
+    private final byte[] marksKey;
     private final AtomicLong count;
 
     Store(String rid) {
       this.prefix = Codec.prefix(rid);
+      this.marksKey = Codec.marksKey(rid);
       RocksDatabase d = acquire(false);
       long n = 0;
       try (RocksIterator it = d.db.newIterator(d.documents, d.reads)) {
@@ -437,6 +438,34 @@ public final class RocksDbDocumentStore implements DocumentStore {
               "read a document",
               d -> d.db.get(d.documents, d.reads, Codec.documentKey(prefix, epk, id)));
       return v == null ? null : decode(Codec::decodeDocument, v, "read a document");
+    }
+
+    /** One RocksDB snapshot for all of them, so a write batch is seen whole or not at all. */
+    @Override
+    public List<StoredDocument> getAll(String epk, List<String> ids) {
+      List<byte[]> values =
+          read(
+              "read documents",
+              d -> {
+                org.rocksdb.Snapshot snapshot = d.db.getSnapshot();
+                try (org.rocksdb.ReadOptions at =
+                    new org.rocksdb.ReadOptions().setVerifyChecksums(true).setSnapshot(snapshot)) {
+                  List<byte[]> out = new java.util.ArrayList<>(ids.size());
+                  for (String id : ids) {
+                    out.add(d.db.get(d.documents, at, Codec.documentKey(prefix, epk, id)));
+                  }
+                  return out;
+                } finally {
+                  d.db.releaseSnapshot(snapshot);
+                }
+              });
+      List<StoredDocument> docs = new java.util.ArrayList<>(values.size());
+      for (byte[] v : values) {
+        if (v != null) {
+          docs.add(decode(Codec::decodeDocument, v, "read documents"));
+        }
+      }
+      return docs;
     }
 
     @Override
@@ -519,6 +548,17 @@ public final class RocksDbDocumentStore implements DocumentStore {
     @Override
     public long documentCount() {
       return count.get();
+    }
+
+    @Override
+    public Marks marks() {
+      byte[] v = read("read the marks", d -> d.db.get(d.defaults, d.reads, marksKey));
+      return v == null ? null : decode(Codec::decodeMarks, v, "read the marks");
+    }
+
+    @Override
+    public void saveMarks(Marks marks) {
+      write("save the marks", d -> d.db.put(d.defaults, d.writes, marksKey, Codec.encode(marks)));
     }
   }
 

@@ -1,0 +1,69 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.store.ContainerStore;
+
+/**
+ * Keeps a container's LSNs and document sequence numbers above everything used before a restart,
+ * without reading the change log at start-up.
+ */
+/*
+ * How and why (hi/lo allocation). Before a write may use an LSN or a sequence number above the
+ * bound last saved, the bound is raised by a block of 10,000 and saved in the store; a restart
+ * continues from the saved bounds, skipping at most one block. The save goes through the store's
+ * log ahead of the commits that use the new block, so a crash that keeps a commit keeps the
+ * bound it needed. A clean close saves the values last used instead, so only a crash skips.
+ * Start-up then reads the documents (for usage and TTL) but not the change log,
+ * whose length follows the writes.
+ *
+ * Concurrency: the bounds are volatile; raising them is a monitor, so saves are in increasing
+ * order. Reads of a bound that already covers a number take no lock.
+ */
+final class HighWaterMarks {
+  static final long BLOCK = 10_000;
+
+  private final ContainerStore store;
+  private volatile long lsnBound;
+  private volatile long sequenceBound;
+
+  HighWaterMarks(ContainerStore store, long lsn, long sequence) {
+    this.store = store;
+    this.lsnBound = lsn;
+    this.sequenceBound = sequence;
+  }
+
+  /** Returns once {@code lsn} is at or below the saved bound. */
+  void coverLsn(long lsn) {
+    if (lsn > lsnBound) {
+      raise(lsn, 0);
+    }
+  }
+
+  /** Returns once {@code sequence} is at or below the saved bound. */
+  void coverSequence(long sequence) {
+    if (sequence > sequenceBound) {
+      raise(0, sequence);
+    }
+  }
+
+  /**
+   * At a clean close, with no write in flight and none to come: saves the values last used, so the
+   * next start carries on from them instead of skipping the rest of the block.
+   */
+  synchronized void closeAt(long lsn, long sequence) {
+    if (lsn != lsnBound || sequence != sequenceBound) {
+      store.saveMarks(new ContainerStore.Marks(lsn, sequence));
+      lsnBound = lsn;
+      sequenceBound = sequence;
+    }
+  }
+
+  private synchronized void raise(long lsn, long sequence) {
+    long l = lsn > lsnBound ? lsn + BLOCK : lsnBound;
+    long s = sequence > sequenceBound ? sequence + BLOCK : sequenceBound;
+    if (l != lsnBound || s != sequenceBound) {
+      store.saveMarks(new ContainerStore.Marks(l, s));
+      lsnBound = l;
+      sequenceBound = s;
+    }
+  }
+}
