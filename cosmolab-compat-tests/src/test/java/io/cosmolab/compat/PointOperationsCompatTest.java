@@ -166,6 +166,24 @@ class PointOperationsCompatTest {
 
   @ParameterizedTest
   @MethodSource("layouts")
+  void indexingDirectiveExclude_chargesTheCreateAsUnindexed_andTheItemStaysReadable(Layout l) {
+    CosmosContainer c = container(l);
+    ObjectNode indexed = doc("indexed", 3);
+    ObjectNode excluded = doc("excluded", 3);
+    double withIndex =
+        c.createItem(indexed, keyOf(l, indexed), new CosmosItemRequestOptions()).getRequestCharge();
+    CosmosItemRequestOptions exclude =
+        new CosmosItemRequestOptions()
+            .setIndexingDirective(com.azure.cosmos.models.IndexingDirective.EXCLUDE);
+    double without = c.createItem(excluded, keyOf(l, excluded), exclude).getRequestCharge();
+    // the same body but its id: the difference is the indexed terms (0.2 RU each)
+    assertThat(withIndex - without).isGreaterThan(1.0);
+    assertThat(c.readItem("excluded", keyOf(l, excluded), ObjectNode.class).getStatusCode())
+        .isEqualTo(200);
+  }
+
+  @ParameterizedTest
+  @MethodSource("layouts")
   void createReadReplaceUpsertDelete_answerAsTheService(Layout l) {
     CosmosContainer c = container(l);
     ObjectNode d = doc("crud", 1);

@@ -327,14 +327,24 @@ public final class Container {
    *     document is over 2 MB; 429 when throttled
    */
   public ItemResponse create(PartitionKeyValue key, ObjectNode document) {
+    return create(key, document, ItemOptions.NONE);
+  }
+
+  /** Creates a document with options (only {@link ItemOptions#excludedFromIndex} applies). */
+  public ItemResponse create(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
-    return writes.write(t, document, (tx, prepared) -> tx.create(t, prepared));
+    return writes.write(
+        t, document, !options.excludedFromIndex(), (tx, prepared) -> tx.create(t, prepared));
   }
 
   /** Creates the document, or replaces the one with the same (key, id). 201 or 200. */
   public ItemResponse upsert(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
-    return writes.write(t, document, (tx, prepared) -> tx.upsert(t, prepared, options.ifMatch()));
+    return writes.write(
+        t,
+        document,
+        !options.excludedFromIndex(),
+        (tx, prepared) -> tx.upsert(t, prepared, options.ifMatch()));
   }
 
   public ItemResponse upsert(ObjectNode document) {
@@ -375,7 +385,11 @@ public final class Container {
       PartitionKeyValue key, String id, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     t.checkBodyMatches(partitionKey, document);
-    return writes.write(t, document, (tx, prepared) -> tx.replace(t, prepared, options.ifMatch()));
+    return writes.write(
+        t,
+        document,
+        !options.excludedFromIndex(),
+        (tx, prepared) -> tx.replace(t, prepared, options.ifMatch()));
   }
 
   public ItemResponse replace(PartitionKeyValue key, String id, ObjectNode document) {

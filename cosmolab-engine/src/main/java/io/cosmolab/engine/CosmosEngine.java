@@ -184,7 +184,8 @@ public final class CosmosEngine implements AutoCloseable {
 
   /** Settings of an engine; every one has the service's default. */
   public static final class Builder {
-    private InstantSource clock = InstantSource.system();
+    private InstantSource clock = systemClock();
+
     private Limits limits = Limits.SERVICE;
     private CostModel costs = CostModel.PUBLISHED;
     private boolean burstCapacity;
@@ -245,6 +246,12 @@ public final class CosmosEngine implements AutoCloseable {
     public Builder changeFeedRetention(io.cosmolab.engine.changefeed.Retention retention) {
       this.changeFeedRetention = java.util.Objects.requireNonNull(retention, "retention");
       return this;
+    }
+
+    @io.cosmolab.engine.internal.SuppressForbidden(
+        "the composition root's default: an engine no one gave a clock runs on the system's")
+    private static InstantSource systemClock() {
+      return InstantSource.system();
     }
 
     public CosmosEngine build() {

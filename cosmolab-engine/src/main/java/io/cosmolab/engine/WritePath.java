@@ -104,10 +104,18 @@ final class WritePath {
    * indexed terms and the size are most of a write's work): its system properties hold stand-ins of
    * their final length, which {@link Transaction} fills in under the lock.
    */
-  record Prepared(ObjectNode body, int indexedTerms, int sizeBytes) {}
+  record Prepared(ObjectNode body, int indexedTerms, int sizeBytes, boolean indexed) {}
 
-  /** Copies, strips, counts and measures a document; 400 or 413 if it cannot be stored. */
+  /** Copies, strips, counts and measures an indexed document; 400 or 413 if it cannot be stored. */
   Prepared prepare(Target t, ObjectNode input, long now) {
+    return prepare(t, input, now, true);
+  }
+
+  /**
+   * Copies, strips, counts and measures a document; {@code indexed} false (the Exclude indexing
+   * directive) counts no indexed terms. 400 or 413 if it cannot be stored.
+   */
+  Prepared prepare(Target t, ObjectNode input, long now, boolean indexed) {
     ttl.checkItemTtl(input);
     ObjectNode body = input.deepCopy();
     for (String p : DocumentShape.SYSTEM_PROPERTIES) {
@@ -115,6 +123,9 @@ final class WritePath {
     }
     // only what the indexing policy indexes is charged: excluding /* is the standard saving
     int terms = DocumentShape.indexedTermsCheckingDepth(body, index.policy().chargedTerms());
+    if (!indexed) {
+      terms = 0; // the depth was still checked: an unindexed document is stored all the same
+    }
     String rid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
     body.put("_rid", rid); // every document RID has this length, and so has every etag
     body.put("_self", container.selfLink() + "docs/" + rid + "/");
@@ -127,19 +138,19 @@ final class WritePath {
           "Request size is too large: document '%s' is %d bytes; the limit is %d bytes (2 MB)",
           t.id(), size, Limits.MAX_ITEM_BYTES);
     }
-    return new Prepared(body, terms, size);
+    return new Prepared(body, terms, size, indexed);
   }
 
   /** One point write: admitted, run, committed and charged in the document's partition. */
   ItemResponse write(Target t, Body body) {
-    return write(t, null, body);
+    return write(t, null, true, body);
   }
 
   /** One point write of {@code document} (prepared before the lock), or of none if null. */
-  ItemResponse write(Target t, ObjectNode document, Body body) {
+  ItemResponse write(Target t, ObjectNode document, boolean indexed, Body body) {
     long now = engine.clock().millis();
     expireDue(now);
-    Prepared prepared = document == null ? null : prepare(t, document, now);
+    Prepared prepared = document == null ? null : prepare(t, document, now, indexed);
     ItemResponse r =
         layout.shared(
             l -> {
@@ -441,9 +452,22 @@ final class WritePath {
       StoredDocument old = require(t);
       checkIfMatch(old, ifMatch);
       StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE);
-      int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
-      double charge = engine.costs().replace(d.sizeBytes(), changed);
+      double charge = engine.costs().replace(d.sizeBytes(), changedTerms(old, d, document));
       return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
+    }
+
+    /**
+     * Index terms a replace changes: those whose value changed; all of the old version's when the
+     * new one is not indexed (they are removed); all of the new one's when the old one had none.
+     */
+    private int changedTerms(StoredDocument old, StoredDocument d, Prepared document) {
+      if (!document.indexed()) {
+        return old.indexedTerms();
+      }
+      if (old.indexedTerms() == 0) {
+        return d.indexedTerms();
+      }
+      return DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
     }
 
     ItemResponse upsert(Target t, Prepared document, String ifMatch) {

@@ -55,6 +55,30 @@ class WriteChargeIndexingPolicyTest {
   }
 
   @Test
+  void theExcludeIndexingDirective_chargesAsIndexingOff_andItsReplaceRemovesTheOldTerms() {
+    Container c = with(IndexingPolicy.DEFAULT);
+    ItemOptions exclude = ItemOptions.NONE.excludedFromIndexing();
+    double excluded = c.create(PartitionKeyValue.of("p"), doc("x"), exclude).requestCharge();
+    assertThat(excluded).isBetween(4.9, 5.5);
+    double indexed = c.create(doc("i")).requestCharge();
+    assertThat(indexed - excluded).isCloseTo(0.2 * 10, within(0.02));
+    // an indexed version replaced by an excluded one removes its 10 terms; back again adds 10
+    // (a replace pays each changed term twice: removed and added)
+    double toExcluded =
+        c.replace(PartitionKeyValue.of("p"), "i", doc("i"), exclude).requestCharge();
+    double toIndexed = c.replace(PartitionKeyValue.of("p"), "i", doc("i")).requestCharge();
+    double unchanged = c.replace(PartitionKeyValue.of("p"), "i", doc("i")).requestCharge();
+    assertThat(toExcluded - unchanged).isCloseTo(2 * 0.2 * 10, within(0.02));
+    assertThat(toIndexed - unchanged).isCloseTo(2 * 0.2 * 10, within(0.02));
+    // the excluded document costs no index upkeep to delete, and is stored like any other
+    assertThat(c.read(PartitionKeyValue.of("p"), "x").status()).isEqualTo(200);
+    assertThat(
+            c.delete(PartitionKeyValue.of("p"), "i").requestCharge()
+                - c.delete(PartitionKeyValue.of("p"), "x").requestCharge())
+        .isCloseTo(0.2 * 10, within(0.02));
+  }
+
+  @Test
   void onlyTheIncludedPathsAreCharged_onCreateReplaceAndDelete() {
     IndexingPolicy onePath = new IndexingPolicy("consistent", List.of("/a0/?"), List.of("/*"));
     Container c = with(onePath);

@@ -104,8 +104,20 @@ public final class CosmosLab implements AutoCloseable {
     private String key = MasterKeyAuthenticator.EMULATOR_KEY;
     private Path dataDirectory;
     private GatewayServer.Transport transport = defaultTransport();
+    private java.time.InstantSource clock;
 
     private Builder() {}
+
+    /**
+     * The clock the engine reads for budgets, time to live, {@code _ts}, change-feed times and
+     * metrics (default: the system clock). With a {@link io.cosmolab.engine.time.ManualClock}, a
+     * test runs throttling and expiry in virtual time: advance it instead of sleeping. Request
+     * signatures are still checked against the wall clock, as the SDKs sign with it.
+     */
+    public Builder clock(java.time.InstantSource clock) {
+      this.clock = java.util.Objects.requireNonNull(clock, "clock");
+      return this;
+    }
 
     /**
      * The JDK's HTTP server unless {@code -Dcosmolab.transport=netty} says otherwise: it starts in
@@ -187,6 +199,9 @@ public final class CosmosLab implements AutoCloseable {
               .throttling(throttling)
               .scale(scale)
               .defaultPhysicalPartitions(defaultPartitions);
+      if (clock != null) {
+        eb.clock(clock);
+      }
       if (dataDirectory != null) {
         eb.store(io.cosmolab.store.rocksdb.RocksDbDocumentStore.open(dataDirectory));
       }

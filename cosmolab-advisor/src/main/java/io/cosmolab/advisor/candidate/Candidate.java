@@ -62,6 +62,9 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
     return new Candidate(List.of(path), Kind.BUCKETED, buckets);
   }
 
+  private static final java.util.regex.Pattern BUCKETS =
+      java.util.regex.Pattern.compile("\\d{1,9}");
+
   /**
    * A candidate as users write it: {@code /a}, {@code /a+/b} (synthetic), {@code /a>/b[>/c]}
    * (hierarchical), {@code /a*10} (a with a suffix of 10 buckets).
@@ -76,7 +79,7 @@ public record Candidate(List<String> paths, Kind kind, int buckets) {
         if (parts.length != 2) {
           throw new IllegalArgumentException("one * only");
         }
-        if (!parts[1].matches("\\d{1,9}")) {
+        if (!BUCKETS.matcher(parts[1]).matches()) {
           throw new IllegalArgumentException("B, the number of buckets, must be a whole number");
         }
         return bucketed(parts[0], Integer.parseInt(parts[1]));

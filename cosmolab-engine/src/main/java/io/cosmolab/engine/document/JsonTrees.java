@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * JSON text to Jackson trees and back with the streaming parser and generator alone: the same trees
@@ -149,6 +150,19 @@ public final class JsonTrees {
    * A parse failure in the user's terms: what is wrong and where (line and column when known),
    * without the parser's class and option names.
    */
+  // Jackson's message wording, matched in linear time (no nested quantifiers): the messages quote
+  // at
+  // most a short excerpt of the input
+  private static final Pattern FROM_SETTING = Pattern.compile(",? from `[^`]*`");
+
+  private static final Pattern SETTING_IN_BRACKETS = Pattern.compile(" ?\\(`[^`]*`\\)");
+  private static final Pattern START_MARKER =
+      Pattern.compile(
+          " ?\\(start marker at \\[Source: [^;\\]]*(?:\\([^)]*\\))?[^;\\]]*; line: (\\d+), column:"
+              + " (\\d+)\\]\\)");
+  private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*\\]");
+  private static final Pattern ENABLE_TO_ALLOW = Pattern.compile(":? ?enable `[^`]*` to allow");
+
   public static String describe(JsonProcessingException e) {
     String what = e.getOriginalMessage();
     if (what == null) {
@@ -156,15 +170,12 @@ public final class JsonTrees {
     }
     // Jackson names its own settings in some messages: "(1001) exceeds the maximum allowed (1000,
     // from `StreamReadConstraints.getMaxNestingDepth()`)" and the like; users never set those
-    what = what.replaceAll(",? from `[^`]*`", "").replaceAll(" ?\\(`[^`]*`\\)", "");
-    what =
-        what.replaceAll(
-            " ?\\(start marker at \\[Source: [^;\\]]*(?:\\([^)]*\\))?[^;\\]]*; line: (\\d+), column:"
-                + " (\\d+)\\]\\)",
-            " (opened at line $1, column $2)");
-    what = what.replaceAll("\\[Source: [^\\]]*\\]", "");
+    what = FROM_SETTING.matcher(what).replaceAll("");
+    what = SETTING_IN_BRACKETS.matcher(what).replaceAll("");
+    what = START_MARKER.matcher(what).replaceAll(" (opened at line $1, column $2)");
+    what = SOURCE.matcher(what).replaceAll("");
     // "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
-    what = what.replaceAll(":? ?enable `[^`]*` to allow", ", which JSON does not have");
+    what = ENABLE_TO_ALLOW.matcher(what).replaceAll(", which JSON does not have");
     what = what.replace("`", "'");
     what = what.replace("Document nesting depth", "JSON nesting depth");
     int nl = what.indexOf('\n');

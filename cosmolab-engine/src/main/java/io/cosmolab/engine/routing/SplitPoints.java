@@ -66,10 +66,19 @@ public final class SplitPoints {
     String padded =
         epk.length() >= width ? epk.substring(0, width) : epk + "0".repeat(width - epk.length());
     BigInteger v = padded.isEmpty() ? BigInteger.ZERO : new BigInteger(padded, 16);
-    if (upperEnd && epk.length() > width && !epk.substring(width).matches("0*")) {
+    if (upperEnd && epk.length() > width && !onlyZeros(epk, width)) {
       v = v.add(BigInteger.ONE); // the end lies past this truncated value
     }
     return v;
+  }
+
+  private static boolean onlyZeros(String s, int from) {
+    for (int i = from; i < s.length(); i++) {
+      if (s.charAt(i) != '0') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String toHex(BigInteger v, int width) {

@@ -128,6 +128,9 @@ final class Exchanges {
    * A fresh activity id. Not {@link UUID#randomUUID()}: its secure random is a shared, contended
    * source, and an activity id only has to be unique enough to find a request in a log.
    */
+  @io.cosmolab.engine.internal.SuppressForbidden(
+      "an activity id must be unique in a log, not replayable: a seeded source would repeat ids"
+          + " across runs")
   static String activityId() {
     java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
     return new UUID((r.nextLong() & ~0xF000L) | 0x4000L, (r.nextLong() & ~(3L << 62)) | (2L << 62))

@@ -26,7 +26,7 @@ final class Operations {
   static ItemResponse execute(
       Container c, PartitionKeyValue key, BatchOperation op, ItemOptions base) {
     if (op instanceof BatchOperation.Create create) {
-      return c.create(key, create.document());
+      return c.create(key, create.document(), base);
     } else if (op instanceof BatchOperation.Upsert upsert) {
       return c.upsert(key, upsert.document(), withIfMatch(base, upsert.ifMatch()));
     } else if (op instanceof BatchOperation.Replace replace) {
@@ -47,7 +47,7 @@ final class Operations {
   }
 
   private static ItemOptions withIfMatch(ItemOptions base, String ifMatch) {
-    return new ItemOptions(ifMatch, base.ifNoneMatch(), base.strongRead());
+    return base.withIfMatch(ifMatch);
   }
 
   /**

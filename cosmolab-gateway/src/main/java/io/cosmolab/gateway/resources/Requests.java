@@ -121,7 +121,27 @@ final class Requests {
         new ItemOptions(
             request.header(Headers.IF_MATCH), request.header(Headers.IF_NONE_MATCH), false);
     String level = request.header(Headers.CONSISTENCY_LEVEL);
-    return level != null && level.strip().equalsIgnoreCase("Strong") ? options.strong() : options;
+    if (level != null && level.strip().equalsIgnoreCase("Strong")) {
+      options = options.strong();
+    }
+    return excludedFromIndex(request) ? options.excludedFromIndexing() : options;
+  }
+
+  /** {@code x-ms-indexing-directive}: Include, Exclude or Default (absent: Default). */
+  static boolean excludedFromIndex(WireRequest request) {
+    String v = request.header(Headers.INDEXING_DIRECTIVE);
+    if (v == null || v.isBlank()) {
+      return false;
+    }
+    String d = v.strip();
+    if (d.equalsIgnoreCase("Exclude")) {
+      return true;
+    }
+    if (d.equalsIgnoreCase("Include") || d.equalsIgnoreCase("Default")) {
+      return false;
+    }
+    throw CosmosError.BAD_REQUEST.exception(
+        "x-ms-indexing-directive must be Include, Exclude or Default, was '%s'", v);
   }
 
   /** True when the client asked for writes to answer without a body. */

@@ -31,6 +31,7 @@ public final class Headers {
   public static final String IF_MODIFIED_SINCE = "if-modified-since";
   public static final String A_IM = "a-im";
   public static final String CONSISTENCY_LEVEL = "x-ms-consistency-level";
+  public static final String INDEXING_DIRECTIVE = "x-ms-indexing-directive";
   public static final String PREFER = "prefer";
   public static final String CONTENT_TYPE = "content-type";
   public static final String OFFER_THROUGHPUT = "x-ms-offer-throughput";

@@ -68,8 +68,18 @@ public final class Executor {
           public void spend(long units) {
             Executor.this.spend(units);
           }
+
+          @Override
+          public double random() {
+            return random.nextDouble();
+          }
         };
+    // RAND's numbers: a sequence per query, seeded from the injected clock, so a test on a
+    // manual clock sees the same numbers on every run
+    this.random = new java.util.SplittableRandom(now.toEpochMilli());
   }
+
+  private final java.util.SplittableRandom random;
 
   /** The work units spent so far. */
   public long work() {

@@ -44,6 +44,30 @@ public final class SystemFunctions {
 
     /** Counts {@code units} of work against the query's budget. */
     void spend(long units);
+
+    /** The next number of RAND, in [0, 1), from the query's seeded source. */
+    double random();
+  }
+
+  /** The characters {@code \\s} matches in a Java regex: LTRIM and RTRIM remove these. */
+  private static boolean isRegexSpace(char ch) {
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\u000B' || ch == '\f' || ch == '\r';
+  }
+
+  private static String trimLeading(String s) {
+    int i = 0;
+    while (i < s.length() && isRegexSpace(s.charAt(i))) {
+      i++;
+    }
+    return s.substring(i);
+  }
+
+  private static String trimTrailing(String s) {
+    int end = s.length();
+    while (end > 0 && isRegexSpace(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(0, end);
   }
 
   /** A function implementation. */
@@ -183,8 +207,10 @@ public final class SystemFunctions {
         (a, c) -> isString(a.get(0)) ? Values.number(a.get(0).textValue().length()) : null);
     def("LOWER", 1, 1, (a, c) -> str(a, s -> s.toLowerCase(Locale.ROOT)));
     def("UPPER", 1, 1, (a, c) -> str(a, s -> s.toUpperCase(Locale.ROOT)));
-    def("LTRIM", 1, 1, (a, c) -> str(a, s -> s.replaceAll("^\\s+", "")));
-    def("RTRIM", 1, 1, (a, c) -> str(a, s -> s.replaceAll("\\s+$", "")));
+    // a loop, not "\\s+$": that regex backtracks over every run of spaces, quadratic on input
+    // such as 100,000 spaces and a letter
+    def("LTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimLeading));
+    def("RTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimTrailing));
     def("TRIM", 1, 1, (a, c) -> str(a, String::strip));
     def("REVERSE", 1, 1, (a, c) -> str(a, s -> new StringBuilder(s).reverse().toString()));
     def(
@@ -326,7 +352,7 @@ public final class SystemFunctions {
                 ? Values.number(Math.pow(a.get(0).doubleValue(), a.get(1).doubleValue()))
                 : null);
     def("RADIANS", 1, 1, (a, c) -> math1(a, Math::toRadians));
-    def("RAND", 0, 0, (a, c) -> Values.number(Math.random()));
+    def("RAND", 0, 0, (a, c) -> Values.number(c.random()));
     def(
         "ROUND",
         1,

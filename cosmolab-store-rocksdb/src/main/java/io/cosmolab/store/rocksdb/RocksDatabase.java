@@ -258,7 +258,7 @@ final class RocksDatabase implements AutoCloseable {
   static List<String> tableFileNames(RocksDB db) {
     List<String> out = new ArrayList<>();
     for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
-      out.add(f.fileName().replaceFirst("^/", ""));
+      out.add(withoutLeadingSlash(f.fileName()));
     }
     out.sort(String::compareTo);
     return out;
@@ -275,5 +275,10 @@ final class RocksDatabase implements AutoCloseable {
   private void closeOptions() {
     options.close();
     familyOptions.close();
+  }
+
+  /** RocksDB names live files "/000012.sst": the name without its leading slash. */
+  static String withoutLeadingSlash(String fileName) {
+    return fileName.startsWith("/") ? fileName.substring(1) : fileName;
   }
 }

@@ -272,7 +272,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
           List<Path> out = new ArrayList<>();
           for (LiveFileMetaData f : d.db.getLiveFilesMetaData()) {
             if (new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals(family)) {
-              out.add(Path.of(f.path()).resolve(f.fileName().replaceFirst("^/", "")));
+              out.add(Path.of(f.path()).resolve(RocksDatabase.withoutLeadingSlash(f.fileName())));
             }
           }
           return out;
