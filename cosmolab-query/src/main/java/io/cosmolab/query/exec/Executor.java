@@ -113,19 +113,6 @@ public final class Executor {
   }
 
   /**
-   * Runs the query and says which input each row came from: what a resumable scan needs to continue
-   * after the last row it returned.
-   */
-  public List<Output> runTraced(Query q, Iterable<Input> inputs) {
-    List<Output> out = new ArrayList<>();
-    Cursor rows = open(q, inputs, -1);
-    for (Output o = rows.next(); o != null; o = rows.next()) {
-      out.add(o);
-    }
-    return out;
-  }
-
-  /**
    * Opens the query over the inputs; nothing is read until the first {@link Cursor#next}.
    *
    * @param rowsWanted how many results the caller will read at most, or -1 for all: an ORDER BY
