@@ -28,8 +28,12 @@ import java.util.Map;
  * How a query runs. The query becomes a pipeline of pull-based operators, one per clause, in the
  * order the data flows (each a small class of this package):
  *
- *   Scan ─▶ Join* ─▶ Filter ─▶ { Aggregate | SortKeys ─▶ [Sort|TopK] ─▶ Project
- *                                          | SortKeys ─▶ Project ─▶ [Sort|TopK] } ─▶ Distinct ─▶ Slice
+ *                            ┌─▶ Aggregate ───────────────────▶ Sort|TopK? ───┐
+ *   Scan ─▶ Join* ─▶ Filter? ┼─▶ SortKeys ─▶ Sort|TopK? ─▶ Project ───────────┼▶ Distinct? ▶ Slice?
+ *                            └─▶ SortKeys ─▶ Project ───────▶ Sort|TopK? ─────┘
+ *
+ * The first branch serves GROUP BY and aggregates, the second ORDER BY under SELECT * or a list,
+ * the third everything else (SELECT VALUE, and no ORDER BY at all, where the sort is absent).
  *
  * Nothing runs until the consumer pulls: a page that needs 1,001 rows of a streaming query reads
  * the documents those rows come from and stops, and a TOP over a scan stops the scan. The stages
