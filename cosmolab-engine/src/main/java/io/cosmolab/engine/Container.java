@@ -699,12 +699,6 @@ public final class Container {
     return out;
   }
 
-  /** A stored, live document by key, for index hits; null if gone or expired. */
-  StoredDocument liveDocument(String epk, String id, long now) {
-    StoredDocument d = store.get(epk, id);
-    return d == null || ttl.isExpired(d, now) ? null : d;
-  }
-
   /** Spends a query's charge on one of the partitions it ran on. */
   void spendQuery(PartitionKeyRange range, Admission admission, double ru, long now) {
     throttle.spend(range, null, admission, ru, now);

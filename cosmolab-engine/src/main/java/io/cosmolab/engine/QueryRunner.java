@@ -17,32 +17,45 @@ import io.cosmolab.engine.throughput.PartitionBudget.Admission;
 import io.cosmolab.query.CompiledQuery;
 import io.cosmolab.query.QueryException;
 import io.cosmolab.query.exec.Executor;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
-import java.util.zip.CRC32;
 
 /**
- * Runs a query on a container: finds the physical partitions in scope, loads their documents, runs
- * the query once over all of them — so ORDER BY, aggregates, GROUP BY, DISTINCT, TOP and
- * OFFSET/LIMIT come out complete, as a client that sends the raw query expects — pages the result,
- * and charges each partition it touched.
+ * Runs a query on a container: finds the physical partitions in scope, runs the query once over all
+ * of their documents — so ORDER BY, aggregates, GROUP BY, DISTINCT, TOP and OFFSET/LIMIT come out
+ * complete, as a client that sends the raw query expects — reads one page of its results, and
+ * charges each partition it touched for what the page loaded.
  */
 /*
- * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
- * (2.5 RU), the documents it loaded (10 RU per MB), and a point read per row it returned, by the
- * row's size (a computed row is shared by the partitions in proportion to what they loaded).
- * Loading is charged on the first page only, because later pages resume a result the first page
- * computed (on the service, later pages pay for their own slice of the work; the totals agree).
+ * Pages. The query is pulled (Executor.open): documents are loaded only as its results need them,
+ * and a page stops after its rows and one more, which says whether there is a next page. Where the
+ * next page starts is a continuation (Resume, which draws the token format):
  *
- * Continuations: an opaque token "v1:<crc of the query but its WHERE>:<crc of text, parameters
- * and scope>:<offset>". The same query with another filter or scope starts from its beginning:
- * the SDKs resume ORDER BY queries by sending the token with a filter added (gateway-protocol
- * §7.6), and send a split range's token to its children. A token of another query, or not ours,
- * fails with 400, as on the service. Assumption [H]: pages are offsets into a
- * result recomputed per page, so writes between pages can shift rows.
+ *   - a streaming query (rows in document order: no ORDER BY, aggregate, GROUP BY, DISTINCT, TOP
+ *     or OFFSET) resumes at the (EPK, id) of the last document it returned rows from. Page N loads
+ *     the documents from there to its last row: the scan starts at the position, and partitions
+ *     wholly before it are not targeted.
+ *   - any other query is run again and skips the rows earlier pages returned. An ORDER BY keeps
+ *     only the offset + page + 1 rows it can return in a heap (TopK), over a stream of the scan.
+ *
+ * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
+ * (2.5 RU), the documents the page loaded (10 RU per MB), and a point read per row it returned, by
+ * the row's size (a computed row is shared by the partitions in proportion to what they loaded).
+ * "Loaded by the page" is what the query read while it produced the page's rows: from the read of
+ * the row after those earlier pages returned up to the page's last row, and, on the last page, the
+ * tail its look-ahead read. So every document is paid once over all pages, and the pages of a query
+ * together are charged one pass (QueryPagingChargeTest), whatever the shape:
+ *
+ *   - a streaming page pays for the documents between the previous page's last row and its own;
+ *   - TOP or OFFSET/LIMIT without ORDER BY streams too: a later page re-reads the rows before it
+ *     without paying for them again;
+ *   - a whole-input shape (ORDER BY, GROUP BY, aggregates, DISTINCT) reads everything for its first
+ *     row, so its first page pays for the whole scan and later pages for their returned rows only.
+ *     On the service each partition returns its ORDER BY pages from the index, paying per page, and
+ *     the SDK merges them; cosmolab merges on the server, where a page cannot know which documents
+ *     an index would have read for it, so it charges the one pass up front. The later pages' CPU is
+ *     real (they run the query again) but not billed twice.
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
  * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
@@ -165,122 +178,112 @@ final class QueryRunner {
     if (request.partitionKeyRangeId() != null) {
       scope = intersect(scope, map.require(request.partitionKeyRangeId()).range());
     }
-    List<PartitionKeyRange> targets = scope == null ? List.of() : map.overlapping(scope);
+    boolean streaming = Resume.isStreaming(query.ast());
+    Resume resume = Resume.parse(request, query.ast(), streaming);
+    List<PartitionKeyRange> targets = new ArrayList<>();
+    for (PartitionKeyRange r :
+        scope == null ? List.<PartitionKeyRange>of() : map.overlapping(scope)) {
+      if (!resume.isPast(r.range())) { // a partition wholly before the position has no rows left
+        targets.add(r);
+      }
+    }
     long now = engine.clock().millis();
     Admission[] admissions = new Admission[targets.size()];
     for (int i = 0; i < targets.size(); i++) {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
-
-    // A streaming query resumes from a position, which survives splits (see Resume below).
-    boolean streaming = Resume.isStreaming(query.ast());
-    Resume resume =
-        streaming
-            ? Resume.parse(
-                request.continuation(), Resume.binding(request), Resume.identity(query.ast()))
-            : null;
-    List<StoredDocument> sources = streaming ? new ArrayList<>() : null;
-    List<Executor.Input> hits = new ArrayList<>();
-    Iterable<Executor.Input> inputs = hits;
-    long[] bytesLoaded = new long[targets.size()];
-    long[] documentsLoaded = new long[1];
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty()
             ? null
             : container.indexCandidates(io.cosmolab.query.plan.IndexPredicate.of(query));
-    long indexHits = 0;
-    boolean ordered = !query.ast().orderBy().isEmpty();
-    if (candidates != null) {
-      // an index served a filter: load only its hits, in (EPK, id) order as a scan would
-      List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted = new ArrayList<>(candidates);
-      sorted.sort(
-          java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
-              .thenComparing(
-                  io.cosmolab.engine.index.ContainerIndex.DocRef::id,
-                  io.cosmolab.engine.store.Utf8Order.COMPARATOR));
-      List<io.cosmolab.engine.index.ContainerIndex.DocRef> wanted = new ArrayList<>();
-      for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : sorted) {
-        if (scope.contains(ref.epk())
-            && (exactEpk == null || exactEpk.equals(ref.epk()))
-            && (resume == null || !resume.isBefore(ref.epk(), ref.id()))) {
-          wanted.add(ref);
-        }
-      }
-      for (StoredDocument d : container.liveDocuments(wanted, now)) {
-        indexHits++;
-        bytesLoaded[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
-        documentsLoaded[0]++;
-        hits.add(input(d, ordered, sources));
-      }
-    } else {
-      // a scan streams its documents into the query: no list of every input is built
-      inputs =
-          scan(targets, scope, exactEpk, ordered, bytesLoaded, documentsLoaded, resume, sources);
-    }
-    List<JsonNode> rows;
-    List<Executor.Output> traced = null;
-    int offset;
-    int end;
-    int[] rowBytes;
+    PageInput input =
+        new PageInput(
+            targets,
+            scope,
+            exactEpk,
+            resume,
+            streaming,
+            !query.ast().orderBy().isEmpty(),
+            candidates,
+            now);
+    int pageSize = request.pageSize();
+    List<JsonNode> page = new ArrayList<>();
+    double[] returned = new double[Math.max(1, targets.size())];
+    double shared = 0;
+    long returnedBytes = 0;
+    Loaded start;
+    Loaded end;
     String next;
     try {
-      if (streaming) {
-        traced = query.executeTraced(inputs, engine.clock().instant());
-        offset = resume == null ? 0 : resume.rowsToSkip(traced, sources);
-        rows = new ArrayList<>(traced.size());
-        for (Executor.Output o : traced) {
-          rows.add(o.value());
+      // a page that is not streaming runs its query again and needs only its rows and one more
+      Executor.Cursor rows =
+          query.open(
+              input,
+              engine.clock().instant(),
+              streaming ? -1 : (long) resume.offset() + pageSize + 1);
+      // skip what earlier pages returned; the work of reading it is theirs
+      Loaded before = input.loaded();
+      Executor.Output row = rows.next();
+      int skipped = 0;
+      while (row != null
+          && (streaming
+              ? skipped < resume.rowsOfDocument() && input.isResumeDocument(row)
+              : skipped < resume.offset())) {
+        skipped++;
+        before = input.loaded();
+        row = rows.next();
+      }
+      start = before;
+      end = start;
+      StoredDocument last = null;
+      int rowsOfLast = skipped;
+      while (row != null && page.size() < pageSize) {
+        int size = DocumentShape.sizeOf(row.value());
+        if (!page.isEmpty() && returnedBytes + size > MAX_PAGE_BYTES) {
+          break; // the service ends a page near 4 MB, whatever the item count
         }
-        rowBytes = pageSizes(rows, offset, request.pageSize());
-        end = offset + rowBytes.length;
-        next = end < traced.size() ? Resume.after(traced, sources, end, request) : null;
+        returnedBytes += size;
+        page.add(row.value().deepCopy()); // rows may be stored documents: never hand them out
+        double read = engine.costs().pointRead(size, false);
+        if (streaming) {
+          StoredDocument d = input.documentOf(row);
+          returned[PartitionKeyRange.indexOfOwner(targets, d.epk())] += read;
+          boolean sameDocument =
+              last == null
+                  ? resume.isDocument(d.epk(), d.id())
+                  : last.epk().equals(d.epk()) && last.id().equals(d.id());
+          rowsOfLast = sameDocument ? rowsOfLast + 1 : 1;
+          last = d;
+        } else {
+          shared += read;
+        }
+        end = input.loaded();
+        row = rows.next(); // the next page's first row, if there is one
+      }
+      if (row == null) {
+        end = input.loaded(); // the last page pays for the tail its look-ahead read
+        next = null;
       } else {
-        rows = query.execute(inputs, engine.clock().instant());
-        String binding = binding(request);
-        String identity = Resume.identity(query.ast());
-        offset = offset(request.continuation(), identity, binding);
-        rowBytes = pageSizes(rows, offset, request.pageSize());
-        end = offset + rowBytes.length;
-        next = end < rows.size() ? token(identity, binding, end) : null;
+        next =
+            streaming
+                ? Resume.afterDocument(request, rowsOfLast, last.epk(), last.id())
+                : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
       }
     } catch (QueryException e) {
       throw asCosmos(e);
     }
-    List<JsonNode> page = new ArrayList<>(Math.max(0, end - offset));
-    // Each partition pays for the rows it returns: a streamed row's document says which one; a
-    // computed row (ORDER BY, aggregates, DISTINCT ...) is shared by the partitions in proportion
-    // to the bytes they loaded [I].
-    double[] returned = new double[Math.max(1, targets.size())];
-    double shared = 0;
-    long returnedBytes = 0;
-    for (int i = offset; i < end; i++) {
-      JsonNode row = rows.get(i).deepCopy(); // rows may be stored documents: never hand them out
-      returnedBytes += rowBytes[i - offset];
-      double read = engine.costs().pointRead(rowBytes[i - offset], false);
-      if (traced != null) {
-        String epk = sources.get((int) traced.get(i).order()).epk();
-        returned[PartitionKeyRange.indexOfOwner(targets, epk)] += read;
-      } else {
-        shared += read;
-      }
-      page.add(row);
-    }
-    long loadedBytes = 0;
-    for (long b : bytesLoaded) {
-      loadedBytes += b;
-    }
+    // A computed row (ORDER BY, aggregates, DISTINCT ...) is shared by the partitions in
+    // proportion to the bytes they loaded [I].
+    Loaded all = input.loaded();
+    long allBytes = all.total();
     for (int i = 0; i < targets.size(); i++) {
       returned[i] +=
-          loadedBytes == 0 ? (i == 0 ? shared : 0) : shared * bytesLoaded[i] / (double) loadedBytes;
+          allBytes == 0 ? (i == 0 ? shared : 0) : shared * all.bytes[i] / (double) allBytes;
     }
-    // A streaming page reloads from its position, so it pays for what it loads; a recomputed
-    // result pays for its loading on the first page only.
-    boolean chargeLoading = streaming || offset == 0;
-
     double total = 0;
     long loadedTotal = 0;
     for (int i = 0; i < targets.size(); i++) {
-      long loaded = chargeLoading ? bytesLoaded[i] : 0;
+      long loaded = end.bytes[i] - start.bytes[i];
       loadedTotal += loaded;
       double charge = engine.costs().query(1, loaded, returned[i]);
       container.spendQuery(targets.get(i), admissions[i], charge, now);
@@ -289,14 +292,15 @@ final class QueryRunner {
     if (targets.isEmpty()) {
       total = engine.costs().query(0, 0, 0);
     }
+    long documents = end.documents - start.documents;
     QueryMetrics metrics =
         new QueryMetrics(
             targets.size(),
-            chargeLoading ? documentsLoaded[0] : 0,
+            documents,
             loadedTotal,
             page.size(),
             returnedBytes,
-            chargeLoading ? indexHits : 0);
+            candidates != null ? documents : 0);
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
 
@@ -346,143 +350,204 @@ final class QueryRunner {
     }
   }
 
-  /**
-   * The documents of the targets in scope, in key order, as query inputs, counting what is loaded
-   * per target while the query reads them.
-   */
-  private Iterable<Executor.Input> scan(
-      List<PartitionKeyRange> targets,
-      EpkRange scope,
-      String exactEpk,
-      boolean ordered,
-      long[] bytesLoaded,
-      long[] documentsLoaded,
-      Resume resume,
-      List<StoredDocument> sources) {
-    return () ->
-        new Iterator<>() {
-          private int target = -1;
-          private Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
-          private Executor.Input next = advance();
+  /** What a page has loaded so far, per target: a snapshot, taken between rows. */
+  private static final class Loaded {
+    final long[] bytes;
+    final long documents;
 
-          private Executor.Input advance() {
-            while (true) {
-              while (current.hasNext()) {
-                StoredDocument d = current.next();
-                if ((exactEpk == null || exactEpk.equals(d.epk()))
-                    && (resume == null || !resume.isBefore(d.epk(), d.id()))) {
-                  bytesLoaded[target] += d.sizeBytes();
-                  documentsLoaded[0]++;
-                  return input(d, ordered, sources);
-                }
-              }
-              if (++target >= targets.size()) {
-                return null;
-              }
-              EpkRange part = intersect(scope, targets.get(target).range());
-              if (resume != null) {
-                part = resume.clip(part);
-              }
-              current = part == null ? java.util.Collections.emptyIterator() : container.scan(part);
-            }
-          }
+    Loaded(long[] bytes, long documents) {
+      this.bytes = bytes;
+      this.documents = documents;
+    }
 
-          @Override
-          public boolean hasNext() {
-            return next != null;
-          }
-
-          @Override
-          public Executor.Input next() {
-            if (next == null) {
-              throw new java.util.NoSuchElementException();
-            }
-            Executor.Input n = next;
-            next = advance();
-            return n;
-          }
-        };
+    long total() {
+      long t = 0;
+      for (long b : bytes) {
+        t += b;
+      }
+      return t;
+    }
   }
 
   /**
-   * The query input for a document. A streaming query numbers its inputs and keeps their documents
-   * in {@code sources}, so a row can be traced back to its position; otherwise the order is the
-   * RID's document part, which matters only to ORDER BY ties.
+   * The documents a page's query reads, in (EPK, id) order — the index's hits, or a scan of the
+   * targets in scope — loaded only as the query pulls them, and counted per target as they are. A
+   * streaming query's inputs are numbered in read order, and the last one read is the document of
+   * the row the query returns (its rows come out one document at a time); any other query orders
+   * its inputs by the RID's document part, which matters only to ORDER BY ties.
    */
-  private static Executor.Input input(
-      StoredDocument d, boolean ordered, List<StoredDocument> sources) {
-    if (sources != null) {
-      sources.add(d);
-      return new Executor.Input(d.body(), sources.size() - 1);
+  private final class PageInput implements Iterable<Executor.Input> {
+    private final List<PartitionKeyRange> targets;
+    private final EpkRange scope;
+    private final String exactEpk;
+    private final Resume resume;
+    private final boolean streaming;
+    private final boolean ordered;
+    private final java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates;
+    private final long now;
+    private final long[] bytes;
+    private long documents;
+    private StoredDocument last;
+
+    PageInput(
+        List<PartitionKeyRange> targets,
+        EpkRange scope,
+        String exactEpk,
+        Resume resume,
+        boolean streaming,
+        boolean ordered,
+        java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
+        long now) {
+      this.targets = targets;
+      this.scope = scope;
+      this.exactEpk = exactEpk;
+      this.resume = resume;
+      this.streaming = streaming;
+      this.ordered = ordered;
+      this.candidates = candidates;
+      this.now = now;
+      this.bytes = new long[targets.size()];
     }
-    if (!ordered) {
-      return new Executor.Input(d.body(), 0);
+
+    Loaded loaded() {
+      return new Loaded(bytes.clone(), documents);
     }
-    byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
-    return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
+
+    /** The document a streaming query's row came from: the last one it read. */
+    StoredDocument documentOf(Executor.Output row) {
+      if (last == null || row.order() != documents - 1) {
+        throw new IllegalStateException(
+            "a streaming row came from input " + row.order() + ", not the last read");
+      }
+      return last;
+    }
+
+    boolean isResumeDocument(Executor.Output row) {
+      StoredDocument d = documentOf(row);
+      return resume.isDocument(d.epk(), d.id());
+    }
+
+    @Override
+    public Iterator<Executor.Input> iterator() {
+      Iterator<StoredDocument> docs = candidates != null ? hits() : scan();
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return docs.hasNext();
+        }
+
+        @Override
+        public Executor.Input next() {
+          StoredDocument d = docs.next();
+          bytes[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
+          last = d;
+          long order = documents++;
+          if (streaming) {
+            return new Executor.Input(d.body(), order);
+          }
+          if (!ordered) {
+            return new Executor.Input(d.body(), 0);
+          }
+          byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
+          return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
+        }
+      };
+    }
+
+    private boolean wanted(String epk, String id) {
+      return (exactEpk == null || exactEpk.equals(epk)) && !resume.isBefore(epk, id);
+    }
+
+    /**
+     * The index's hits in scope and after the position, in the stores' (EPK, id) order, loaded one
+     * logical partition at a time from one state of it, so a batch is seen whole or not at all.
+     */
+    private Iterator<StoredDocument> hits() {
+      List<io.cosmolab.engine.index.ContainerIndex.DocRef> refs = new ArrayList<>();
+      for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : candidates) {
+        if (scope.contains(ref.epk()) && wanted(ref.epk(), ref.id())) {
+          refs.add(ref);
+        }
+      }
+      refs.sort(
+          java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
+              .thenComparing(
+                  io.cosmolab.engine.index.ContainerIndex.DocRef::id,
+                  io.cosmolab.engine.store.Utf8Order.COMPARATOR));
+      return new Advancing() {
+        private int next;
+        private Iterator<StoredDocument> group = java.util.Collections.emptyIterator();
+
+        @Override
+        StoredDocument advance() {
+          while (!group.hasNext() && next < refs.size()) {
+            String epk = refs.get(next).epk();
+            int end = next;
+            while (end < refs.size() && refs.get(end).epk().equals(epk)) {
+              end++;
+            }
+            group = container.liveDocuments(refs.subList(next, end), now).iterator();
+            next = end;
+          }
+          return group.hasNext() ? group.next() : null;
+        }
+      };
+    }
+
+    /** The targets' documents in scope and after the position, in key order. */
+    private Iterator<StoredDocument> scan() {
+      return new Advancing() {
+        private int target = -1;
+        private Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
+
+        @Override
+        StoredDocument advance() {
+          while (true) {
+            while (current.hasNext()) {
+              StoredDocument d = current.next();
+              if (wanted(d.epk(), d.id())) {
+                return d;
+              }
+            }
+            if (++target >= targets.size()) {
+              return null;
+            }
+            EpkRange part = resume.clip(intersect(scope, targets.get(target).range()));
+            current = part == null ? java.util.Collections.emptyIterator() : container.scan(part);
+          }
+        }
+      };
+    }
+  }
+
+  /** An iterator over what {@link #advance} finds, one ahead. */
+  private abstract static class Advancing implements Iterator<StoredDocument> {
+    private StoredDocument next;
+    private boolean started;
+
+    abstract StoredDocument advance();
+
+    @Override
+    public boolean hasNext() {
+      if (!started) {
+        started = true;
+        next = advance();
+      }
+      return next != null;
+    }
+
+    @Override
+    public StoredDocument next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      started = false; // the next document is read when it is asked for, not before
+      return next;
+    }
   }
 
   private static EpkRange intersect(EpkRange a, EpkRange b) {
     return a == null || b == null ? null : a.intersect(b);
-  }
-
-  private static String binding(QueryRequest r) {
-    CRC32 crc = new CRC32();
-    String scope =
-        r.text()
-            + '\u0000'
-            + r.parameters()
-            + '\u0000'
-            + r.partitionKey()
-            + '\u0000'
-            + r.partitionKeyRangeId()
-            + '\u0000'
-            + r.range();
-    crc.update(scope.getBytes(StandardCharsets.UTF_8));
-    return Long.toHexString(crc.getValue());
-  }
-
-  private static String token(String identity, String binding, int offset) {
-    String raw = "v1:" + identity + ":" + binding + ":" + offset;
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static int offset(String token, String identity, String binding) {
-    if (token == null || token.isEmpty()) {
-      return 0;
-    }
-    String raw;
-    try {
-      raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw invalidToken(token);
-    }
-    if (raw.startsWith("v2:")) {
-      throw Resume.tokenOfAnotherQuery(token); // a position token: only streaming queries issue it
-    }
-    String[] parts = raw.split(":", -1);
-    if (parts.length != 4 || !parts[0].equals("v1")) {
-      throw invalidToken(token);
-    }
-    if (!parts[1].equals(identity)) {
-      throw Resume.tokenOfAnotherQuery(token);
-    }
-    if (!parts[2].equals(binding)) {
-      // the same query with a filter added (the SDKs' ORDER BY resume) or over a child of the
-      // range that issued the token (a split): start over, which those callers expect
-      return 0;
-    }
-    try {
-      int offset = Integer.parseInt(parts[3]);
-      if (offset < 0) {
-        throw invalidToken(token);
-      }
-      return offset;
-    } catch (NumberFormatException e) {
-      throw invalidToken(token);
-    }
   }
 
   /**
@@ -490,32 +555,4 @@ final class QueryRunner {
    * asked for, and continues on the next. [D] concepts-limits: maximum response size 4 MB
    */
   static final long MAX_PAGE_BYTES = 4L * 1024 * 1024;
-
-  /**
-   * The sizes of the rows of the page that starts at {@code offset}, which also says where it ends:
-   * after {@code pageSize} rows, or earlier once the rows reach {@link #MAX_PAGE_BYTES} (a page
-   * always holds at least one row, as a single document can be up to 2 MB). Each row is sized once,
-   * here; the charge and the metrics read these sizes.
-   */
-  private static int[] pageSizes(List<JsonNode> rows, int offset, int pageSize) {
-    int end = (int) Math.min(rows.size(), (long) offset + pageSize);
-    int[] sizes = new int[Math.max(0, end - offset)];
-    long bytes = 0;
-    for (int i = offset; i < end; i++) {
-      int size = DocumentShape.sizeOf(rows.get(i));
-      bytes += size;
-      if (bytes > MAX_PAGE_BYTES && i > offset) {
-        return java.util.Arrays.copyOf(sizes, i - offset);
-      }
-      sizes[i - offset] = size;
-    }
-    return sizes;
-  }
-
-  /** The 400 for a continuation token this server did not issue (shared with {@link Resume}). */
-  static CosmosException invalidToken(String token) {
-    return CosmosError.BAD_REQUEST.exception(
-        "Invalid Continuation Token: '%s' was not issued by this server for a query",
-        token.length() > 64 ? token.substring(0, 64) + "…" : token);
-  }
 }

@@ -1,40 +1,62 @@
 package io.cosmolab.engine;
 
+import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.exec.Executor;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.zip.CRC32;
 
 /**
- * Where a streaming query resumes: after a document's position in (EPK, id) order.
+ * Where a query page starts, and the continuation tokens that say so: the one codec of query
+ * continuations. A first page starts at {@link #START}; a later page after a position in the scan
+ * (streaming queries) or after a number of result rows (every other query).
+ */
+/*
+ * Token format. A token is text, base64url-encoded without padding (so it is legal header text and
+ * opaque to clients); fields are separated by ':'.
  *
- * <p>A streaming query — no ORDER BY, GROUP BY, aggregate, DISTINCT, TOP or OFFSET, over the
- * container itself — returns rows in the order it reads documents. Its continuation therefore names
- * a position rather than a row count, and a position keeps its meaning on any range: when a
- * partition splits, the SDKs send the parent's token to each child, and each child returns exactly
- * the rows after that position within its own range — nothing twice, nothing lost. Offsets into a
- * recomputed result (the other queries' tokens) cannot do that. A position also survives writes
- * between pages better than an offset.
+ *   token    = base64url( position | offset )
  *
- * <pre>
- * token = base64url( "v2" ":" binding ":" k ":" epk ":" id )
- *   binding  CRC-32 of the query text and parameters (not the scope: a child range must accept it)
- *   k        rows already returned from the document at (epk, id) — a JOIN yields several
- *   epk, id  the position of the last document a page returned rows from (id last: it may hold ':')
- * </pre>
+ *   position = "v2" ":" binding ":" k ":" epk ":" id
+ *     binding  CRC-32 (hex) of the query text and parameters; not the scope, since a child range
+ *              of a split must accept its parent's token
+ *     k        rows already returned from the document at (epk, id) — a JOIN makes several
+ *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
+ *
+ *   offset   = "v1" ":" identity ":" binding ":" n
+ *     identity CRC-32 (hex) of the query written back without its WHERE clause (identity())
+ *     binding  CRC-32 (hex) of the text, parameters and scope (partition key, range id, EPK range)
+ *     n        result rows already returned
+ *
+ * What a token resumes (parse()):
+ *
+ *   - a streaming query (isStreaming) resumes a position token of the same text and parameters.
+ *     The position keeps its meaning on any range: after a split the SDKs send the parent's token
+ *     to each child, and each child returns exactly the rows after the position in its own range.
+ *     The page reads from that document on (it scans no earlier document) and skips the k rows of
+ *     it that were returned.
+ *   - any other query resumes an offset token of the same query: it runs again and skips n rows.
+ *     The same query with another filter or scope starts from its beginning: the SDKs resume an
+ *     ORDER BY query by sending the token with a filter added (gateway-protocol §7.6), and send a
+ *     split range's token to its children. Assumption [H]: writes between pages can shift rows.
+ *   - a token of another query is a 400, as on the service: starting over would hand the client
+ *     rows it has already. A token this server did not issue is a 400 "Invalid Continuation Token".
  */
 final class Resume {
+  /** The first page. */
+  static final Resume START = new Resume(0, null, null, 0);
+
+  private final int offset;
   private final String epk;
   private final String id;
   private final int rowsOfDocument;
 
-  private Resume(String epk, String id, int rowsOfDocument) {
+  private Resume(int offset, String epk, String id, int rowsOfDocument) {
+    this.offset = offset;
     this.epk = epk;
     this.id = id;
     this.rowsOfDocument = rowsOfDocument;
@@ -66,10 +88,7 @@ final class Resume {
 
   /**
    * What makes two texts the same query for a continuation: everything but the WHERE clause, as
-   * written back from the AST (so spacing and case of keywords do not count). The SDKs resume an
-   * ORDER BY query by adding a filter to its WHERE and sending the token again, which must restart
-   * that query; a token of any other query is refused, as the service refuses it, since restarting
-   * would hand the client rows it already has.
+   * written back from the AST (so spacing and case of keywords do not count).
    */
   static String identity(Query q) {
     Query withoutFilter =
@@ -83,105 +102,173 @@ final class Resume {
             q.orderBy(),
             q.offset(),
             q.limit());
-    CRC32 crc = new CRC32();
-    crc.update(
-        io.cosmolab.query.plan.SqlWriter.write(withoutFilter).getBytes(StandardCharsets.UTF_8));
-    return Long.toHexString(crc.getValue());
-  }
-
-  /** The 400 for a token issued for a different query. */
-  static CosmosException tokenOfAnotherQuery(String token) {
-    return io.cosmolab.engine.error.CosmosError.BAD_REQUEST.exception(
-        "The continuation token specified in the request is malformed: it was issued for a"
-            + " different query (a continuation resumes only the query that returned it)");
-  }
-
-  static String binding(QueryRequest r) {
-    CRC32 crc = new CRC32();
-    crc.update((r.text() + '\u0000' + r.parameters()).getBytes(StandardCharsets.UTF_8));
-    return Long.toHexString(crc.getValue());
+    return crc(io.cosmolab.query.plan.SqlWriter.write(withoutFilter));
   }
 
   /**
-   * The position a token names, or null to start from the beginning (no token, or an offset token
-   * of this query with another filter).
+   * Where the page of {@code request} starts.
    *
    * @throws CosmosException 400 for a token this server did not issue, or issued for another query
    */
-  static Resume parse(String token, String binding, String identity) {
+  static Resume parse(QueryRequest request, Query q, boolean streaming) {
+    String token = request.continuation();
     if (token == null || token.isEmpty()) {
-      return null;
+      return START;
     }
     String raw;
     try {
       raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw QueryRunner.invalidToken(token);
+      throw invalidToken(token);
+    }
+    if (raw.startsWith("v2:")) {
+      String[] f = raw.split(":", 5);
+      if (f.length != 5 || !isHex(f[3])) {
+        throw invalidToken(token);
+      }
+      int k = count(f[2], token);
+      if (!streaming || !f[1].equals(queryBinding(request))) {
+        throw tokenOfAnotherQuery();
+      }
+      return new Resume(0, f[3], f[4], k);
     }
     if (raw.startsWith("v1:")) {
-      // a result-offset token: of this query (perhaps with a filter added), start over
-      String[] v1 = raw.split(":", -1);
-      if (v1.length == 4 && v1[1].equals(identity)) {
-        return null;
+      String[] f = raw.split(":", -1);
+      if (f.length != 4) {
+        throw invalidToken(token);
       }
-      throw v1.length == 4 ? tokenOfAnotherQuery(token) : QueryRunner.invalidToken(token);
-    }
-    String[] parts = raw.split(":", 5);
-    if (parts.length != 5 || !parts[0].equals("v2")) {
-      throw QueryRunner.invalidToken(token);
-    }
-    if (!parts[1].equals(binding)) {
-      throw tokenOfAnotherQuery(token);
-    }
-    try {
-      int k = Integer.parseInt(parts[2]);
-      if (k < 0) {
-        throw QueryRunner.invalidToken(token);
+      int n = count(f[3], token);
+      if (!f[1].equals(identity(q))) {
+        throw tokenOfAnotherQuery();
       }
-      return new Resume(parts[3], parts[4], k);
-    } catch (NumberFormatException e) {
-      throw QueryRunner.invalidToken(token);
+      // the same query with a filter added (the SDKs' ORDER BY resume), over a child of the range
+      // that issued the token (a split), or an offset where a streaming query needs a position:
+      // start over, which those callers expect
+      return streaming || !f[2].equals(scopeBinding(request))
+          ? START
+          : new Resume(n, null, null, 0);
     }
+    throw invalidToken(token);
   }
 
-  /** True when (epk, id) comes before the resume position: its rows were returned already. */
+  /** The token of the page after {@code rows} result rows (queries that are not streaming). */
+  static String afterRows(QueryRequest request, Query q, int rows) {
+    return encode("v1:" + identity(q) + ":" + scopeBinding(request) + ":" + rows);
+  }
+
+  /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */
+  static String afterDocument(QueryRequest request, int k, String epk, String id) {
+    return encode("v2:" + queryBinding(request) + ":" + k + ":" + epk + ":" + id);
+  }
+
+  /** Result rows earlier pages returned (offset tokens); 0 for a position or the first page. */
+  int offset() {
+    return offset;
+  }
+
+  /** True when the page resumes after a document position. */
+  boolean isPosition() {
+    return epk != null;
+  }
+
+  /** Rows of the position's document that earlier pages returned. */
+  int rowsOfDocument() {
+    return rowsOfDocument;
+  }
+
+  /** True when (epk, id) is the position's document. */
+  boolean isDocument(String docEpk, String docId) {
+    return epk != null && epk.equals(docEpk) && id.equals(docId);
+  }
+
+  /** True when (epk, id) comes before the position: its rows were returned already. */
   boolean isBefore(String docEpk, String docId) {
+    if (epk == null) {
+      return false;
+    }
     int c = docEpk.compareTo(epk);
     // ids in the stores' order (UTF-8 bytes), or paging skips or repeats ids above U+E000
     return c < 0 || (c == 0 && io.cosmolab.engine.store.Utf8Order.compare(docId, id) < 0);
   }
 
+  /** True when every key of {@code range} comes before the position: its work is done. */
+  boolean isPast(EpkRange range) {
+    return epk != null && range.max().compareTo(epk) <= 0;
+  }
+
   /** The part of {@code range} at or after the position's EPK, or null if none is. */
   EpkRange clip(EpkRange range) {
-    if (range == null || range.max().compareTo(epk) <= 0) {
+    if (range == null || epk == null) {
+      return range;
+    }
+    if (range.max().compareTo(epk) <= 0) {
       return null;
     }
     return range.min().compareTo(epk) >= 0 ? range : new EpkRange(epk, range.max());
   }
 
-  /** How many leading rows came from the resume document and were returned already. */
-  int rowsToSkip(List<Executor.Output> rows, List<StoredDocument> sources) {
-    int skip = 0;
-    while (skip < rows.size() && skip < rowsOfDocument) {
-      StoredDocument d = sources.get((int) rows.get(skip).order());
-      if (!d.epk().equals(epk) || !d.id().equals(id)) {
-        break;
-      }
-      skip++;
-    }
-    return skip;
+  /** The 400 for a token issued for a different query. */
+  static CosmosException tokenOfAnotherQuery() {
+    return CosmosError.BAD_REQUEST.exception(
+        "The continuation token specified in the request is malformed: it was issued for a"
+            + " different query (a continuation resumes only the query that returned it)");
   }
 
-  /** The token resuming after row {@code end - 1}. */
-  static String after(
-      List<Executor.Output> rows, List<StoredDocument> sources, int end, QueryRequest request) {
-    long order = rows.get(end - 1).order();
-    int k = 0;
-    for (int i = end - 1; i >= 0 && rows.get(i).order() == order; i--) {
-      k++;
+  /** The 400 for a continuation token this server did not issue. */
+  static CosmosException invalidToken(String token) {
+    return CosmosError.BAD_REQUEST.exception(
+        "Invalid Continuation Token: '%s' was not issued by this server for a query",
+        token.length() > 64 ? token.substring(0, 64) + "…" : token);
+  }
+
+  private static int count(String field, String token) {
+    try {
+      int n = Integer.parseInt(field);
+      if (n < 0) {
+        throw invalidToken(token);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw invalidToken(token);
     }
-    StoredDocument d = sources.get((int) order);
-    String raw = "v2:" + binding(request) + ":" + k + ":" + d.epk() + ":" + d.id();
+  }
+
+  private static boolean isHex(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Binds a position token: the query text and parameters. */
+  private static String queryBinding(QueryRequest r) {
+    return crc(r.text() + '\u0000' + r.parameters());
+  }
+
+  /** Binds an offset token: the text, the parameters and the scope. */
+  private static String scopeBinding(QueryRequest r) {
+    return crc(
+        r.text()
+            + '\u0000'
+            + r.parameters()
+            + '\u0000'
+            + r.partitionKey()
+            + '\u0000'
+            + r.partitionKeyRangeId()
+            + '\u0000'
+            + r.range());
+  }
+
+  private static String crc(String s) {
+    CRC32 crc = new CRC32();
+    crc.update(s.getBytes(StandardCharsets.UTF_8));
+    return Long.toHexString(crc.getValue());
+  }
+
+  private static String encode(String raw) {
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(raw.getBytes(StandardCharsets.UTF_8));

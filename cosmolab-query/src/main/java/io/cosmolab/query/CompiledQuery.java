@@ -109,9 +109,13 @@ public final class CompiledQuery {
     return new Executor(parameters, now, workLimit).run(query, inputs);
   }
 
-  /** Runs the query, tracing each row to the input it came from. */
-  public List<Executor.Output> executeTraced(Iterable<Executor.Input> inputs, Instant now) {
-    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT).runTraced(query, inputs);
+  /**
+   * Opens the query over the inputs, to be read one result at a time: the inputs are read only as
+   * far as the results pulled need (see {@link Executor#open}).
+   */
+  public Executor.Cursor open(Iterable<Executor.Input> inputs, Instant now, long rowsWanted) {
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT)
+        .open(query, inputs, rowsWanted);
   }
 
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */

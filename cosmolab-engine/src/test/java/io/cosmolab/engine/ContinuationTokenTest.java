@@ -1,0 +1,77 @@
+package io.cosmolab.engine;
+
+import static io.cosmolab.engine.ContainerDocumentsTest.assertCosmosError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.time.ManualClock;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+
+/** The one codec of query continuations ({@link Resume}): what each token form resumes. */
+class ContinuationTokenTest {
+  private final Container c = Engines.container(ManualClock.startingAtEpoch2026(), 2);
+
+  ContinuationTokenTest() {
+    for (int i = 0; i < 20; i++) {
+      c.create(Json.obj("{'id':'d" + i + "','pk':'k" + (i % 5) + "','n':" + i + "}"));
+    }
+  }
+
+  private static String token(String raw) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aPositionTokenGivenToAnOrderedQuery_is400ForAnotherQuery() {
+    QueryPage streaming = c.query(QueryRequest.of("SELECT * FROM c").withMaxItemCount(3));
+    assertCosmosError(
+        () ->
+            c.query(
+                QueryRequest.of("SELECT * FROM c ORDER BY c.id")
+                    .withContinuation(streaming.continuation())),
+        CosmosError.BAD_REQUEST,
+        "different query");
+  }
+
+  @Test
+  void anOffsetTokenOfTheSameQueryText_restartsAStreamingQuery() {
+    QueryRequest q = QueryRequest.of("SELECT * FROM c").withMaxItemCount(3);
+    String v1 =
+        Resume.afterRows(q, QueryRunner.compile(q.text(), q.parameters()).ast(), 3); // old form
+    assertThat(c.query(q.withContinuation(v1)).rows()).isEqualTo(c.query(q).rows());
+  }
+
+  @Test
+  void forgedOrTruncatedTokens_are400InvalidContinuationToken() {
+    String binding = "0";
+    for (String raw :
+        new String[] {
+          "v2:" + binding + ":1:zz:d1", // an EPK that is not upper-case hex
+          "v2:" + binding + ":x:AB:d1", // a count that is not a number
+          "v2:" + binding + ":1:AB", // a field missing
+          "v1:abc:def", // a field missing
+          "v1:abc:def:-1", // a negative offset
+          "v3:anything"
+        }) {
+      assertCosmosError(
+          () -> c.query(QueryRequest.of("SELECT * FROM c").withContinuation(token(raw))),
+          CosmosError.BAD_REQUEST,
+          "Invalid Continuation Token");
+    }
+  }
+
+  @Test
+  void aPositionTokenWithAnIdHoldingColons_resumesAfterThatDocument() {
+    c.create(Json.obj("{'id':'a:b:c','pk':'k0','n':99}"));
+    QueryRequest q = QueryRequest.of("SELECT VALUE c.id FROM c").withMaxItemCount(1);
+    java.util.List<com.fasterxml.jackson.databind.JsonNode> all =
+        c.query(q.withMaxItemCount(1000)).rows();
+    assertThat(Engines.drainQuery(c, q, 1)).isEqualTo(all).hasSize(21);
+  }
+}

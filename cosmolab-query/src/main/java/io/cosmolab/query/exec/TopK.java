@@ -1,0 +1,58 @@
+package io.cosmolab.query.exec;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * ORDER BY when at most {@code k} sorted items can be used (TOP, OFFSET + LIMIT, or as many rows as
+ * the caller will read): keeps the best {@code k} in a heap while the input streams past, so memory
+ * is bounded by {@code k}, not by the input. Equal items keep their arrival order, as in {@link
+ * Sort}, so both give the same prefix.
+ */
+final class TopK<T> implements Operator<Keyed<T>> {
+  private final Operator<Keyed<T>> upstream;
+  private final Comparator<Entry<T>> order;
+  private final int k;
+  private final Budget budget;
+  private Iterator<Entry<T>> best;
+
+  private record Entry<T>(Keyed<T> item, long arrival) {}
+
+  TopK(Operator<Keyed<T>> upstream, Comparator<Keyed<?>> order, int k, Budget budget) {
+    this.upstream = upstream;
+    this.order =
+        Comparator.<Entry<T>, Keyed<?>>comparing(Entry::item, order)
+            .thenComparingLong(Entry::arrival);
+    this.k = k;
+    this.budget = budget;
+  }
+
+  @Override
+  public Keyed<T> next() {
+    if (best == null) {
+      best = select();
+    }
+    return best.hasNext() ? best.next().item() : null;
+  }
+
+  private Iterator<Entry<T>> select() {
+    PriorityQueue<Entry<T>> heap = new PriorityQueue<>(Math.min(k, 1024) + 1, order.reversed());
+    long arrival = 0;
+    for (Keyed<T> item = upstream.next(); item != null; item = upstream.next()) {
+      Entry<T> candidate = new Entry<>(item, arrival++);
+      if (heap.size() < k) {
+        heap.add(candidate);
+        budget.hold(heap.size());
+      } else if (k > 0 && order.compare(candidate, heap.peek()) < 0) {
+        heap.poll();
+        heap.add(candidate);
+      }
+    }
+    List<Entry<T>> kept = new ArrayList<>(heap);
+    kept.sort(order);
+    return kept.iterator();
+  }
+}
