@@ -87,7 +87,13 @@ class DurableServeTest {
         w.start();
         writers.add(w);
       }
-      Thread.sleep(1500);
+      // kill once enough writes were acknowledged, however slow the machine is today (a fixed
+      // 1.5 s saw none on a loaded 2-core runner), and a little after, so some are mid-request
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (acknowledged.size() < 100 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(200);
       server.destroyForcibly(); // SIGKILL, while the writers are mid-request
       server.waitFor(10, TimeUnit.SECONDS);
       stop.set(true);

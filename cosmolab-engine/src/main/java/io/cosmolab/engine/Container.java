@@ -576,8 +576,20 @@ public final class Container {
    * skipped. Bodies are the stored ones: callers must not modify them.
    */
   public Iterator<StoredDocument> scan(EpkRange range) {
+    return live(store.scan(range));
+  }
+
+  /**
+   * The live documents whose EPK is in {@code range} at or after (fromEpk, fromId), in (EPK, id)
+   * order: where a query page resumes. {@code fromEpk} lies in {@code range}.
+   */
+  Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId) {
+    return live(store.scanFrom(range, fromEpk, fromId));
+  }
+
+  /** Skips the expired documents of a walk (they are invisible before the sweep deletes them). */
+  private Iterator<StoredDocument> live(Iterator<StoredDocument> it) {
     long now = now();
-    Iterator<StoredDocument> it = store.scan(range);
     return new Iterator<>() {
       StoredDocument next = advance();
 

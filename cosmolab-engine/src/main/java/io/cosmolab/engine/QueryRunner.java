@@ -513,7 +513,14 @@ final class QueryRunner {
               return null;
             }
             EpkRange part = resume.clip(intersect(scope, targets.get(target).range()));
-            current = part == null ? java.util.Collections.emptyIterator() : container.scan(part);
+            if (part == null) {
+              current = java.util.Collections.emptyIterator();
+            } else if (resume.isPosition() && part.contains(resume.positionEpk())) {
+              // seek to the position: the ids before it in its logical partition are done
+              current = container.scanFrom(part, resume.positionEpk(), resume.positionId());
+            } else {
+              current = container.scan(part);
+            }
           }
         }
       };

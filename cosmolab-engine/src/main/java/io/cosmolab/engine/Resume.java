@@ -171,6 +171,16 @@ final class Resume {
     return epk != null;
   }
 
+  /** The EPK of the position's document (null unless {@link #isPosition}). */
+  String positionEpk() {
+    return epk;
+  }
+
+  /** The id of the position's document (null unless {@link #isPosition}). */
+  String positionId() {
+    return id;
+  }
+
   /** Rows of the position's document that earlier pages returned. */
   int rowsOfDocument() {
     return rowsOfDocument;

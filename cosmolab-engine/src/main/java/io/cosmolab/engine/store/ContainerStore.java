@@ -31,6 +31,13 @@ public interface ContainerStore {
   /** The documents whose EPK is in {@code range}, in (EPK, id) order. */
   Iterator<StoredDocument> scan(EpkRange range);
 
+  /**
+   * The documents whose EPK is in {@code range} at or after (fromEpk, fromId), in (EPK, id) order:
+   * a seek, so a query page that resumes inside a large logical partition does not walk the ids
+   * before its position. {@code fromEpk} lies in {@code range}.
+   */
+  Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId);
+
   /** The change records with an LSN greater than {@code lsn}, in LSN order. */
   Iterator<ChangeRecord> changesAfter(long lsn);
 

@@ -85,15 +85,32 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public Iterator<StoredDocument> scan(EpkRange range) {
-      Iterator<ConcurrentSkipListMap<String, StoredDocument>> partitions =
-          byEpk.subMap(range.min(), true, range.max(), false).values().iterator();
+      return walk(byEpk.subMap(range.min(), true, range.max(), false), null, null);
+    }
+
+    @Override
+    public Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId) {
+      return walk(byEpk.subMap(fromEpk, true, range.max(), false), fromEpk, fromId);
+    }
+
+    /** The documents of these logical partitions in order; the first from {@code fromId}. */
+    private static Iterator<StoredDocument> walk(
+        Map<String, ConcurrentSkipListMap<String, StoredDocument>> logicalPartitions,
+        String fromEpk,
+        String fromId) {
+      Iterator<Map.Entry<String, ConcurrentSkipListMap<String, StoredDocument>>> partitions =
+          logicalPartitions.entrySet().iterator();
       return new Iterator<>() {
         Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
 
         @Override
         public boolean hasNext() {
           while (!current.hasNext() && partitions.hasNext()) {
-            current = partitions.next().values().iterator();
+            Map.Entry<String, ConcurrentSkipListMap<String, StoredDocument>> p = partitions.next();
+            current =
+                fromId != null && p.getKey().equals(fromEpk)
+                    ? p.getValue().tailMap(fromId, true).values().iterator()
+                    : p.getValue().values().iterator();
           }
           return current.hasNext();
         }

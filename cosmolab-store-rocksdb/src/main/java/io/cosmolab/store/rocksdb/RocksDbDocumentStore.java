@@ -472,6 +472,15 @@ public final class RocksDbDocumentStore implements DocumentStore {
     public Iterator<StoredDocument> scan(EpkRange range) {
       byte[] start = Codec.documentKey(prefix, range.min(), "");
       start = Arrays.copyOf(start, start.length - 1); // rid 0 min, without the 0 after
+      return documents(range, start);
+    }
+
+    @Override
+    public Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId) {
+      return documents(range, Codec.documentKey(prefix, fromEpk, fromId));
+    }
+
+    private Iterator<StoredDocument> documents(EpkRange range, byte[] start) {
       return new Chunked<>(
           d -> d.documents,
           "scan documents",
