@@ -29,7 +29,7 @@ class VirtualTimeCompatTest {
         CosmosClient client = lab.clientBuilder().buildClient()) {
       client.createDatabaseIfNotExists("virtual");
       CosmosContainerProperties props = new CosmosContainerProperties("c", "/pk");
-      props.setDefaultTimeToLive(10);
+      props.setDefaultTimeToLiveInSeconds(10);
       client.getDatabase("virtual").createContainerIfNotExists(props);
       CosmosContainer c = client.getDatabase("virtual").getContainer("c");
       ObjectNode doc = JsonNodeFactory.instance.objectNode().put("id", "a").put("pk", "p");
