@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * An all-versions reader that resumes from below the horizon may have lost history: 400, as the
  * service answers past its retention window.
  *
- * [A] The horizon starts at 0 when a container is opened, so after a restart of a durable store,
- * history pruned before it is not detected (such readers get what is left, without a 400).
+ * The horizon is saved with the container's high-water marks (HighWaterMarks): exactly at a clean
+ * close, as of the last block of LSNs after a crash, so a restart may re-examine some records.
  */
 final class ChangeLogRetention {
   private static final long SWEEP_EVERY_MILLIS = 100;
@@ -45,9 +45,10 @@ final class ChangeLogRetention {
   private volatile long horizon;
   private volatile long nextSweep;
 
-  ChangeLogRetention(ContainerStore store, Retention retention) {
+  ChangeLogRetention(ContainerStore store, Retention retention, long recoveredHorizon) {
     this.store = store;
     this.retention = retention;
+    this.horizon = recoveredHorizon;
   }
 
   Retention retention() {

@@ -113,7 +113,7 @@ public final class Container {
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
-    long[] marks = {0, 0}; // {LSN, document sequence}
+    long[] marks = {0, 0, 0}; // {LSN, document sequence, retention horizon}
     if (restored != null) {
       everProvisioned = Math.max(everProvisioned, restored.maxEverProvisioned());
       marks = recover();
@@ -133,7 +133,7 @@ public final class Container {
             metrics,
             layout,
             () -> this.throughput != null);
-    this.retention = new ChangeLogRetention(store, engine.changeFeedRetention());
+    this.retention = new ChangeLogRetention(store, engine.changeFeedRetention(), marks[2]);
     this.writes =
         new WritePath(
             this,
@@ -171,7 +171,9 @@ public final class Container {
     ContainerStore.Marks saved = store.marks();
     if (saved != null) {
       return new long[] {
-        Math.max(maxLsn, saved.lsn()), Math.max(maxSequence, saved.documentSequence())
+        Math.max(maxLsn, saved.lsn()),
+        Math.max(maxSequence, saved.documentSequence()),
+        saved.retentionHorizon()
       };
     }
     Iterator<ChangeRecord> changes = store.changesAfter(0);
@@ -182,7 +184,7 @@ public final class Container {
         maxSequence = Math.max(maxSequence, sequenceOf(c.previous()));
       }
     }
-    return new long[] {maxLsn, maxSequence};
+    return new long[] {maxLsn, maxSequence, 0};
   }
 
   private static long sequenceOf(JsonNode body) {

@@ -12,6 +12,9 @@ import io.cosmolab.engine.store.ContainerStore;
  * continues from the saved bounds, skipping at most one block. The save goes through the store's
  * log ahead of the commits that use the new block, so a crash that keeps a commit keeps the
  * bound it needed. A clean close saves the values last used instead, so only a crash skips.
+ * Each save also records the change log's retention horizon as it is then, so an all-versions
+ * reader whose history was pruned before a restart still gets its 400 (after a crash, the horizon
+ * of the last save: at most one block behind).
  * Start-up then reads the documents (for usage and TTL) but not the change log,
  * whose length follows the writes.
  *
@@ -22,11 +25,14 @@ final class HighWaterMarks {
   static final long BLOCK = 10_000;
 
   private final ContainerStore store;
+  private final java.util.function.LongSupplier horizon;
   private volatile long lsnBound;
   private volatile long sequenceBound;
 
-  HighWaterMarks(ContainerStore store, long lsn, long sequence) {
+  HighWaterMarks(
+      ContainerStore store, long lsn, long sequence, java.util.function.LongSupplier horizon) {
     this.store = store;
+    this.horizon = horizon;
     this.lsnBound = lsn;
     this.sequenceBound = sequence;
   }
@@ -50,18 +56,16 @@ final class HighWaterMarks {
    * next start carries on from them instead of skipping the rest of the block.
    */
   synchronized void closeAt(long lsn, long sequence) {
-    if (lsn != lsnBound || sequence != sequenceBound) {
-      store.saveMarks(new ContainerStore.Marks(lsn, sequence));
-      lsnBound = lsn;
-      sequenceBound = sequence;
-    }
+    store.saveMarks(new ContainerStore.Marks(lsn, sequence, horizon.getAsLong()));
+    lsnBound = lsn;
+    sequenceBound = sequence;
   }
 
   private synchronized void raise(long lsn, long sequence) {
     long l = lsn > lsnBound ? lsn + BLOCK : lsnBound;
     long s = sequence > sequenceBound ? sequence + BLOCK : sequenceBound;
     if (l != lsnBound || s != sequenceBound) {
-      store.saveMarks(new ContainerStore.Marks(l, s));
+      store.saveMarks(new ContainerStore.Marks(l, s, horizon.getAsLong()));
       lsnBound = l;
       sequenceBound = s;
     }

@@ -85,7 +85,7 @@ final class WritePath {
     this.throttle = throttle;
     this.retention = retention;
     this.throughput = throughput;
-    this.marks = new HighWaterMarks(store, recoveredLsn, recoveredSequence);
+    this.marks = new HighWaterMarks(store, recoveredLsn, recoveredSequence, retention::horizon);
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
   }

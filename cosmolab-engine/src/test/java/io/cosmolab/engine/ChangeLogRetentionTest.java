@@ -136,4 +136,34 @@ class ChangeLogRetentionTest {
     assertThat(records()).isEqualTo(1);
     assertThat(c.documentCount()).isEqualTo(1);
   }
+
+  @Test
+  void theHorizonSurvivesARestart_soAnOldAllVersionsContinuationStillGets400() {
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 0);
+    }
+    long old = c.lsn();
+    clock.advance(Duration.ofMinutes(2));
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 1);
+    }
+    clock.advance(Duration.ofMinutes(2));
+    upsert(0, 2);
+    c.database().engine().close();
+    Container restored =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .store(store)
+            .changeFeedRetention(new Retention(Duration.ofMinutes(1), 1_000))
+            .build()
+            .database("db")
+            .container("c");
+    assertThatThrownBy(
+            () ->
+                restored.readChangeFeed(
+                    ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(old))
+                        .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES)))
+        .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.status()).isEqualTo(400));
+  }
 }

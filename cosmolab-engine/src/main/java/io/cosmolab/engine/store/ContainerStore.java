@@ -65,8 +65,10 @@ public interface ContainerStore {
    *
    * @param lsn no LSN used is greater
    * @param documentSequence no document RID sequence used is greater
+   * @param retentionHorizon the change log's retention had passed this LSN (history at or below it
+   *     may be gone), or less
    */
-  record Marks(long lsn, long documentSequence) {}
+  record Marks(long lsn, long documentSequence, long retentionHorizon) {}
 
   /** One write of a commit. */
   sealed interface Write {

@@ -24,7 +24,8 @@ import java.util.Arrays;
  * marks key     = "marks/" rid                 (default column family, beside "catalog")
  * values        = JSON: {"k": key, "s": size, "t": terms, "l": lsn, "ts": millis, "b": body}
  *                       {"l", "ts", "op", "e", "i", "k", "c", "p", "pl", "s", "x"} for a change
- *                       {"l": lsn bound, "q": document sequence bound} for the marks
+ *                       {"l": lsn bound, "q": document sequence bound, "h": retention horizon}
+ *                       for the marks
  * </pre>
  *
  * JSON rather than a binary layout: the bodies are JSON already, and a data directory stays
@@ -48,12 +49,15 @@ final class Codec {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("l", m.lsn());
     n.put("q", m.documentSequence());
+    n.put("h", m.retentionHorizon());
     return bytes(n);
   }
 
   static ContainerStore.Marks decodeMarks(byte[] value) {
     JsonNode n = tree(value);
-    return new ContainerStore.Marks(n.get("l").longValue(), n.get("q").longValue());
+    JsonNode h = n.get("h");
+    return new ContainerStore.Marks(
+        n.get("l").longValue(), n.get("q").longValue(), h == null ? 0 : h.longValue());
   }
 
   /** The first key after every key with this prefix. */
