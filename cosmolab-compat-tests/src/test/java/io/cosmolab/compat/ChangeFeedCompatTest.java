@@ -1,6 +1,7 @@
 package io.cosmolab.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.cosmos.ChangeFeedProcessor;
 import com.azure.cosmos.ChangeFeedProcessorBuilder;
@@ -186,5 +187,41 @@ class ChangeFeedCompatTest {
           .forEach(i -> operations.add(i.getChangeFeedMetaData().getOperationType().toString()));
     }
     assertThat(operations).containsExactly("CREATE", "REPLACE", "DELETE");
+  }
+
+  @Test
+  void changeFeedPolicy_isKeptAndShown_andALatestVersionPolicyRefusesAllVersions(
+      CosmosClient client) {
+    client.createDatabaseIfNotExists("feeds");
+    CosmosDatabase db = client.getDatabase("feeds");
+    CosmosContainerProperties avad = new CosmosContainerProperties("policy-avad", "/pk");
+    avad.setChangeFeedPolicy(
+        com.azure.cosmos.models.ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(
+            java.time.Duration.ofMinutes(8)));
+    db.createContainerIfNotExists(avad);
+    assertThat(
+            db.getContainer("policy-avad")
+                .read()
+                .getProperties()
+                .getChangeFeedPolicy()
+                .getRetentionDurationForAllVersionsAndDeletesPolicy())
+        .isEqualTo(java.time.Duration.ofMinutes(8));
+
+    CosmosContainerProperties latest = new CosmosContainerProperties("policy-latest", "/pk");
+    latest.setChangeFeedPolicy(
+        com.azure.cosmos.models.ChangeFeedPolicy.createLatestVersionPolicy());
+    db.createContainerIfNotExists(latest);
+    CosmosContainer c = db.getContainer("policy-latest");
+    assertThatThrownBy(
+            () ->
+                drain(
+                    c,
+                    CosmosChangeFeedRequestOptions.createForProcessingFromNow(
+                            FeedRange.forFullRange())
+                        .allVersionsAndDeletes(),
+                    new ArrayList<>()))
+        .isInstanceOfSatisfying(
+            com.azure.cosmos.CosmosException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(400));
   }
 }

@@ -26,7 +26,7 @@ import java.util.List;
  * {"format": 1,
  *  "databases": [{"id", "ordinal", "createdMillis", "sharedThroughput": T|null,
  *    "containers": [{"id", "ordinal", "createdMillis", "partitionKey", "indexingPolicy",
- *      "defaultTtl", "throughput": T|null, "maxEverProvisioned",
+ *      "defaultTtl", "changeFeedRetentionMinutes", "throughput": T|null, "maxEverProvisioned",
  *      "routing": {"version", "nextId", "ranges": [{"id", "min", "max", "parents"}]},
  *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}]}]}
  * T = {"kind": "manual", "ru": n} | {"kind": "autoscale", "max": n}
@@ -62,6 +62,9 @@ final class Catalog {
         o.set("indexingPolicy", c.indexingPolicy().toJson());
         if (c.defaultTimeToLive() != null) {
           o.put("defaultTtl", c.defaultTimeToLive());
+        }
+        if (c.changeFeedRetentionMinutes() != null) {
+          o.put("changeFeedRetentionMinutes", c.changeFeedRetentionMinutes());
         }
         o.set("throughput", throughput(c.throughput().orElse(null)));
         o.put("maxEverProvisioned", c.maxEverProvisioned());
@@ -122,7 +125,11 @@ final class Catalog {
                     c.get("id").textValue(), PartitionKeyDefinition.fromJson(c.get("partitionKey")))
                 .withIndexingPolicy(IndexingPolicy.fromJson(c.get("indexingPolicy")))
                 .withDefaultTimeToLive(
-                    c.hasNonNull("defaultTtl") ? c.get("defaultTtl").intValue() : null);
+                    c.hasNonNull("defaultTtl") ? c.get("defaultTtl").intValue() : null)
+                .withChangeFeedRetentionMinutes(
+                    c.hasNonNull("changeFeedRetentionMinutes")
+                        ? c.get("changeFeedRetentionMinutes").intValue()
+                        : null);
         List<PartitionKeyRange> ranges = new ArrayList<>();
         for (JsonNode x : c.path("routing").path("ranges")) {
           List<String> parents = new ArrayList<>();

@@ -112,6 +112,16 @@ final class ChangeFeedReader {
 
   /** An all-versions reader resuming below the retention horizon may have lost history: 400. */
   private void checkRetention(ChangeFeedRequest request, long after) {
+    Integer policy = container.changeFeedRetentionMinutes();
+    if (request.mode() == ChangeFeedMode.ALL_VERSIONS_AND_DELETES
+        && policy != null
+        && policy == 0) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "container '%s' has a latest-version change feed policy (retentionDuration 0): the"
+              + " all-versions-and-deletes feed needs a policy that keeps history, such as"
+              + " ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(Duration.ofMinutes(10))",
+          container.id());
+    }
     ChangeLogRetention retention = container.retention();
     long horizon = retention.horizon();
     if (request.mode() == ChangeFeedMode.ALL_VERSIONS_AND_DELETES && after < horizon) {

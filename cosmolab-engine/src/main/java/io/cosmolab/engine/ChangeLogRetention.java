@@ -40,7 +40,7 @@ final class ChangeLogRetention {
   private static final int DROPS_PER_COMMIT = 1024;
 
   private final ContainerStore store;
-  private final Retention retention;
+  private volatile Retention retention;
   private final ReentrantLock sweeping = new ReentrantLock();
   private volatile long horizon;
   private volatile long nextSweep;
@@ -53,6 +53,11 @@ final class ChangeLogRetention {
 
   Retention retention() {
     return retention;
+  }
+
+  /** A new window (the container's change feed policy changed); the next sweep applies it. */
+  void setRetention(Retention r) {
+    this.retention = r;
   }
 
   /** Records at or below this LSN may be gone: an all-versions reader cannot resume below it. */
@@ -96,8 +101,9 @@ final class ChangeLogRetention {
     }
     try {
       nextSweep = now + SWEEP_EVERY_MILLIS;
-      long cutoffMillis = now - retention.window().toMillis();
-      long cutoffLsn = committedLsn - retention.maxHistory();
+      Retention window = retention;
+      long cutoffMillis = now - window.window().toMillis();
+      long cutoffLsn = committedLsn - window.maxHistory();
       List<ContainerStore.Write> drops = new ArrayList<>();
       Iterator<ChangeRecord> it = store.changesAfter(horizon);
       while (it.hasNext()) {

@@ -79,6 +79,7 @@ public final class Container {
   private final ContainerStats stats;
 
   private volatile Throughput throughput; // null: the database's shared throughput
+  private volatile Integer changeFeedRetentionMinutes; // null: no change feed policy
   private volatile double maxEverProvisioned;
 
   /**
@@ -133,7 +134,10 @@ public final class Container {
             metrics,
             layout,
             () -> this.throughput != null);
-    this.retention = new ChangeLogRetention(store, engine.changeFeedRetention(), marks[2]);
+    this.changeFeedRetentionMinutes = settings.changeFeedRetentionMinutes();
+    this.retention =
+        new ChangeLogRetention(
+            store, retentionFor(settings.changeFeedRetentionMinutes()), marks[2]);
     this.writes =
         new WritePath(
             this,
@@ -288,6 +292,34 @@ public final class Container {
           return null;
         });
     writes.expireDue(now(), true);
+  }
+
+  /**
+   * The container's change feed policy: minutes of all-versions history, 0 for the latest-version
+   * feed only, null without a policy (the engine's window applies).
+   */
+  public Integer changeFeedRetentionMinutes() {
+    return changeFeedRetentionMinutes;
+  }
+
+  /** Changes the change feed policy (a container replace may). */
+  public void setChangeFeedRetentionMinutes(Integer minutes) {
+    ContainerSettings.checkChangeFeedRetention(minutes);
+    changeFeedRetentionMinutes = minutes;
+    retention.setRetention(retentionFor(minutes));
+    engine.catalogChanged();
+  }
+
+  /** The window of a policy; the engine's bound on history LSNs holds whatever the policy. */
+  private io.cosmolab.engine.changefeed.Retention retentionFor(Integer minutes) {
+    io.cosmolab.engine.changefeed.Retention engineWide = engine.changeFeedRetention();
+    if (minutes == null) {
+      return engineWide;
+    }
+    // latest version only: no history is needed, so the shortest window
+    java.time.Duration window =
+        minutes == 0 ? java.time.Duration.ofMillis(1) : java.time.Duration.ofMinutes(minutes);
+    return new io.cosmolab.engine.changefeed.Retention(window, engineWide.maxHistory());
   }
 
   /** The current partition key range map (an immutable snapshot). */

@@ -16,6 +16,10 @@ import io.cosmolab.engine.throughput.Throughput;
  * @param physicalPartitions the number of physical partitions to start with, overriding the
  *     throughput rule; null to follow the rule
  * @param indexingPolicy which paths are indexed; null for the default (everything)
+ * @param changeFeedRetentionMinutes the container's {@code changeFeedPolicy.retentionDuration}: how
+ *     many minutes the all-versions-and-deletes feed keeps history; 0 for the latest-version feed
+ *     only (an all-versions read answers 400, as on the service); null when the container has no
+ *     policy ([A] the engine's window applies, and all-versions reads are served)
  */
 public record ContainerSettings(
     String id,
@@ -23,7 +27,8 @@ public record ContainerSettings(
     Throughput throughput,
     Integer defaultTimeToLive,
     Integer physicalPartitions,
-    io.cosmolab.engine.index.IndexingPolicy indexingPolicy) {
+    io.cosmolab.engine.index.IndexingPolicy indexingPolicy,
+    Integer changeFeedRetentionMinutes) {
 
   public ContainerSettings {
     if (indexingPolicy == null) {
@@ -37,6 +42,7 @@ public record ContainerSettings(
           id);
     }
     checkTimeToLive(defaultTimeToLive);
+    checkChangeFeedRetention(changeFeedRetentionMinutes);
     if (physicalPartitions != null && (physicalPartitions < 1 || physicalPartitions > 10_000)) {
       throw CosmosError.BAD_REQUEST.exception(
           "physicalPartitions must be between 1 and 10000, was %d", physicalPartitions);
@@ -51,28 +57,73 @@ public record ContainerSettings(
     }
   }
 
+  static void checkChangeFeedRetention(Integer minutes) {
+    if (minutes != null && minutes < 0) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "changeFeedPolicy.retentionDuration must be 0 (latest version only) or a number of"
+              + " minutes, was %d",
+          minutes);
+    }
+  }
+
   /** A container with this key and the default throughput. */
   public static ContainerSettings of(String id, PartitionKeyDefinition key) {
-    return new ContainerSettings(id, key, null, null, null, null);
+    return new ContainerSettings(id, key, null, null, null, null, null);
+  }
+
+  /** The container's change feed policy: minutes of all-versions history (0: latest only). */
+  public ContainerSettings withChangeFeedRetentionMinutes(Integer minutes) {
+    return new ContainerSettings(
+        id,
+        partitionKey,
+        throughput,
+        defaultTimeToLive,
+        physicalPartitions,
+        indexingPolicy,
+        minutes);
   }
 
   public ContainerSettings withThroughput(Throughput t) {
     return new ContainerSettings(
-        id, partitionKey, t, defaultTimeToLive, physicalPartitions, indexingPolicy);
+        id,
+        partitionKey,
+        t,
+        defaultTimeToLive,
+        physicalPartitions,
+        indexingPolicy,
+        changeFeedRetentionMinutes);
   }
 
   public ContainerSettings withDefaultTimeToLive(Integer seconds) {
     return new ContainerSettings(
-        id, partitionKey, throughput, seconds, physicalPartitions, indexingPolicy);
+        id,
+        partitionKey,
+        throughput,
+        seconds,
+        physicalPartitions,
+        indexingPolicy,
+        changeFeedRetentionMinutes);
   }
 
   public ContainerSettings withPhysicalPartitions(Integer count) {
     return new ContainerSettings(
-        id, partitionKey, throughput, defaultTimeToLive, count, indexingPolicy);
+        id,
+        partitionKey,
+        throughput,
+        defaultTimeToLive,
+        count,
+        indexingPolicy,
+        changeFeedRetentionMinutes);
   }
 
   public ContainerSettings withIndexingPolicy(io.cosmolab.engine.index.IndexingPolicy policy) {
     return new ContainerSettings(
-        id, partitionKey, throughput, defaultTimeToLive, physicalPartitions, policy);
+        id,
+        partitionKey,
+        throughput,
+        defaultTimeToLive,
+        physicalPartitions,
+        policy,
+        changeFeedRetentionMinutes);
   }
 }

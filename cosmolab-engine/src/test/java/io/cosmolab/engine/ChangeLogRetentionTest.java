@@ -166,4 +166,46 @@ class ChangeLogRetentionTest {
                         .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES)))
         .isInstanceOfSatisfying(CosmosException.class, e -> assertThat(e.status()).isEqualTo(400));
   }
+
+  @Test
+  void aContainersChangeFeedPolicy_setsItsWindow_andZeroRefusesTheAllVersionsFeed() {
+    Database db = c.database();
+    Container latestOnly =
+        db.createContainer(
+            ContainerSettings.of("latest", PartitionKeyDefinition.hash("/pk"))
+                .withChangeFeedRetentionMinutes(0));
+    latestOnly.upsert(obj("{'id':'a','pk':'p'}"));
+    assertThatThrownBy(
+            () ->
+                latestOnly.readChangeFeed(
+                    ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(0))
+                        .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES)))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage()).contains("latest-version change feed policy");
+            });
+
+    Container fiveMinutes =
+        db.createContainer(
+            ContainerSettings.of("five", PartitionKeyDefinition.hash("/pk"))
+                .withChangeFeedRetentionMinutes(5));
+    long from = fiveMinutes.lsn();
+    fiveMinutes.upsert(obj("{'id':'a','pk':'p','v':0}"));
+    clock.advance(Duration.ofMinutes(3)); // past the engine's 1 minute, inside the policy's 5
+    fiveMinutes.upsert(obj("{'id':'a','pk':'p','v':1}"));
+    fiveMinutes.upsert(obj("{'id':'a','pk':'p','v':2}"));
+    assertThat(
+            fiveMinutes
+                .readChangeFeed(
+                    ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(from))
+                        .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES))
+                .items())
+        .hasSize(3); // v0 was replaced 3 minutes ago: kept by the policy, not the engine's 1
+
+    Container restored =
+        CosmosEngine.builder().clock(clock).store(store).build().database("db").container("five");
+    assertThat(restored.changeFeedRetentionMinutes()).isEqualTo(5);
+  }
 }

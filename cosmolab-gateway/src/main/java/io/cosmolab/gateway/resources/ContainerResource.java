@@ -59,6 +59,7 @@ final class ContainerResource {
                 id.textValue(), PartitionKeyDefinition.fromJson(body.get("partitionKey")))
             .withThroughput(Requests.throughput(request))
             .withDefaultTimeToLive(ttl(body))
+            .withChangeFeedRetentionMinutes(changeFeedRetention(body))
             .withIndexingPolicy(
                 body.hasNonNull("indexingPolicy")
                     ? IndexingPolicy.fromJson(body.get("indexingPolicy"))
@@ -110,6 +111,9 @@ final class ContainerResource {
               + " create the container with the policy you need");
     }
     c.setDefaultTimeToLive(ttl(body));
+    if (body.has("changeFeedPolicy")) {
+      c.setChangeFeedRetentionMinutes(changeFeedRetention(body));
+    }
     return Responses.resource(200, ResourceJson.container(c), ownerHeaders(c));
   }
 
@@ -124,6 +128,25 @@ final class ContainerResource {
         io.cosmolab.gateway.wire.Headers.ALT_CONTENT_PATH,
         Responses.altPath("dbs/" + c.database().id()));
     return h;
+  }
+
+  /** {@code changeFeedPolicy.retentionDuration}, in minutes; null without a policy. */
+  private static Integer changeFeedRetention(ObjectNode body) {
+    JsonNode policy = body.get("changeFeedPolicy");
+    if (policy == null || policy.isNull()) {
+      return null;
+    }
+    JsonNode minutes = policy.get("retentionDuration");
+    if (!policy.isObject()
+        || minutes == null
+        || !minutes.canConvertToInt()
+        || minutes.intValue() < 0) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "changeFeedPolicy must be {\"retentionDuration\": minutes} with 0 (latest version only) or"
+              + " more minutes, was %s",
+          policy);
+    }
+    return minutes.intValue();
   }
 
   private static Integer ttl(ObjectNode body) {

@@ -35,6 +35,9 @@ final class ResourceJson {
     if (ttl != null) {
       n.put("defaultTtl", ttl);
     }
+    if (c.changeFeedRetentionMinutes() != null) {
+      n.putObject("changeFeedPolicy").put("retentionDuration", c.changeFeedRetentionMinutes());
+    }
     n.putObject("uniqueKeyPolicy").putArray("uniqueKeys");
     ObjectNode conflicts = n.putObject("conflictResolutionPolicy");
     conflicts.put("mode", "LastWriterWins");
