@@ -61,6 +61,25 @@ class ChangeLogRetentionTest {
             .withMaxItems(100_000));
   }
 
+  /**
+   * Writes 50 documents, replaces them 2 minutes later and writes once more 2 minutes after that,
+   * so the sweep after that last write passes (and prunes) the history after the LSN it returns:
+   * the LSN of the first versions' last write.
+   */
+  private long historyPrunedAfter() {
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 0);
+    }
+    long old = c.lsn();
+    clock.advance(Duration.ofMinutes(2));
+    for (int doc = 0; doc < 50; doc++) {
+      upsert(doc, 1);
+    }
+    clock.advance(Duration.ofMinutes(2));
+    upsert(0, 2);
+    return old;
+  }
+
   @Test
   void steadyUpsertsOnAFixedDataSet_keepTheLogBounded_byDocumentsPlusHistory() {
     long[] samples = new long[3];
@@ -97,16 +116,7 @@ class ChangeLogRetentionTest {
 
   @Test
   void allVersionsReader_pastTheWindow_gets400_andTheLatestVersionFeedStaysComplete() {
-    for (int doc = 0; doc < 50; doc++) {
-      upsert(doc, 0);
-    }
-    long old = c.lsn();
-    clock.advance(Duration.ofMinutes(2));
-    for (int doc = 0; doc < 50; doc++) {
-      upsert(doc, 1);
-    }
-    clock.advance(Duration.ofMinutes(2));
-    upsert(0, 2); // the sweep after this write passes the records of the window that ended
+    long old = historyPrunedAfter();
     assertThatThrownBy(() -> allVersions(old))
         .isInstanceOfSatisfying(
             CosmosException.class,
@@ -139,16 +149,7 @@ class ChangeLogRetentionTest {
 
   @Test
   void theHorizonSurvivesARestart_soAnOldAllVersionsContinuationStillGets400() {
-    for (int doc = 0; doc < 50; doc++) {
-      upsert(doc, 0);
-    }
-    long old = c.lsn();
-    clock.advance(Duration.ofMinutes(2));
-    for (int doc = 0; doc < 50; doc++) {
-      upsert(doc, 1);
-    }
-    clock.advance(Duration.ofMinutes(2));
-    upsert(0, 2);
+    long old = historyPrunedAfter();
     c.database().engine().close();
     Container restored =
         CosmosEngine.builder()
