@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class WorkerPool implements Executor {
   /*
-   * Why not a thread per busy connection: on two cores, the creates of 16 connections each on a
-   * thread of their own ran at a quarter of the rate they reach on four threads, every thread
-   * queueing on the container's write lock and the holder descheduled among them
-   * (docs/benchmarks.md). A fixed pool keeps the engine's concurrency near the cores.
+   * Why not a thread per busy connection: on two cores, more threads inside the engine than there
+   * are cores to run them only queue on its locks (a container's write lock), and a thread
+   * descheduled while it holds one stalls the others behind it. A fixed pool keeps the engine's
+   * concurrency near the cores, as a database's connection pool does.
    *
    * Why it still grows: a fixed pool whose threads are all blocked (on a lock held elsewhere, on a
    * slow disk, in a long query) would stall every connection, which is what moving requests off
