@@ -11,10 +11,12 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -91,7 +93,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       String malformed) {
 
     static Exchange of(FullHttpRequest msg) {
-      Map<String, String> headers = new HashMap<>();
+      Map<String, String> headers = new HashMap<>(32); // the SDKs send 10 to 20
       msg.headers().forEach(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
       var decoded = msg.decoderResult();
       return new Exchange(
@@ -193,16 +195,28 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     return b.toString();
   }
 
+  /**
+   * Response headers whose names are not checked: they are the gateway's own constants. Values are
+   * still checked, so nothing a client sent can split a response.
+   */
+  private static final HttpHeadersFactory RESPONSE_HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+
+  private static final HttpHeadersFactory RESPONSE_TRAILERS =
+      DefaultHttpHeadersFactory.trailersFactory().withNameValidation(false);
+
   static void write(
       ChannelHandlerContext ctx, WireResponse response, String activityId, boolean keepAlive) {
     FullHttpResponse out =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,
             HttpResponseStatus.valueOf(response.status()),
-            Unpooled.wrappedBuffer(response.body()));
+            Unpooled.wrappedBuffer(response.body()),
+            RESPONSE_HEADERS,
+            RESPONSE_TRAILERS);
     var h = out.headers();
-    Exchanges.responseHeaders(response, activityId).forEach(h::set);
-    h.set(HttpHeaderNames.DATE, httpDate());
+    Exchanges.responseHeaders(response, activityId, h::add); // each name once: no set needed
+    h.add(HttpHeaderNames.DATE, httpDate());
     HttpUtil.setContentLength(out, response.body().length);
     if (keepAlive) {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
