@@ -624,10 +624,17 @@ public final class GatewayBench {
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      // Every thread builds its operation first; the clock starts when all are ready.
-      java.util.concurrent.CyclicBarrier ready =
-          new java.util.concurrent.CyclicBarrier(threads + 1);
+      // Every thread builds its operation first; the clock starts when all are ready. (It used to
+      // start when the threads were submitted: 16 threads signing their creates took longer than
+      // the warm-up and the window together, and measured nothing.)
       long[] window = new long[2];
+      java.util.concurrent.CyclicBarrier ready =
+          new java.util.concurrent.CyclicBarrier(
+              threads + 1,
+              () -> {
+                window[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                window[1] = window[0] + TimeUnit.SECONDS.toNanos(seconds);
+              });
       List<Future<Histogram>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
@@ -650,8 +657,6 @@ public final class GatewayBench {
                   return h;
                 }));
       }
-      window[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-      window[1] = window[0] + TimeUnit.SECONDS.toNanos(seconds);
       ready.await();
       TimeUnit.NANOSECONDS.sleep(window[0] - System.nanoTime());
       atStart.run();
