@@ -8,6 +8,7 @@ import io.cosmolab.gateway.http.ConnectionLimits;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
 import io.cosmolab.gateway.http.GuardedServerSocketChannel;
 import io.cosmolab.gateway.http.JdkHttpTransport;
+import io.cosmolab.gateway.http.WorkerPool;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
 import io.netty.bootstrap.ServerBootstrap;
@@ -18,8 +19,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -138,7 +137,7 @@ public final class GatewayServer implements AutoCloseable {
       ChannelGroup connections,
       EventLoopGroup boss,
       EventLoopGroup io,
-      EventExecutorGroup workers)
+      WorkerPool workers)
       implements Listener {
 
     @Override
@@ -161,7 +160,9 @@ public final class GatewayServer implements AutoCloseable {
       var ioDone = Waits.start(() -> io.shutdownGracefully(0, 1, TimeUnit.SECONDS));
       Waits.await(() -> bossDone, deadline, 2);
       Waits.await(() -> ioDone, deadline, 2);
-      Waits.await(() -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS), deadline, 3);
+      workers.close(
+          Duration.ofNanos(
+              Math.max(0, Math.min(TimeUnit.SECONDS.toNanos(3), deadline - System.nanoTime()))));
     }
   }
 
@@ -210,6 +211,7 @@ public final class GatewayServer implements AutoCloseable {
     private InstantSource authClock = wallClock();
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
+    private int eventLoopThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     private Transport transport = Transport.NETTY;
     private ConnectionLimits limits = ConnectionLimits.DEFAULTS;
     private final java.util.Set<String> allowedHosts = new java.util.TreeSet<>();
@@ -334,11 +336,28 @@ public final class GatewayServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Netty: the threads that run requests (default twice the cores). While they are all blocked
+     * and requests wait, more start, one each 50 ms, so requests that block do not hold up other
+     * connections for long; the pool shrinks back once they are idle.
+     */
     public Builder workerThreads(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("workerThreads must be >= 1, was " + n);
       }
       this.workerThreads = n;
+      return this;
+    }
+
+    /**
+     * Netty: the event loops that read, decode and write the connections (default one per core).
+     * They never run a request.
+     */
+    public Builder eventLoopThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("eventLoopThreads must be >= 1, was " + n);
+      }
+      this.eventLoopThreads = n;
       return this;
     }
 
@@ -387,9 +406,8 @@ public final class GatewayServer implements AutoCloseable {
       }
       ConnectionLimits resolved = limits.resolved();
       EventLoopGroup boss = new NioEventLoopGroup(1);
-      EventLoopGroup io =
-          new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()));
-      EventExecutorGroup workers = new DefaultEventExecutorGroup(workerThreads);
+      EventLoopGroup io = new NioEventLoopGroup(eventLoopThreads);
+      WorkerPool workers = WorkerPool.start(workerThreads);
       ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
       // The port opens before TLS is ready: a client's connect and hello then overlap the rest
       // of the TLS set-up, and its connection waits in initChannel until the context exists.
@@ -506,11 +524,10 @@ public final class GatewayServer implements AutoCloseable {
           e);
     }
 
-    private static void shutdown(
-        EventLoopGroup boss, EventLoopGroup io, EventExecutorGroup workers) {
+    private static void shutdown(EventLoopGroup boss, EventLoopGroup io, WorkerPool workers) {
       var bossDone = boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       var ioDone = io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
+      workers.close(Duration.ZERO);
       ioDone.syncUninterruptibly();
       bossDone.syncUninterruptibly();
     }

@@ -37,10 +37,18 @@ import org.HdrHistogram.Histogram;
  *                                  no class archive, an auto-created CDS archive, an AOT cache
  *   rss &lt;cosmolab.jar&gt;             resident memory of an idle `serve` after 5 s
  *   load [seconds] [threads]       point reads and creates over raw HTTP, then through the SDK
+ *   populate &lt;port&gt; http|https &lt;docs&gt;
+ *                                  a database, a container and docs ~1 KB documents, in a
+ *                                  server of another process (as {@code serve} runs it)
+ *   reads &lt;port&gt; http|https &lt;seconds&gt; &lt;connections&gt; &lt;docs&gt; [server pid]
+ *                                  raw-HTTP point reads of those documents; with the server's
+ *                                  pid, the CPU it and this driver used in the measured seconds
  * </pre>
  *
  * The load runs the server in this JVM on plain HTTP (loopback), so server and driver share the
- * machine's cores, as they would on a developer's laptop or a CI runner.
+ * machine's cores, as they would on a developer's laptop or a CI runner. {@code populate} and
+ * {@code reads} drive a server in another process, as {@code scripts/bench-gateway-vs-postgres}
+ * does beside PostgreSQL.
  */
 public final class GatewayBench {
   private GatewayBench() {}
@@ -56,6 +64,16 @@ public final class GatewayBench {
           load(
               args.length > 1 ? Integer.parseInt(args[1]) : 10,
               args.length > 2 ? Integer.parseInt(args[2]) : 4);
+      case "populate" ->
+          populate(Integer.parseInt(args[1]), isTls(args[2]), Integer.parseInt(args[3]));
+      case "reads" ->
+          reads(
+              Integer.parseInt(args[1]),
+              isTls(args[2]),
+              Integer.parseInt(args[3]),
+              Integer.parseInt(args[4]),
+              Integer.parseInt(args[5]),
+              args.length > 6 ? Long.parseLong(args[6]) : -1);
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
   }
@@ -337,6 +355,178 @@ public final class GatewayBench {
     }
   }
 
+  // ------------------------------------------------------------------ a server in another process
+
+  private static boolean isTls(String scheme) {
+    return switch (scheme) {
+      case "http" -> false;
+      case "https" -> true;
+      default -> throw new IllegalArgumentException("scheme must be http or https, was " + scheme);
+    };
+  }
+
+  /**
+   * A document of about 1 KB, the shape {@code scripts/bench-gateway-vs-postgres} stores in
+   * PostgreSQL too (the service adds its system properties, about 150 bytes, to this one).
+   */
+  private static String document(int i) {
+    return "{\"id\":\"d"
+        + i
+        + "\",\"pk\":\"p"
+        + (i % 1000)
+        + "\",\"n\":"
+        + i
+        + ",\"payload\":\""
+        + "x".repeat(950)
+        + "\"}";
+  }
+
+  private static byte[] pointRead(int i) {
+    return RawClient.request(
+        "GET",
+        "/dbs/bench/colls/items/docs/d" + i,
+        "docs",
+        "dbs/bench/colls/items/docs/d" + i,
+        "x-ms-documentdb-partitionkey: [\"p" + (i % 1000) + "\"]\r\n",
+        null);
+  }
+
+  /** Creates database {@code bench}, container {@code items} (100,000 RU/s) and the documents. */
+  private static void populate(int port, boolean tls, int docs) throws Exception {
+    waitForOk(port, tls);
+    try (RawClient c = new RawClient(port, tls)) {
+      expect(
+          201,
+          c.exchange(
+              RawClient.request(
+                  "POST",
+                  "/dbs",
+                  "dbs",
+                  "",
+                  "Content-Type: application/json\r\n",
+                  "{\"id\":\"bench\"}")));
+      expect(
+          201,
+          c.exchange(
+              RawClient.request(
+                  "POST",
+                  "/dbs/bench/colls",
+                  "colls",
+                  "dbs/bench",
+                  "Content-Type: application/json\r\nx-ms-offer-throughput: 100000\r\n",
+                  "{\"id\":\"items\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}")));
+    }
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  try (RawClient c = new RawClient(port, tls)) {
+                    for (int i = first; i < docs; i += threads) {
+                      expect(
+                          201,
+                          c.exchange(
+                              RawClient.request(
+                                  "POST",
+                                  "/dbs/bench/colls/items/docs",
+                                  "docs",
+                                  "dbs/bench/colls/items",
+                                  "x-ms-documentdb-partitionkey: [\"p"
+                                      + (i % 1000)
+                                      + "\"]\r\nContent-Type: application/json\r\n",
+                                  document(i))));
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void expect(int status, int got) {
+    if (got != status) {
+      throw new IllegalStateException("expected status " + status + ", got " + got);
+    }
+  }
+
+  /**
+   * Point reads of the documents {@link #populate} made, over {@code connections} keep-alive
+   * connections, one thread each; with the server's pid, the CPU seconds it and this driver used
+   * while measured.
+   */
+  private static void reads(
+      int port, boolean tls, int seconds, int connections, int docs, long serverPid)
+      throws Exception {
+    byte[][] reads = new byte[docs][];
+    for (int i = 0; i < docs; i++) {
+      reads[i] = pointRead(i);
+    }
+    double[] cpu = new double[4];
+    Runnable atStart =
+        () -> {
+          cpu[0] = clientCpuSeconds();
+          cpu[1] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
+        };
+    Runnable atEnd =
+        () -> {
+          cpu[2] = clientCpuSeconds();
+          cpu[3] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
+        };
+    run(
+        "raw HTTP point reads",
+        seconds,
+        connections,
+        t -> rawReads(port, tls, t, reads),
+        atStart,
+        atEnd);
+    System.out.printf(
+        Locale.ROOT,
+        "cpu during the measured run: client %.2f s server %.2f s%n",
+        cpu[2] - cpu[0],
+        cpu[3] - cpu[1]);
+  }
+
+  private static Op rawReads(int port, boolean tls, int thread, byte[][] reads) throws IOException {
+    RawClient c = new RawClient(port, tls);
+    int[] next = {thread * 7919};
+    return () -> {
+      int status = c.exchange(reads[next[0]++ % reads.length]);
+      if (status >= 300) {
+        throw new IllegalStateException("status " + status);
+      }
+    };
+  }
+
+  private static double clientCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
+  }
+
+  /** User and system CPU of a process, from {@code /proc/<pid>/stat} (Linux), in seconds. */
+  private static double processCpuSeconds(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLOCK_TICKS;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** {@code getconf CLK_TCK}: 100 on every Linux the JDK runs on. */
+  private static final int CLOCK_TICKS = 100;
+
   private static byte[][] creates(int thread, int count) {
     byte[][] out = new byte[count][];
     for (int i = 0; i < count; i++) {
@@ -368,13 +558,19 @@ public final class GatewayBench {
 
   private static void raw(String what, int port, int seconds, int threads, Requests requests)
       throws Exception {
+    raw(what, port, false, seconds, threads, requests);
+  }
+
+  private static void raw(
+      String what, int port, boolean tls, int seconds, int threads, Requests requests)
+      throws Exception {
     run(
         what,
         seconds,
         threads,
         t -> {
           byte[][] mine = requests.forThread(t);
-          RawClient c = new RawClient(port);
+          RawClient c = new RawClient(port, tls);
           int[] next = {t * 7919};
           return () -> {
             int status = c.exchange(mine[next[0]++ % mine.length]);
@@ -419,12 +615,26 @@ public final class GatewayBench {
   /** Runs {@code threads} loops for a warm-up of 3 s, then {@code seconds} measured. */
   private static void run(String what, int seconds, int threads, OpFactory factory)
       throws Exception {
+    run(what, seconds, threads, factory, () -> {}, () -> {});
+  }
+
+  /** As above, calling {@code atStart} when the measured seconds start and {@code atEnd} after. */
+  private static void run(
+      String what, int seconds, int threads, OpFactory factory, Runnable atStart, Runnable atEnd)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      // Every thread builds its operation first; the clock starts when all are ready.
-      java.util.concurrent.CyclicBarrier ready =
-          new java.util.concurrent.CyclicBarrier(threads + 1);
+      // Every thread builds its operation first; the clock starts when all are ready. (It used to
+      // start when the threads were submitted: 16 threads signing their creates took longer than
+      // the warm-up and the window together, and measured nothing.)
       long[] window = new long[2];
+      java.util.concurrent.CyclicBarrier ready =
+          new java.util.concurrent.CyclicBarrier(
+              threads + 1,
+              () -> {
+                window[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                window[1] = window[0] + TimeUnit.SECONDS.toNanos(seconds);
+              });
       List<Future<Histogram>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
@@ -447,9 +657,11 @@ public final class GatewayBench {
                   return h;
                 }));
       }
-      window[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-      window[1] = window[0] + TimeUnit.SECONDS.toNanos(seconds);
       ready.await();
+      TimeUnit.NANOSECONDS.sleep(window[0] - System.nanoTime());
+      atStart.run();
+      TimeUnit.NANOSECONDS.sleep(window[1] - System.nanoTime());
+      atEnd.run();
       Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
       for (Future<Histogram> f : results) {
         all.add(f.get());

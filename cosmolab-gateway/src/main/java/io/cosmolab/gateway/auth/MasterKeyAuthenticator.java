@@ -122,7 +122,7 @@ public final class MasterKeyAuthenticator {
           "Required Header authorization is missing. Sign each request with the master key"
               + " (type=master&ver=1.0&sig=...)");
     }
-    String signature = signatureOf(header);
+    byte[] expected = signatureOf(header);
     String xmsDate = request.header(Headers.X_MS_DATE);
     String date = request.header(Headers.DATE);
     String signedDate = xmsDate != null ? xmsDate : date;
@@ -134,7 +134,6 @@ public final class MasterKeyAuthenticator {
     String verb = request.method().toLowerCase(Locale.ROOT);
     String xms = xmsDate == null ? "" : xmsDate.toLowerCase(Locale.ROOT);
     String plainDate = date == null ? "" : date.toLowerCase(Locale.ROOT);
-    byte[] expected = Base64.getDecoder().decode(signature);
     for (String link : links) {
       String payload = verb + "\n" + type + "\n" + link + "\n" + xms + "\n" + plainDate + "\n";
       if (MessageDigest.isEqual(expected, hmac(payload))) {
@@ -157,7 +156,8 @@ public final class MasterKeyAuthenticator {
     return path.resourceLink();
   }
 
-  private static String signatureOf(String header) {
+  /** The signature the header carries, decoded. */
+  private static byte[] signatureOf(String header) {
     String decoded;
     try {
       decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
@@ -186,12 +186,11 @@ public final class MasterKeyAuthenticator {
               + " and Entra ID tokens are not supported by cosmolab");
     }
     try {
-      Base64.getDecoder().decode(sig);
+      return Base64.getDecoder().decode(sig);
     } catch (IllegalArgumentException e) {
       throw CosmosError.UNAUTHORIZED.exception(
           "the signature in the authorization header is not Base64");
     }
-    return sig;
   }
 
   private void checkDate(String text) {

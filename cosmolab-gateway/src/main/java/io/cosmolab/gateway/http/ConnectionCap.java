@@ -167,7 +167,7 @@ final class ConnectionCap {
               HttpResponseStatus.SERVICE_UNAVAILABLE,
               Unpooled.wrappedBuffer(answer.body()));
       var h = out.headers();
-      Exchanges.responseHeaders(answer, activityId).forEach(h::set);
+      Exchanges.responseHeaders(answer, activityId, h::set);
       h.set(HttpHeaderNames.RETRY_AFTER, "1");
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       HttpUtil.setContentLength(out, answer.body().length);

@@ -8,10 +8,10 @@ import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.lang.System.Logger.Level;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -105,19 +105,32 @@ final class Exchanges {
   }
 
   /**
-   * The headers to send: the response's own, then the activity id, a request charge (0 when the
-   * handler set none), the content type of a body, and the gateway version the SDKs log.
+   * The headers to send, each once, in this order: the response's own, then the activity id, a
+   * request charge (0 when the handler set none), the content type of a body, and the gateway
+   * version the SDKs log. Handed to {@code out} one by one, without a map of their own.
    */
-  static Map<String, String> responseHeaders(WireResponse response, String activityId) {
-    Map<String, String> h = new LinkedHashMap<>(response.headers());
-    h.put(Headers.ACTIVITY_ID, activityId);
-    h.putIfAbsent(Headers.REQUEST_CHARGE, "0.00");
-    if (response.body().length > 0) {
-      h.putIfAbsent("content-type", "application/json");
+  static void responseHeaders(
+      WireResponse response, String activityId, BiConsumer<String, String> out) {
+    Map<String, String> own = response.headers();
+    own.forEach(
+        (name, value) -> {
+          if (!name.equals(Headers.ACTIVITY_ID) && !name.equals(GATEWAY_VERSION)) {
+            out.accept(name, value);
+          }
+        });
+    out.accept(Headers.ACTIVITY_ID, activityId);
+    if (!own.containsKey(Headers.REQUEST_CHARGE)) {
+      out.accept(Headers.REQUEST_CHARGE, "0.00");
     }
-    h.put("x-ms-gatewayversion", "version=2.14.0");
-    return h;
+    if (response.body().length > 0 && !own.containsKey(CONTENT_TYPE)) {
+      out.accept(CONTENT_TYPE, "application/json");
+    }
+    out.accept(GATEWAY_VERSION, "version=2.14.0");
   }
+
+  private static final String CONTENT_TYPE = "content-type";
+
+  private static final String GATEWAY_VERSION = "x-ms-gatewayversion";
 
   /** The client's activity id, or a fresh one. */
   static String activityIdOf(String sent) {

@@ -14,7 +14,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.concurrent.EventExecutorGroup;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -25,10 +25,10 @@ import java.util.function.Function;
  *   413) → timeouts (messages) → gateway handler
  * </pre>
  *
- * The gateway handler answers point operations on the event loop and sends long requests (queries,
- * feeds, batches) to a worker, keeping each connection's responses in order. {@link
- * ConnectionTimeouts} closes connections that send too slowly or sit idle too long, and a
- * connection over the cap gets only {@link ConnectionCap}'s refusal instead of this pipeline.
+ * The gateway handler runs every request off the event loop, on the connection's lane over the
+ * shared worker pool, keeping each connection's responses in order. {@link ConnectionTimeouts}
+ * closes connections that send too slowly or sit idle too long, and a connection over the cap gets
+ * only {@link ConnectionCap}'s refusal instead of this pipeline.
  */
 public final class GatewayChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -39,7 +39,9 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
   private final java.util.concurrent.CompletableFuture<SslContext> tls;
   private final int maxBodyBytes;
-  private final GatewayHttpHandler handler;
+  private final Function<WireRequest, WireResponse> protocol;
+  private final boolean tlsOn;
+  private final Executor workers;
   private final ChannelGroup connections;
   private final ConnectionLimits limits;
   private final ConnectionCap cap;
@@ -51,14 +53,16 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
       boolean tlsOn,
       java.util.concurrent.CompletableFuture<SslContext> tls,
       int maxBodyBytes,
-      EventExecutorGroup workers,
+      Executor workers,
       ChannelGroup connections,
       Function<WireRequest, WireResponse> protocol,
       ConnectionLimits limits) {
     this.connections = connections;
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
-    this.handler = new GatewayHttpHandler(protocol, tlsOn, workers);
+    this.protocol = protocol;
+    this.tlsOn = tlsOn;
+    this.workers = workers;
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), tlsOn);
     var unused = new ConnectionTimeouts(limits); // loads its classes while descriptors are plenty
@@ -89,7 +93,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     p.addLast("continue", new HttpServerExpectContinueHandler());
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
     p.addLast("timeouts-messages", timeouts.messages);
-    p.addLast("gateway", handler);
+    p.addLast("gateway", new GatewayHttpHandler(protocol, tlsOn, workers));
   }
 
   /** The aggregator, answering an oversized body with the service's JSON 413 and closing. */

@@ -8,20 +8,18 @@ import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.EventExecutorGroup;
 import java.lang.System.Logger.Level;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -29,123 +27,143 @@ import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * The last stage of the pipeline: turns a decoded request into a {@link WireRequest}, hands it to
- * the protocol, and writes the {@link WireResponse}. Every failure becomes a response here —
- * decoder failures as 400, the error family as its status, anything unexpected as a 500 whose
- * details go to the log, never to the wire — and the connection survives unless the client asked to
- * close it or the request could not be framed.
+ * The last stage of a connection's pipeline: turns a decoded request into a {@link WireRequest},
+ * hands it to the protocol off the event loop, and writes the {@link WireResponse}. Every failure
+ * becomes a response here — decoder failures as 400, the error family as its status, anything
+ * unexpected as a 500 whose details go to the log, never to the wire — and the connection survives
+ * unless the client asked to close it or the request could not be framed.
  *
- * <p>Sharable: it holds only the protocol function (thread-safe) and the worker group; per-
- * connection state lives in a channel attribute touched only by the connection's event loop.
+ * <p>Concurrency: one instance per connection. Its channel callbacks are confined to the
+ * connection's event loop; the requests are handled one at a time, in order, on the connection's
+ * {@link ConnectionLane} over the shared worker pool, and cross to it as immutable copies.
  */
-@ChannelHandler.Sharable
 final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
 
+  /*
+   * Threading. Nothing that can block runs on the event loop. A loop serves many connections,
+   * and the engine takes locks and touches storage: one request stalled there would freeze every
+   * connection on the loop. So the loop only decodes a request and copies what the protocol reads
+   * (method, target, headers, body: copies the protocol made before, now made earlier) and
+   * releases Netty's buffer; the connection's lane runs the protocol on a worker thread and writes
+   * the response, which Netty hands back to the loop to encode and send. Every request takes that
+   * path, the microsecond point read and the long query alike, so there is no rule to keep in step
+   * with the engine about which operations may block.
+   *
+   * The lane runs one request of its connection at a time, so a pipelining client's answers leave
+   * in request order; a request that blocks holds up its own connection and one worker thread,
+   * not the others. A client that pipelines faster than it is answered would queue requests
+   * without end: past MAX_QUEUED the connection stops reading, and reads again once its lane is
+   * down to RESUME_AT.
+   *
+   * The cost is a hand-off to a worker and back per request; docs/benchmarks.md measures it.
+   */
+  private static final int MAX_QUEUED = 64;
+
+  private static final int RESUME_AT = 16;
+
   private final Function<WireRequest, WireResponse> protocol;
   private final String scheme;
-  private final EventExecutorGroup workers;
+  private final ConnectionLane lane;
 
-  GatewayHttpHandler(
-      Function<WireRequest, WireResponse> protocol, boolean tls, EventExecutorGroup workers) {
+  /** Written on the event loop only; read by the lane to know when to wake the reading. */
+  private volatile boolean paused;
+
+  GatewayHttpHandler(Function<WireRequest, WireResponse> protocol, boolean tls, Executor workers) {
     this.protocol = protocol;
     this.scheme = tls ? "https" : "http";
-    this.workers = workers;
+    this.lane = new ConnectionLane(workers);
   }
 
-  /*
-   * Threading. Point operations and metadata take microseconds: they run on the connection's
-   * event loop, which saves a hand-off to another thread and back per request (the largest cost
-   * in a profile of point reads). Queries, read feeds, change feeds and batches can take long:
-   * they run on the connection's worker lane, so one big query never stalls the other
-   * connections on its event loop. While anything of a connection's is on its lane, its later
-   * requests queue behind it, so responses leave in request order.
+  /**
+   * What the protocol needs of a request, copied off Netty's buffers on the event loop; the body is
+   * handed on, never changed.
    */
-  private static final AttributeKey<Lane> LANE = AttributeKey.valueOf("cosmolab.lane");
+  @SuppressWarnings("ArrayRecordComponent")
+  private record Exchange(
+      String method,
+      String uri,
+      Map<String, String> headers,
+      byte[] body,
+      boolean keepAlive,
+      String malformed) {
 
-  /** A connection's worker, and how many of its requests are there (event-loop confined). */
-  private static final class Lane {
-    final EventExecutor worker;
-    int pending;
-
-    Lane(EventExecutor worker) {
-      this.worker = worker;
+    static Exchange of(FullHttpRequest msg) {
+      Map<String, String> headers = new HashMap<>(32); // the SDKs send 10 to 20
+      msg.headers().forEach(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+      var decoded = msg.decoderResult();
+      return new Exchange(
+          msg.method().name(),
+          msg.uri(),
+          headers,
+          ByteBufUtil.getBytes(msg.content()),
+          HttpUtil.isKeepAlive(msg),
+          decoded.isFailure() ? String.valueOf(decoded.cause().getMessage()) : null);
     }
-  }
-
-  private Lane lane(ChannelHandlerContext ctx) {
-    Lane lane = ctx.channel().attr(LANE).get();
-    if (lane == null) {
-      lane = new Lane(workers.next());
-      ctx.channel().attr(LANE).set(lane);
-    }
-    return lane;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
-    Lane lane = lane(ctx);
-    if (lane.pending == 0 && !isLong(msg)) {
-      process(ctx, msg);
-      return;
+    Exchange exchange = Exchange.of(msg); // the buffer is released when this returns
+    lane.execute(() -> serve(ctx, exchange));
+    if (lane.pending() > MAX_QUEUED && !paused) {
+      paused = true;
+      ctx.channel().config().setAutoRead(false);
+      if (lane.pending() <= RESUME_AT) { // caught up before it could see the flag
+        resume(ctx);
+      }
     }
-    lane.pending++;
-    msg.retain();
-    lane.worker.execute(
-        () -> {
-          try {
-            process(ctx, msg);
-          } catch (Throwable e) {
-            // process answers every request itself; what still escapes (say, a failed write)
-            // ends this connection, never the lane's thread, which other connections share
-            LOG.log(Level.ERROR, "a worker task failed; closing its connection", e);
-            var unused = ctx.close();
-          } finally {
-            msg.release();
-            ctx.channel().eventLoop().execute(() -> lane.pending--);
-          }
-        });
   }
 
-  /** Requests that may take long: queries, feeds, batches. */
-  private static boolean isLong(FullHttpRequest msg) {
-    var h = msg.headers();
-    if (msg.method().equals(io.netty.handler.codec.http.HttpMethod.GET)) {
-      String path = Exchanges.rawPath(msg.uri());
-      return path.endsWith("/docs") || path.endsWith("/docs/");
+  /** On the lane. */
+  private void serve(ChannelHandlerContext ctx, Exchange exchange) {
+    try {
+      process(ctx, exchange);
+    } catch (Throwable e) {
+      // process answers every request itself; what still escapes (say, a failed write) ends this
+      // connection, never the worker thread, which serves other connections too
+      LOG.log(Level.ERROR, "a request's task failed; closing its connection", e);
+      var unused = ctx.close();
+    } finally {
+      if (paused && lane.pending() - 1 <= RESUME_AT) { // this task still counts as pending
+        ctx.channel().eventLoop().execute(() -> resume(ctx));
+      }
     }
-    if (!msg.method().equals(io.netty.handler.codec.http.HttpMethod.POST)) {
-      return false;
-    }
-    String type = h.get(HttpHeaderNames.CONTENT_TYPE);
-    return h.contains(Headers.IS_QUERY)
-        || h.contains(Headers.IS_BATCH)
-        || h.contains(Headers.IS_QUERY_PLAN)
-        || (type != null && !type.startsWith("application/json"));
   }
 
-  private void process(ChannelHandlerContext ctx, FullHttpRequest msg) {
+  /** On the event loop. */
+  private void resume(ChannelHandlerContext ctx) {
+    if (paused) {
+      paused = false;
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  private void process(ChannelHandlerContext ctx, Exchange msg) {
     String activityId = Exchanges.activityIdOf(msg.headers().get(Headers.ACTIVITY_ID));
     WireResponse response;
-    boolean keepAlive = HttpUtil.isKeepAlive(msg);
-    if (msg.decoderResult().isFailure()) {
+    boolean keepAlive = msg.keepAlive();
+    if (msg.malformed() != null) {
       keepAlive = false;
       response =
           ErrorResponses.of(
               CosmosError.BAD_REQUEST,
-              "the request is not valid HTTP/1.1: " + msg.decoderResult().cause().getMessage(),
+              "the request is not valid HTTP/1.1: " + msg.malformed(),
               activityId);
     } else {
-      response = handle(msg, activityId);
+      response =
+          Exchanges.handle(
+              protocol, msg.method(), msg.uri(), msg.headers(), msg.body(), scheme, activityId);
       keepAlive &= !Exchanges.closesConnection(response);
     }
     if (TRACE) {
       System.err.printf(
           "cosmolab %s %s -> %d %s%n",
-          msg.method(), msg.uri(), response.status(), traceHeaders(msg, response));
+          msg.method(), msg.uri(), response.status(), traceHeaders(msg.headers(), response));
     }
     write(ctx, response, activityId, keepAlive);
   }
@@ -153,7 +171,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   /** {@code -Dcosmolab.trace=true}: one line per request on stderr, for diagnosing a client. */
   private static final boolean TRACE = Boolean.getBoolean("cosmolab.trace");
 
-  private static String traceHeaders(FullHttpRequest msg, WireResponse response) {
+  private static String traceHeaders(Map<String, String> headers, WireResponse response) {
     StringBuilder b = new StringBuilder();
     for (String h :
         new String[] {
@@ -166,7 +184,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
           Headers.CONTINUATION,
           Headers.CHANGE_FEED_WIRE_FORMAT
         }) {
-      String v = msg.headers().get(h);
+      String v = headers.get(h);
       if (v != null) {
         b.append(h).append('=').append(v).append(' ');
       }
@@ -177,18 +195,15 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     return b.toString();
   }
 
-  private WireResponse handle(FullHttpRequest msg, String activityId) {
-    Map<String, String> headers = new HashMap<>();
-    msg.headers().forEach(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
-    return Exchanges.handle(
-        protocol,
-        msg.method().name(),
-        msg.uri(),
-        headers,
-        ByteBufUtil.getBytes(msg.content()),
-        scheme,
-        activityId);
-  }
+  /**
+   * Response headers whose names are not checked: they are the gateway's own constants. Values are
+   * still checked, so nothing a client sent can split a response.
+   */
+  private static final HttpHeadersFactory RESPONSE_HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+
+  private static final HttpHeadersFactory RESPONSE_TRAILERS =
+      DefaultHttpHeadersFactory.trailersFactory().withNameValidation(false);
 
   static void write(
       ChannelHandlerContext ctx, WireResponse response, String activityId, boolean keepAlive) {
@@ -196,10 +211,12 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,
             HttpResponseStatus.valueOf(response.status()),
-            Unpooled.wrappedBuffer(response.body()));
+            Unpooled.wrappedBuffer(response.body()),
+            RESPONSE_HEADERS,
+            RESPONSE_TRAILERS);
     var h = out.headers();
-    Exchanges.responseHeaders(response, activityId).forEach(h::set);
-    h.set(HttpHeaderNames.DATE, httpDate());
+    Exchanges.responseHeaders(response, activityId, h::add); // each name once: no set needed
+    h.add(HttpHeaderNames.DATE, httpDate());
     HttpUtil.setContentLength(out, response.body().length);
     if (keepAlive) {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -236,14 +253,9 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
-      Lane lane = lane(ctx);
-      Runnable close =
-          () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-      if (lane.pending == 0) {
-        close.run();
-      } else {
-        lane.worker.execute(close); // after the responses still being computed
-      }
+      // after the responses still being computed: the lane runs this after them
+      lane.execute(
+          () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE));
       return;
     }
     super.userEventTriggered(ctx, evt);

@@ -253,7 +253,7 @@ public final class JdkHttpTransport implements AutoCloseable {
       HttpExchange exchange, WireResponse response, String activityId, boolean keepAlive)
       throws IOException {
     com.sun.net.httpserver.Headers h = exchange.getResponseHeaders();
-    Exchanges.responseHeaders(response, activityId).forEach(h::set);
+    Exchanges.responseHeaders(response, activityId, h::set);
     if (!keepAlive) {
       h.set("connection", "close");
     }

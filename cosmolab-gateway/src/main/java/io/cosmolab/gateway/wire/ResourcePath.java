@@ -37,18 +37,29 @@ public record ResourcePath(List<String> segments) {
 
   /** Parses the path part of a request URI (no query string). */
   public static ResourcePath parse(String rawPath) {
-    List<String> out = new ArrayList<>();
-    for (String s : rawPath.split("/", -1)) {
-      if (!s.isEmpty()) {
-        try {
-          out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException e) {
-          throw CosmosError.BAD_REQUEST.exception(
-              "the path segment '%s' is not valid percent-encoding", s);
-        }
+    List<String> out = new ArrayList<>(8);
+    for (int start = 0, end; start <= rawPath.length(); start = end + 1) {
+      end = rawPath.indexOf('/', start);
+      if (end < 0) {
+        end = rawPath.length();
+      }
+      if (end > start) {
+        out.add(decode(rawPath.substring(start, end)));
       }
     }
     return new ResourcePath(out);
+  }
+
+  private static String decode(String s) {
+    if (s.indexOf('%') < 0) {
+      return s; // a '+' in a path is a plus, not a space: nothing to decode
+    }
+    try {
+      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "the path segment '%s' is not valid percent-encoding", s);
+    }
   }
 
   public boolean isAccount() {
