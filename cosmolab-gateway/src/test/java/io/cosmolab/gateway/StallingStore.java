@@ -70,11 +70,27 @@ final class StallingStore implements DocumentStore {
       }
 
       @Override
+      public List<StoredDocument> getAll(String epk, List<String> ids) {
+        if (ids.contains(stalledId)) {
+          stall();
+        }
+        return store.getAll(epk, ids);
+      }
+
+      @Override
       public Iterator<StoredDocument> scan(EpkRange range) {
         if (stallNextScan.compareAndSet(true, false)) {
           stall();
         }
         return store.scan(range);
+      }
+
+      @Override
+      public Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId) {
+        if (stallNextScan.compareAndSet(true, false)) {
+          stall();
+        }
+        return store.scanFrom(range, fromEpk, fromId);
       }
 
       @Override
@@ -91,12 +107,17 @@ final class StallingStore implements DocumentStore {
       public long documentCount() {
         return store.documentCount();
       }
-    };
-  }
 
-  @Override
-  public void drop(String containerRid) {
-    inner.drop(containerRid);
+      @Override
+      public Marks marks() {
+        return store.marks();
+      }
+
+      @Override
+      public void saveMarks(Marks marks) {
+        store.saveMarks(marks);
+      }
+    };
   }
 
   @Override
@@ -105,7 +126,7 @@ final class StallingStore implements DocumentStore {
   }
 
   @Override
-  public void saveCatalog(String catalogJson) {
-    inner.saveCatalog(catalogJson);
+  public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
+    inner.saveCatalog(catalogJson, dropped);
   }
 }
