@@ -723,23 +723,14 @@ public final class Container {
   }
 
   /**
-   * The live documents of index hits, sorted by (EPK, id): each logical partition's read from one
-   * state of it, so a batch is seen whole or not at all; gone and expired ones are left out.
+   * The live documents of one logical partition by id, read from one state of it (a batch is seen
+   * whole or not at all); gone and expired ones are left out, the order is that of {@code ids}.
    */
-  List<StoredDocument> liveDocuments(
-      List<io.cosmolab.engine.index.ContainerIndex.DocRef> sorted, long now) {
-    List<StoredDocument> out = new ArrayList<>(sorted.size());
-    int i = 0;
-    while (i < sorted.size()) {
-      String epk = sorted.get(i).epk();
-      List<String> ids = new ArrayList<>();
-      while (i < sorted.size() && sorted.get(i).epk().equals(epk)) {
-        ids.add(sorted.get(i++).id());
-      }
-      for (StoredDocument d : store.getAll(epk, ids)) {
-        if (!ttl.isExpired(d, now)) {
-          out.add(d);
-        }
+  List<StoredDocument> liveDocuments(String epk, List<String> ids, long now) {
+    List<StoredDocument> out = new ArrayList<>(ids.size());
+    for (StoredDocument d : store.getAll(epk, ids)) {
+      if (!ttl.isExpired(d, now)) {
+        out.add(d);
       }
     }
     return out;

@@ -56,18 +56,21 @@ final class HighWaterMarks {
    * next start carries on from them instead of skipping the rest of the block.
    */
   synchronized void closeAt(long lsn, long sequence) {
-    store.saveMarks(new ContainerStore.Marks(lsn, sequence, horizon.getAsLong()));
-    lsnBound = lsn;
-    sequenceBound = sequence;
+    save(lsn, sequence);
   }
 
   private synchronized void raise(long lsn, long sequence) {
     long l = lsn > lsnBound ? lsn + BLOCK : lsnBound;
     long s = sequence > sequenceBound ? sequence + BLOCK : sequenceBound;
     if (l != lsnBound || s != sequenceBound) {
-      store.saveMarks(new ContainerStore.Marks(l, s, horizon.getAsLong()));
-      lsnBound = l;
-      sequenceBound = s;
+      save(l, s);
     }
+  }
+
+  /** Under the monitor: durably first, then the bounds that let writes use them. */
+  private void save(long lsn, long sequence) {
+    store.saveMarks(new ContainerStore.Marks(lsn, sequence, horizon.getAsLong()));
+    lsnBound = lsn;
+    sequenceBound = sequence;
   }
 }

@@ -482,12 +482,11 @@ final class QueryRunner {
         StoredDocument advance() {
           while (!group.hasNext() && next < refs.size()) {
             String epk = refs.get(next).epk();
-            int end = next;
-            while (end < refs.size() && refs.get(end).epk().equals(epk)) {
-              end++;
+            List<String> ids = new ArrayList<>();
+            while (next < refs.size() && refs.get(next).epk().equals(epk)) {
+              ids.add(refs.get(next++).id());
             }
-            group = container.liveDocuments(refs.subList(next, end), now).iterator();
-            next = end;
+            group = container.liveDocuments(epk, ids, now).iterator();
           }
           return group.hasNext() ? group.next() : null;
         }

@@ -157,23 +157,19 @@ final class WritePath {
               Layout.Partition p = l.partitionFor(t.epk());
               Admission admission = throttle.admit(p.range, t.epk(), now);
               ItemResponse done;
-              p.writes.lock();
               try {
-                Transaction tx = new Transaction(now, p);
-                try {
-                  done = body.run(tx, prepared);
-                  tx.commit();
-                } catch (CosmosException e) {
-                  tx.abandon();
-                  throttle.spend(
-                      p.range, t.epk(), admission, Math.max(e.requestCharge(), 1.0), now);
-                  throw e;
-                } catch (RuntimeException | Error e) {
-                  tx.abandon();
-                  throw e;
-                }
-              } finally {
-                p.writes.unlock();
+                done =
+                    inTransaction(
+                        p,
+                        now,
+                        tx -> {
+                          ItemResponse ran = body.run(tx, prepared);
+                          tx.commit();
+                          return ran;
+                        });
+              } catch (CosmosException e) {
+                throttle.spend(p.range, t.epk(), admission, Math.max(e.requestCharge(), 1.0), now);
+                throw e;
               }
               throttle.spend(p.range, t.epk(), admission, done.requestCharge(), now);
               return new ItemResponse(
@@ -197,48 +193,33 @@ final class WritePath {
             l -> {
               Layout.Partition p = l.partitionFor(t.epk());
               Admission admission = throttle.admit(p.range, t.epk(), now);
-              List<BatchResult.OperationResult> results = new ArrayList<>(operations.size());
-              double charge = 0;
-              int failed = -1;
-              CosmosException failure = null;
-              long resultLsn;
-              p.writes.lock();
-              try {
-                Transaction tx = new Transaction(now, p);
-                try {
-                  for (int i = 0; i < operations.size(); i++) {
-                    try {
-                      ItemResponse r = tx.apply(t, operations.get(i));
-                      charge += r.requestCharge();
-                      results.add(
-                          new BatchResult.OperationResult(
-                              r.status(), 0, r.requestCharge(), r.etag(), r.document(), null));
-                    } catch (CosmosException e) {
-                      failed = i;
-                      failure = e;
-                      break;
-                    }
-                  }
-                  if (failed < 0) {
-                    tx.commit();
-                  } else {
-                    tx.abandon();
-                  }
-                } catch (RuntimeException | Error e) {
-                  tx.abandon();
-                  throw e;
-                }
-                resultLsn = Math.max(tx.lastLsn(), gate.committed());
-              } finally {
-                p.writes.unlock();
-              }
-              throttle.spend(p.range, t.epk(), admission, Math.max(charge, 1.0), now);
-              return failed < 0
-                  ? new BatchResult(200, results, charge, resultLsn)
-                  : failedBatch(operations.size(), results, failed, failure, charge, resultLsn);
+              BatchResult r = inTransaction(p, now, tx -> runBatch(tx, t, operations));
+              throttle.spend(p.range, t.epk(), admission, Math.max(r.requestCharge(), 1.0), now);
+              return r;
             });
     afterWrite(now);
     return result;
+  }
+
+  /** The operations in order on one transaction: committed if all succeed, else abandoned. */
+  private BatchResult runBatch(Transaction tx, Target t, List<BatchOperation> operations) {
+    List<BatchResult.OperationResult> results = new ArrayList<>(operations.size());
+    double charge = 0;
+    for (int i = 0; i < operations.size(); i++) {
+      try {
+        ItemResponse r = tx.apply(t, operations.get(i));
+        charge += r.requestCharge();
+        results.add(
+            new BatchResult.OperationResult(
+                r.status(), 0, r.requestCharge(), r.etag(), r.document(), null));
+      } catch (CosmosException e) {
+        tx.abandon();
+        long lsn = Math.max(tx.lastLsn(), gate.committed());
+        return failedBatch(operations.size(), results, i, e, charge, lsn);
+      }
+    }
+    tx.commit();
+    return new BatchResult(200, results, charge, Math.max(tx.lastLsn(), gate.committed()));
   }
 
   private static BatchResult failedBatch(
@@ -280,6 +261,26 @@ final class WritePath {
     return n;
   }
 
+  /**
+   * Runs {@code work} on a new transaction under {@code p}'s write lock. The work commits the
+   * transaction or not; if it throws, the transaction's LSNs are given back.
+   */
+  private <T> T inTransaction(
+      Layout.Partition p, long now, java.util.function.Function<Transaction, T> work) {
+    p.writes.lock();
+    try {
+      Transaction tx = new Transaction(now, p);
+      try {
+        return work.apply(tx);
+      } catch (RuntimeException | Error e) {
+        tx.abandon();
+        throw e;
+      }
+    } finally {
+      p.writes.unlock();
+    }
+  }
+
   /** What follows a write once it let go of its locks: storage splits, log retention. */
   private void afterWrite(long now) {
     layout.splitOverfull(throughput.get());
@@ -308,24 +309,20 @@ final class WritePath {
           l -> {
             int n = 0;
             for (TimeToLive.Entry e : due) {
-              Layout.Partition p = l.partitionFor(e.epk());
-              p.writes.lock();
-              try {
-                StoredDocument d = store.get(e.epk(), e.id());
-                if (ttl.stillDue(e, d, now)) {
-                  Transaction tx = new Transaction(now, p);
-                  try {
-                    tx.remove(d, true);
-                    tx.commit();
-                  } catch (RuntimeException | Error x) {
-                    tx.abandon();
-                    throw x;
-                  }
-                  n++;
-                }
-              } finally {
-                p.writes.unlock();
-              }
+              boolean expired =
+                  inTransaction(
+                      l.partitionFor(e.epk()),
+                      now,
+                      tx -> {
+                        StoredDocument d = store.get(e.epk(), e.id());
+                        if (!ttl.stillDue(e, d, now)) {
+                          return false;
+                        }
+                        tx.remove(d, true);
+                        tx.commit();
+                        return true;
+                      });
+              n += expired ? 1 : 0;
             }
             return n;
           });
@@ -656,6 +653,11 @@ final class WritePath {
       }
       try {
         store.commit(writes);
+      } catch (RuntimeException | Error e) {
+        abandon(); // nothing was written (a store commit is all or nothing)
+        throw e;
+      }
+      try {
         for (StoredDocument[] v : versions) {
           index.onWrite(v[0], v[1]);
         }
@@ -667,6 +669,7 @@ final class WritePath {
         }
       } finally {
         gate.finish(firstLsn);
+        firstLsn = 0; // committed: a later abandon() must not give its LSNs back
       }
       if (!superseded.isEmpty()) {
         retention.dropAfter(superseded);
@@ -676,7 +679,7 @@ final class WritePath {
       }
     }
 
-    /** Gives back the LSNs taken, unused: nothing was written. */
+    /** Gives back the LSNs taken, unused: nothing was written. A no-op once committed. */
     void abandon() {
       if (firstLsn != 0) {
         gate.abandon(firstLsn, lastLsn);

@@ -193,4 +193,59 @@ class EngineRestartTest {
       inner.saveCatalog(catalogJson, dropped);
     }
   }
+
+  @Test
+  void aStoreCommitThatFails_writesNothing_andItsLsnIsGivenBack() {
+    java.util.concurrent.atomic.AtomicBoolean fail =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    InMemoryDocumentStore inner = new InMemoryDocumentStore();
+    io.cosmolab.engine.store.DocumentStore failing =
+        new io.cosmolab.engine.store.DocumentStore() {
+          @Override
+          public io.cosmolab.engine.store.ContainerStore open(String rid) {
+            io.cosmolab.engine.store.ContainerStore s = inner.open(rid);
+            return (io.cosmolab.engine.store.ContainerStore)
+                java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(),
+                    new Class<?>[] {io.cosmolab.engine.store.ContainerStore.class},
+                    (proxy, method, args) -> {
+                      if (method.getName().equals("commit") && fail.get()) {
+                        throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                            "the disk is full");
+                      }
+                      try {
+                        return method.invoke(s, args);
+                      } catch (java.lang.reflect.InvocationTargetException x) {
+                        throw x.getCause();
+                      }
+                    });
+          }
+
+          @Override
+          public String loadCatalog() {
+            return inner.loadCatalog();
+          }
+
+          @Override
+          public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
+            inner.saveCatalog(catalogJson, dropped);
+          }
+        };
+    Container c =
+        CosmosEngine.builder()
+            .clock(clock)
+            .store(failing)
+            .build()
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    c.create(obj("{'id':'a','pk':'p'}"));
+    long lsn = c.lsn();
+    fail.set(true);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.create(obj("{'id':'b','pk':'p'}")))
+        .isInstanceOf(io.cosmolab.engine.error.CosmosException.class);
+    fail.set(false);
+    assertThat(c.lsn()).isEqualTo(lsn);
+    assertThat(c.documentCount()).isEqualTo(1);
+    assertThat(c.create(obj("{'id':'b','pk':'p'}")).lsn()).isEqualTo(lsn + 1);
+  }
 }

@@ -28,26 +28,22 @@ final class Operations {
     if (op instanceof BatchOperation.Create create) {
       return c.create(key, create.document(), base);
     } else if (op instanceof BatchOperation.Upsert upsert) {
-      return c.upsert(key, upsert.document(), withIfMatch(base, upsert.ifMatch()));
+      return c.upsert(key, upsert.document(), base.withIfMatch(upsert.ifMatch()));
     } else if (op instanceof BatchOperation.Replace replace) {
-      return c.replace(key, replace.id(), replace.document(), withIfMatch(base, replace.ifMatch()));
+      return c.replace(key, replace.id(), replace.document(), base.withIfMatch(replace.ifMatch()));
     } else if (op instanceof BatchOperation.Read read) {
       return c.read(key, read.id(), new ItemOptions(null, read.ifNoneMatch(), base.strongRead()));
     } else if (op instanceof BatchOperation.Delete delete) {
-      return c.delete(key, delete.id(), withIfMatch(base, delete.ifMatch()));
+      return c.delete(key, delete.id(), base.withIfMatch(delete.ifMatch()));
     } else if (op instanceof BatchOperation.Patch patch) {
       return c.patch(
           key,
           patch.id(),
           patch.operations(),
           patch.condition(),
-          withIfMatch(base, patch.ifMatch()));
+          base.withIfMatch(patch.ifMatch()));
     }
     throw new IllegalStateException("unknown operation " + op);
-  }
-
-  private static ItemOptions withIfMatch(ItemOptions base, String ifMatch) {
-    return base.withIfMatch(ifMatch);
   }
 
   /**
