@@ -40,6 +40,8 @@ public final class CosmosEngine implements AutoCloseable {
   private volatile ThrottlingMode throttling;
   private final Map<String, Database> databases = new ConcurrentHashMap<>();
   private final AtomicInteger ordinals = new AtomicInteger();
+  private final java.util.concurrent.Executor housekeeping;
+  private final java.util.concurrent.ExecutorService ownHousekeeping;
 
   private CosmosEngine(Builder b) {
     this.clock = b.clock;
@@ -50,10 +52,35 @@ public final class CosmosEngine implements AutoCloseable {
     this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
     this.store = b.store;
     this.throttling = b.throttling;
+    this.ownHousekeeping = b.housekeeping == null ? housekeepingThread() : null;
+    this.housekeeping = b.housekeeping == null ? ownHousekeeping : b.housekeeping;
     String catalog = store.loadCatalog();
     if (catalog != null) {
       Catalog.restore(this, catalog);
     }
+  }
+
+  /**
+   * One daemon thread that starts when there is work and exits after a second without: an engine
+   * that never has housekeeping to do never starts it, and one nobody closes leaks nothing.
+   */
+  private static java.util.concurrent.ExecutorService housekeepingThread() {
+    return new java.util.concurrent.ThreadPoolExecutor(
+        0,
+        1,
+        1,
+        java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "cosmolab-housekeeping");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** Where deferred work runs (deleting expired documents): see {@link Builder#housekeeping}. */
+  java.util.concurrent.Executor housekeeping() {
+    return housekeeping;
   }
 
   /** Writes the catalog to the store; called after every change of metadata. */
@@ -173,6 +200,17 @@ public final class CosmosEngine implements AutoCloseable {
 
   @Override
   public void close() {
+    if (ownHousekeeping != null) {
+      ownHousekeeping.shutdown(); // what is queued still runs, before the store closes
+      try {
+        if (!ownHousekeeping.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+          ownHousekeeping.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        ownHousekeeping.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
     // exact marks, so a clean restart carries on from the last LSN instead of the next block
     for (Database db : databases()) {
       for (Container c : db.containers()) {
@@ -194,6 +232,7 @@ public final class CosmosEngine implements AutoCloseable {
     private ThrottlingMode throttling = ThrottlingMode.OBSERVE;
     private io.cosmolab.engine.changefeed.Retention changeFeedRetention =
         io.cosmolab.engine.changefeed.Retention.DEFAULT;
+    private java.util.concurrent.Executor housekeeping;
 
     /** The clock every budget, TTL, timestamp and metric reads (default: the system clock). */
     public Builder clock(InstantSource clock) {
@@ -245,6 +284,19 @@ public final class CosmosEngine implements AutoCloseable {
      */
     public Builder changeFeedRetention(io.cosmolab.engine.changefeed.Retention retention) {
       this.changeFeedRetention = java.util.Objects.requireNonNull(retention, "retention");
+      return this;
+    }
+
+    /**
+     * Where the engine runs work no request should wait for: deleting the documents whose time to
+     * live has passed (they are invisible from that moment; the deletion frees their storage and
+     * writes their change records). Default: one daemon thread of the engine's own, started when
+     * there is work. {@code Runnable::run} runs it at once in the thread that noticed it (the next
+     * write after the time), which a test or a rehearsal in virtual time wants: it is then
+     * deterministic. The engine does not shut down an executor it was given.
+     */
+    public Builder housekeeping(java.util.concurrent.Executor executor) {
+      this.housekeeping = java.util.Objects.requireNonNull(executor, "executor");
       return this;
     }
 

@@ -19,8 +19,9 @@ import java.util.PriorityQueue;
  * nothing expires and items' {@code ttl} is ignored; with -1, only items that set a positive {@code
  * ttl} expire; with n > 0, items expire n seconds after their last write unless their own {@code
  * ttl} says otherwise (-1: never). An expired document is invisible at once to reads, queries and
- * the change feed, and is deleted (with a change record marked {@code timeToLiveExpired}) on the
- * next write, change-feed read or {@link Container#expireNow()}.
+ * the change feed, and is deleted (with a change record marked {@code timeToLiveExpired}) by the
+ * engine's housekeeping after the next write, by a change-feed read, or by {@link
+ * Container#expireNow()}.
  *
  * <p>Concurrency: the expiry queue is a monitor (writes to any partition add to it); a new default
  * is set while the container's layout is held exclusively (no write in flight); {@link #isExpired}

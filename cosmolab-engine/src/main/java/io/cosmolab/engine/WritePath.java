@@ -40,9 +40,10 @@ import java.util.function.Supplier;
  * indexes, the usage of logical and physical partitions, and the time-to-live schedule, and last
  * the gate. A store that fails (disk full) leaves nothing behind.
  *
- * Time to live: an expired document is invisible at once; it is deleted by the first write,
- * change-feed read or expireNow() after its time, each deletion under its own partition's lock,
- * by whichever thread gets the sweep (others go on without waiting).
+ * Time to live: an expired document is invisible at once. The first write after its time hands the
+ * deletion to the engine's housekeeping executor (one sweep at a time, each deletion under its own
+ * partition's lock), so no write waits for it; a change-feed read that finds no sweep running, and
+ * expireNow(), delete in their own thread.
  */
 final class WritePath {
   private final Container container;
@@ -60,6 +61,8 @@ final class WritePath {
   private final AtomicLong documentSequence;
   private final HighWaterMarks marks;
   private final ReentrantLock expiring = new ReentrantLock();
+  private final java.util.concurrent.atomic.AtomicBoolean sweepQueued =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   WritePath(
       Container container,
@@ -149,7 +152,7 @@ final class WritePath {
   /** One point write of {@code document} (prepared before the lock), or of none if null. */
   ItemResponse write(Target t, ObjectNode document, boolean indexed, Body body) {
     long now = engine.clock().millis();
-    expireDue(now);
+    scheduleExpiry(now);
     Prepared prepared = document == null ? null : prepare(t, document, now, indexed);
     ItemResponse r =
         layout.shared(
@@ -187,7 +190,7 @@ final class WritePath {
   /** Up to 100 operations in one logical partition, all or nothing. */
   BatchResult batch(Target t, List<BatchOperation> operations) {
     long now = engine.clock().millis();
-    expireDue(now);
+    scheduleExpiry(now);
     BatchResult result =
         layout.shared(
             l -> {
@@ -331,27 +334,38 @@ final class WritePath {
     }
   }
 
-  private void expireDue(long now) {
-    expireDue(now, false);
+  /** Hands a sweep to the housekeeping executor if documents are due and none is queued. */
+  private void scheduleExpiry(long now) {
+    if (!ttl.hasDue(now) || !sweepQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      engine
+          .housekeeping()
+          .execute(
+              () -> {
+                try {
+                  expireDue(engine.clock().millis(), true);
+                } finally {
+                  sweepQueued.set(false);
+                }
+              });
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      sweepQueued.set(false); // the engine is closing: the documents stay invisible, as before
+    }
   }
 
-  /** Builds the index of a path without stopping writes: see ContainerIndex. */
+  /**
+   * Builds the index of a path from a scan that takes no lock, so writes go on meanwhile: see
+   * ContainerIndex. Runs in the calling query's thread (the service's indexes are always current,
+   * so the query that needs one waits for it rather than being charged as a scan).
+   */
   void buildIndex(List<String> path) {
-    index.begin(path);
-    layout.shared(
-        l -> {
-          for (Layout.Partition p : l.partitions().values()) {
-            p.writes.lock();
-            try {
-              index.fill(path, store.scan(p.range.range()));
-            } finally {
-              p.writes.unlock();
-            }
-          }
-          return null;
-        });
-    index.complete(path);
+    index.build(path, () -> store.scan(io.cosmolab.engine.partitioning.EpkRange.FULL));
   }
+
+  /** A version a write replaced ({@code after} null: deleted), by the write at {@code lsn}. */
+  private record Replaced(StoredDocument before, StoredDocument after, long lsn) {}
 
   /**
    * The writes of one operation or batch, staged and applied in one store commit. Created and used
@@ -363,8 +377,8 @@ final class WritePath {
     private final List<ContainerStore.Write> writes = new ArrayList<>();
     private final Map<String, StoredDocument> staged = new HashMap<>();
     private final Map<String, Boolean> deleted = new HashMap<>();
-    // the versions each write replaced, in order, for the indexes: {before, after}
-    private final List<StoredDocument[]> versions = new ArrayList<>();
+    // the versions each write replaced, in order, for the indexes
+    private final List<Replaced> versions = new ArrayList<>();
     private final List<Long> superseded = new ArrayList<>();
     private long logicalBytes;
     private long logicalDocuments;
@@ -601,7 +615,7 @@ final class WritePath {
                   previous == null ? 0 : previous.lsn(),
                   size,
                   false)));
-      versions.add(new StoredDocument[] {previous, d});
+      versions.add(new Replaced(previous, d, d.lsn()));
       supersede(previous);
       logicalEpk = t.epk();
       logicalKey = t.key();
@@ -631,7 +645,7 @@ final class WritePath {
                   old.lsn(),
                   old.sizeBytes(),
                   expired)));
-      versions.add(new StoredDocument[] {old, null});
+      versions.add(new Replaced(old, null, lsn));
       supersede(old);
       logicalEpk = old.epk();
       logicalBytes -= old.sizeBytes();
@@ -658,8 +672,8 @@ final class WritePath {
         throw e;
       }
       try {
-        for (StoredDocument[] v : versions) {
-          index.onWrite(v[0], v[1]);
+        for (Replaced v : versions) {
+          index.onWrite(v.before(), v.after(), v.lsn());
         }
         // one logical partition per transaction: a batch's, or a single document's
         logical.add(logicalEpk, logicalKey, logicalBytes, logicalDocuments);

@@ -208,4 +208,110 @@ class IndexTest {
   private static List<String> ids(Container c, String q) {
     return c.query(QueryRequest.of(q)).rows().stream().map(JsonNode::textValue).toList();
   }
+
+  @Test
+  void buildingAnIndex_doesNotStopWritesToThePartitionItScans_norTakeBackWhatTheyReplaced()
+      throws Exception {
+    io.cosmolab.engine.store.StallingStore store = new io.cosmolab.engine.store.StallingStore();
+    Container c =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .store(store)
+            .build()
+            .createDatabase("b")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withPhysicalPartitions(1));
+    for (int i = 0; i < 50; i++) {
+      c.create(obj("{'id':'d" + i + "','pk':'k" + (i % 5) + "','n':" + (i % 10) + "}"));
+    }
+    // the build's scan (the first a query on /n makes) reads, then stalls: it will yield versions
+    // the writes below replace meanwhile, which the index must not take back
+    store.stallNextScanAfterReading();
+    java.util.concurrent.ExecutorService queries =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<List<String>> query =
+          queries.submit(() -> ids(c, "SELECT VALUE c.id FROM c WHERE c.n = 3"));
+      assertThat(store.awaitStalled()).isTrue();
+      java.util.concurrent.Future<?> write =
+          java.util.concurrent.ForkJoinPool.commonPool()
+              .submit(
+                  () -> {
+                    c.upsert(obj("{'id':'d0','pk':'k0','n':3}")); // was 0
+                    c.delete(PartitionKeyValue.of("k3"), "d3"); // was 3
+                    c.create(obj("{'id':'late','pk':'k1','n':3}"));
+                  });
+      write.get(10, java.util.concurrent.TimeUnit.SECONDS); // not behind the stalled build
+      store.release();
+      assertThat(query.get(10, java.util.concurrent.TimeUnit.SECONDS)).isNotEmpty();
+    } finally {
+      store.release();
+      queries.shutdownNow();
+    }
+    QueryPage page = c.query(QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n = 3"));
+    assertThat(page.rows().stream().map(JsonNode::textValue).sorted())
+        .containsExactly("d0", "d13", "d23", "d33", "d43", "late");
+    assertThat(page.metrics().indexHits()).as("no stale entry").isEqualTo(6);
+    QueryPage zeros = c.query(QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n = 0"));
+    assertThat(zeros.rows()).hasSize(4); // d10, d20, d30, d40; d0 moved to 3
+    assertThat(zeros.metrics().indexHits()).as("no stale entry").isEqualTo(4);
+    assertThat(ids(c, "SELECT VALUE c.id FROM c WHERE c.n = 1"))
+        .as("a rewrite with its value unchanged, before the fill reached it")
+        .containsExactlyInAnyOrder("d1", "d11", "d21", "d31", "d41");
+  }
+
+  @Test
+  void anIndexBuiltWhileWritesRace_holdsExactlyTheLatestVersions() throws Exception {
+    Random random = new Random(7);
+    for (int round = 0; round < 10; round++) {
+      Container c = container("race" + round, IndexingPolicy.DEFAULT);
+      for (int i = 0; i < 400; i++) {
+        c.create(obj("{'id':'d" + i + "','pk':'k" + (i % 7) + "','n':" + (i % 10) + "}"));
+      }
+      long seed = random.nextLong();
+      java.util.concurrent.atomic.AtomicBoolean stop =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Thread writer =
+          new Thread(
+              () -> {
+                Random r = new Random(seed);
+                while (!stop.get()) {
+                  int i = r.nextInt(400);
+                  String pk = "k" + (i % 7);
+                  if (r.nextInt(5) == 0) {
+                    try {
+                      c.delete(PartitionKeyValue.of(pk), "d" + i);
+                    } catch (io.cosmolab.engine.error.CosmosException gone) {
+                      // deleted already
+                    }
+                  } else {
+                    c.upsert(
+                        obj("{'id':'d" + i + "','pk':'" + pk + "','n':" + r.nextInt(10) + "}"));
+                  }
+                }
+              });
+      writer.start();
+      try {
+        ids(c, "SELECT VALUE c.id FROM c WHERE c.n = 1"); // builds the index of /n meanwhile
+      } finally {
+        stop.set(true);
+        writer.join(10_000);
+      }
+      for (int v = 0; v < 10; v++) {
+        QueryPage viaIndex = c.query(QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.n = " + v));
+        List<String> oracle = new java.util.ArrayList<>();
+        for (JsonNode d : c.query(QueryRequest.of("SELECT * FROM c")).rows()) {
+          if (d.get("n").intValue() == v) {
+            oracle.add(d.get("id").textValue());
+          }
+        }
+        assertThat(viaIndex.rows().stream().map(JsonNode::textValue).toList())
+            .as("round %d (writer seed %d), n = %d", round, seed, v)
+            .containsExactlyInAnyOrderElementsOf(oracle);
+        assertThat(viaIndex.metrics().indexHits()).isEqualTo(oracle.size());
+      }
+    }
+  }
 }

@@ -103,4 +103,43 @@ class TimeToLiveTest {
         () -> c.create(obj("{'id':'a','pk':'p','ttl':'soon'}")), CosmosError.BAD_REQUEST, "ttl");
     assertCosmosError(() -> withTtl(0), CosmosError.BAD_REQUEST, "defaultTtl");
   }
+
+  @Test
+  void aWriteAfterTheTime_handsTheDeletionToHousekeeping_andDoesNotRunIt() {
+    java.util.List<Runnable> queued = new java.util.ArrayList<>();
+    Container c =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .housekeeping(queued::add)
+            .build()
+            .createDatabase("h")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withDefaultTimeToLive(5));
+    c.create(obj("{'id':'old','pk':'p'}"));
+    clock.advance(Duration.ofSeconds(6));
+    c.create(obj("{'id':'new','pk':'p'}"));
+    c.create(obj("{'id':'newer','pk':'p'}"));
+    assertThat(queued).as("one sweep queued, however many writes notice").hasSize(1);
+    assertCosmosError(() -> c.read(p, "old"), CosmosError.NOT_FOUND);
+    assertThat(c.documentCount()).as("still stored: the writes did not delete it").isEqualTo(3);
+    queued.remove(0).run();
+    assertThat(c.documentCount()).isEqualTo(2);
+    clock.advance(Duration.ofSeconds(6));
+    c.create(obj("{'id':'last','pk':'p'}"));
+    assertThat(queued).as("the next sweep is queued once the first is done").hasSize(1);
+  }
+
+  @Test
+  void byDefault_expiredDocumentsAreDeletedInTheBackground() throws InterruptedException {
+    Container c = withTtl(5);
+    c.create(obj("{'id':'a','pk':'p'}"));
+    clock.advance(Duration.ofSeconds(6));
+    c.create(obj("{'id':'b','pk':'p'}"));
+    for (int i = 0; i < 500 && c.documentCount() > 1; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(c.documentCount()).isEqualTo(1);
+  }
 }

@@ -9,14 +9,18 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.query.exec.Values;
 import io.cosmolab.query.plan.IndexPredicate;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The range indexes of a container: for each indexed path a query has filtered on, the documents by
@@ -32,10 +36,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * lookups are bounded by sentinels at the type boundaries of the cross-type order.
  *
  * Building without stopping writes: the index is registered first (so every write from then on
- * maintains it), then filled one physical partition at a time, each under that partition's write
- * lock, and only then used. A write before its partition was filled adds its new value, which the
- * fill finds again (a set: no duplicate); after, it is maintained as usual. No version is missed
- * and none left behind.
+ * maintains it), then filled from a scan of the container that takes no lock, and only then used.
+ * A scan is weakly consistent (it may see a document before or after a write that runs meanwhile),
+ * so while an index builds, it remembers for each document the LSN of the last write that
+ * maintained it (a delete included), and the fill skips a version no newer than that: the newest
+ * version of every document wins, whichever path brought it. A document present throughout the
+ * scan is always seen, one written meanwhile is maintained by its write, so no version is missed
+ * and none left behind. One caller builds; others asking for the same path wait for it.
  *
  * Concurrency: writes to different partitions maintain an index at once; each path's index is a
  * monitor for its updates (a handful of map operations), and an update adds the new entry before
@@ -52,17 +59,59 @@ public final class ContainerIndex {
   private final IndexingPolicy policy;
   private final Map<List<String>, PathIndex> byPath = new ConcurrentHashMap<>();
 
-  /** The index of one path: documents by value; usable once every partition was filled in. */
+  /** The index of one path: documents by value; usable once the fill completed. */
   private static final class PathIndex {
     final List<String> path;
     final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
     volatile boolean complete;
+    // while filling: the LSN of the last write that maintained each document (guarded by this)
+    private Map<DocRef, Long> maintained = new HashMap<>();
+    // the one fill of this path; others wait for it (null: none started, or the last one failed)
+    private final AtomicReference<CompletableFuture<Void>> fill = new AtomicReference<>();
 
     PathIndex(List<String> path) {
       this.path = path;
     }
 
-    synchronized void replace(StoredDocument before, StoredDocument after) {
+    /** A write replaced {@code before} by {@code after} (null: deleted) at {@code lsn}. */
+    synchronized void replace(StoredDocument before, StoredDocument after, long lsn) {
+      if (maintained == null) {
+        replace(before, after);
+        return;
+      }
+      StoredDocument d = after != null ? after : before;
+      maintained.put(new DocRef(d.epk(), d.id()), lsn);
+      // the fill may not have reached the version replaced, so an unchanged value is no proof that
+      // the document has an entry, and the fill will now skip it: add the new entry, then remove
+      // the old one unless it is the same
+      if (after != null) {
+        replace(null, after);
+      }
+      if (before != null && !sameValue(before, after)) {
+        replace(before, null);
+      }
+    }
+
+    private boolean sameValue(StoredDocument before, StoredDocument after) {
+      JsonNode was = valueAt(before.body(), path);
+      JsonNode is = after == null ? null : valueAt(after.body(), path);
+      return was != null && is != null && Values.ORDER.compare(was, is) == 0;
+    }
+
+    /** A version the fill's scan found, unless a write already maintained a newer one. */
+    synchronized void fillOne(StoredDocument d) {
+      Long last = maintained == null ? null : maintained.get(new DocRef(d.epk(), d.id()));
+      if (last == null || last < d.lsn()) {
+        replace(null, d);
+      }
+    }
+
+    synchronized void filled() {
+      maintained = null;
+      complete = true;
+    }
+
+    private void replace(StoredDocument before, StoredDocument after) {
       JsonNode was = before == null ? null : valueAt(before.body(), path);
       JsonNode is = after == null ? null : valueAt(after.body(), path);
       if (was != null && is != null && Values.ORDER.compare(was, is) == 0) {
@@ -81,6 +130,28 @@ public final class ContainerIndex {
             byValue.remove(was);
           }
         }
+      }
+    }
+
+    /** Fills from {@code scan} once; a caller that finds a fill running waits for it. */
+    void build(Supplier<Iterator<StoredDocument>> scan) {
+      CompletableFuture<Void> mine = new CompletableFuture<>();
+      CompletableFuture<Void> running = fill.compareAndExchange(null, mine);
+      if (running != null) {
+        running.join();
+        return;
+      }
+      try {
+        Iterator<StoredDocument> documents = scan.get();
+        while (documents.hasNext()) {
+          fillOne(documents.next());
+        }
+        filled();
+        mine.complete(null);
+      } catch (RuntimeException | Error e) {
+        fill.set(null); // a later query tries again
+        mine.completeExceptionally(e);
+        throw e;
       }
     }
   }
@@ -123,30 +194,24 @@ public final class ContainerIndex {
   }
 
   /**
-   * Registers the index of a path, empty, so every write maintains it from now on; then the caller
-   * fills it ({@link #fill}) and marks it complete ({@link #complete}). Idempotent.
+   * Builds the index of a path, if it is not yet complete, from {@code scan} (every document of the
+   * container, read without locks while writes go on); returns when it is complete. Writes maintain
+   * it from the start of the build. One caller scans; concurrent callers wait for it.
    */
-  public void begin(List<String> path) {
-    byPath.computeIfAbsent(List.copyOf(path), PathIndex::new);
-  }
-
-  /** Adds documents to a registered index: a partition's, read under its write lock. */
-  public void fill(List<String> path, Iterator<StoredDocument> documents) {
-    PathIndex i = byPath.get(path);
-    while (documents.hasNext()) {
-      i.replace(null, documents.next());
+  public void build(List<String> path, Supplier<Iterator<StoredDocument>> scan) {
+    PathIndex i = byPath.computeIfAbsent(List.copyOf(path), PathIndex::new);
+    if (!i.complete) {
+      i.build(scan);
     }
   }
 
-  /** Every partition was filled in: lookups may use the index. */
-  public void complete(List<String> path) {
-    byPath.get(path).complete = true;
-  }
-
-  /** After a commit, under the document's partition lock: a version replaced another. */
-  public void onWrite(StoredDocument before, StoredDocument after) {
+  /**
+   * After a commit, under the document's partition lock: a version replaced another ({@code after}
+   * null for a delete) by the write at {@code lsn}.
+   */
+  public void onWrite(StoredDocument before, StoredDocument after, long lsn) {
     for (PathIndex i : byPath.values()) {
-      i.replace(before, after);
+      i.replace(before, after, lsn);
     }
   }
 

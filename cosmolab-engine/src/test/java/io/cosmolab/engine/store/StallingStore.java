@@ -1,11 +1,6 @@
-package io.cosmolab.gateway;
+package io.cosmolab.engine.store;
 
 import io.cosmolab.engine.partitioning.EpkRange;
-import io.cosmolab.engine.store.ChangeRecord;
-import io.cosmolab.engine.store.ContainerStore;
-import io.cosmolab.engine.store.DocumentStore;
-import io.cosmolab.engine.store.InMemoryDocumentStore;
-import io.cosmolab.engine.store.StoredDocument;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,30 +12,40 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * read behind a held lock or a slow disk would. The stall ends by itself after 30 s, so a failing
  * test cannot hang the build.
  */
-final class StallingStore implements DocumentStore {
+public final class StallingStore implements DocumentStore {
   private final DocumentStore inner = new InMemoryDocumentStore();
   private final CountDownLatch entered = new CountDownLatch(1);
   private final CountDownLatch released = new CountDownLatch(1);
   private volatile String stalledId;
   private final AtomicBoolean stallNextScan = new AtomicBoolean();
+  private final AtomicBoolean stallNextScanLate = new AtomicBoolean();
 
   /** Every read of the document with this id stalls, until {@link #release}. */
-  void stallReadsOf(String id) {
+  public void stallReadsOf(String id) {
     stalledId = id;
   }
 
   /** The next scan (a query's, a feed's) stalls, until {@link #release}. */
-  void stallNextScan() {
+  public void stallNextScan() {
     stallNextScan.set(true);
   }
 
+  /**
+   * The next scan reads its whole range, then stalls until {@link #release}, then yields what it
+   * read: versions that writes during the stall may have replaced, as a weakly consistent iterator
+   * can.
+   */
+  public void stallNextScanAfterReading() {
+    stallNextScanLate.set(true);
+  }
+
   /** Waits until a read has stalled. */
-  boolean awaitStalled() throws InterruptedException {
+  public boolean awaitStalled() throws InterruptedException {
     return entered.await(10, TimeUnit.SECONDS);
   }
 
   /** Lets the stalled reads go on, and the later ones pass. */
-  void release() {
+  public void release() {
     stalledId = null;
     released.countDown();
   }
@@ -81,6 +86,12 @@ final class StallingStore implements DocumentStore {
       public Iterator<StoredDocument> scan(EpkRange range) {
         if (stallNextScan.compareAndSet(true, false)) {
           stall();
+        }
+        if (stallNextScanLate.compareAndSet(true, false)) {
+          List<StoredDocument> read = new java.util.ArrayList<>();
+          store.scan(range).forEachRemaining(read::add);
+          stall();
+          return read.iterator();
         }
         return store.scan(range);
       }
