@@ -234,6 +234,8 @@ public final class CosmosEngine implements AutoCloseable {
         io.cosmolab.engine.changefeed.Retention.DEFAULT;
     private java.util.concurrent.Executor housekeeping;
 
+    private Builder() {}
+
     /** The clock every budget, TTL, timestamp and metric reads (default: the system clock). */
     public Builder clock(InstantSource clock) {
       this.clock = java.util.Objects.requireNonNull(clock, "clock");

@@ -212,7 +212,7 @@ class IndexTest {
   @Test
   void buildingAnIndex_doesNotStopWritesToThePartitionItScans_norTakeBackWhatTheyReplaced()
       throws Exception {
-    io.cosmolab.engine.store.StallingStore store = new io.cosmolab.engine.store.StallingStore();
+    io.cosmolab.engine.testing.StallingStore store = new io.cosmolab.engine.testing.StallingStore();
     Container c =
         CosmosEngine.builder()
             .clock(clock)

@@ -4,7 +4,6 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
-import io.cosmolab.gateway.http.ConnectionLimits;
 import io.cosmolab.gateway.http.GatewayChannelInitializer;
 import io.cosmolab.gateway.http.GuardedServerSocketChannel;
 import io.cosmolab.gateway.http.JdkHttpTransport;

@@ -7,7 +7,7 @@ import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.document.JsonTrees;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.store.StallingStore;
+import io.cosmolab.engine.testing.StallingStore;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

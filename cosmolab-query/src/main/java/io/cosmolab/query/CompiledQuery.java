@@ -61,7 +61,7 @@ public final class CompiledQuery {
     Map<String, JsonNode> params =
         Collections.unmodifiableMap(
             new LinkedHashMap<>(parameters == null ? Map.of() : parameters));
-    new io.cosmolab.query.exec.ValidatorAccess().check(query, params);
+    io.cosmolab.query.exec.ValidatorAccess.check(query, params);
     return new CompiledQuery(text, query, params);
   }
 

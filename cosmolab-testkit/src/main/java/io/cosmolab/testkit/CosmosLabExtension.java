@@ -46,6 +46,9 @@ public final class CosmosLabExtension implements BeforeAllCallback, ParameterRes
   private static final String DATABASE = "cosmolab";
   private static final AtomicInteger CONTAINERS = new AtomicInteger();
 
+  /** Made by JUnit, for {@code @ExtendWith(CosmosLabExtension.class)}. */
+  public CosmosLabExtension() {}
+
   /** The lab and the clients made for it, closed together when the store is. */
   private record Running(CosmosLab lab, CosmosClient client, CosmosAsyncClient asyncClient)
       implements AutoCloseable {

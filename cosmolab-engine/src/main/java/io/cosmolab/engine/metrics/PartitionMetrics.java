@@ -34,6 +34,9 @@ public final class PartitionMetrics {
 
   private static final int MAX_MAP_SIZE = 1024;
 
+  /** Metrics with no history yet. */
+  public PartitionMetrics() {}
+
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final ItemsSketch<String> hotKeysByRu = new ItemsSketch<>(MAX_MAP_SIZE);
   private final List<PartitionEvent> events = new CopyOnWriteArrayList<>();

@@ -41,6 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InMemoryDocumentStore implements DocumentStore {
   private final Map<String, Container> containers = new ConcurrentHashMap<>();
 
+  /** An empty store. */
+  public InMemoryDocumentStore() {}
+
   @Override
   public ContainerStore open(String containerRid) {
     return containers.computeIfAbsent(containerRid, rid -> new Container());

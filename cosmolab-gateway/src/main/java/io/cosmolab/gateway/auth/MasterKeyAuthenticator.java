@@ -1,9 +1,6 @@
 package io.cosmolab.gateway.auth;
 
 import io.cosmolab.engine.error.CosmosError;
-import io.cosmolab.gateway.wire.Headers;
-import io.cosmolab.gateway.wire.ResourcePath;
-import io.cosmolab.gateway.wire.WireRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -86,45 +83,30 @@ public final class MasterKeyAuthenticator {
   }
 
   /**
-   * Passes when the request is signed with the key and dated within the window.
-   *
-   * @param ridAddressed true when the path names its resources by RID, and the last id segment is
-   *     the RID of the resource the request addresses (or of a feed's owner); then the lower-cased
-   *     RID is the link to sign, as the SDKs do
-   * @throws io.cosmolab.engine.error.CosmosException 401 for a missing or wrong signature, 403 for
-   *     a date outside the window
+   * What a signature covers, as the request carried it: its verb, its {@code authorization} header,
+   * and its {@code x-ms-date} and {@code date} headers (null when absent).
    */
-  public void check(WireRequest request, boolean ridAddressed) {
-    checkSignedAs(request, request.path(), ridAddressed);
-  }
-
-  /**
-   * As {@link #check(WireRequest, boolean)}, for a request signed as if it addressed {@code
-   * signedPath} rather than its own path: the SDKs' delete by partition key posts to {@code
-   * …/operations/partitionkeydelete} and signs it as the container.
-   */
-  public void checkSignedAs(WireRequest request, ResourcePath signedPath, boolean ridAddressed) {
-    checkSignedOver(
-        request,
-        signedPath.resourceType(),
-        java.util.List.of(signedLink(signedPath, ridAddressed)));
-  }
+  public record SignedHeaders(String method, String authorization, String xmsDate, String date) {}
 
   /**
    * Passes when the request is signed, with the key and within the window, over {@code type} and
    * one of {@code links}: for the few requests whose signature does not follow their path, such as
    * the Java SDK's {@code GET /addresses} (signed as the documents of the collection it resolves).
+   * Which link a path is signed over (the RID rule above) is the caller's to say.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 401 for a missing or wrong signature, 403 for
+   *     a date outside the window
    */
-  public void checkSignedOver(WireRequest request, String type, java.util.List<String> links) {
-    String header = request.header(Headers.AUTHORIZATION);
+  public void checkSignedOver(SignedHeaders request, String type, java.util.List<String> links) {
+    String header = request.authorization();
     if (header == null || header.isBlank()) {
       throw CosmosError.UNAUTHORIZED.exception(
           "Required Header authorization is missing. Sign each request with the master key"
               + " (type=master&ver=1.0&sig=...)");
     }
     byte[] expected = signatureOf(header);
-    String xmsDate = request.header(Headers.X_MS_DATE);
-    String date = request.header(Headers.DATE);
+    String xmsDate = request.xmsDate();
+    String date = request.date();
     String signedDate = xmsDate != null ? xmsDate : date;
     if (signedDate == null) {
       throw CosmosError.UNAUTHORIZED.exception(
@@ -145,15 +127,6 @@ public final class MasterKeyAuthenticator {
             + " the expected payload is not built as per the protocol. Server used the following"
             + " payload to sign: '%s\\n%s\\n%s\\n%s\\n\\n'",
         verb, type, links.get(0), xms);
-  }
-
-  /** The one link a request for this path must be signed over. */
-  private static String signedLink(ResourcePath path, boolean ridAddressed) {
-    boolean offer = path.kind() == ResourcePath.Kind.OFFERS && !path.isFeed();
-    if (offer || ridAddressed) {
-      return path.lastIdSegment().toLowerCase(Locale.ROOT);
-    }
-    return path.resourceLink();
   }
 
   /** The signature the header carries, decoded. */

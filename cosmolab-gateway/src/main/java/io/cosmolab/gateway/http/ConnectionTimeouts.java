@@ -1,5 +1,6 @@
 package io.cosmolab.gateway.http;
 
+import io.cosmolab.gateway.ConnectionLimits;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,5 +1,6 @@
 package io.cosmolab.gateway.http;
 
+import io.cosmolab.gateway.ConnectionLimits;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;

@@ -29,9 +29,10 @@ final class DirectMode {
     String resolveFor = request.queryParameter("$resolveFor");
     if (auth != null) {
       if (resolveFor == null || resolveFor.isBlank()) {
-        auth.checkSignedOver(request, "dbs", List.of(""));
+        Signatures.checkSignedOver(auth, request, "dbs", List.of(""));
       } else {
-        auth.checkSignedOver(request, "docs", signedLinks(ResourcePath.parse(resolveFor)));
+        Signatures.checkSignedOver(
+            auth, request, "docs", signedLinks(ResourcePath.parse(resolveFor)));
       }
     }
     throw notServed(resolveFor);

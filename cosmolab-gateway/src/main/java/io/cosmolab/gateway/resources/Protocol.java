@@ -66,7 +66,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       return deleteAllByPartitionKey(request);
     }
     if (auth != null) {
-      auth.check(request, resolver.isRidAddressed(request.path()));
+      Signatures.check(auth, request, resolver.isRidAddressed(request.path()));
     }
     ResourcePath path = request.path();
     switch (path.kind()) {
@@ -147,7 +147,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
     ResourcePath path = request.path();
     ResourcePath container = new ResourcePath(path.segments().subList(0, 4));
     if (auth != null) {
-      auth.checkSignedAs(request, container, resolver.isRidAddressed(container));
+      Signatures.checkSignedAs(auth, request, container, resolver.isRidAddressed(container));
     }
     if (!request.method().equals("POST")) {
       throw methodNotAllowed(request);

@@ -266,8 +266,10 @@ public final class GatewayCertificate {
   /**
    * The Netty server context serving this certificate: a JDK {@link SSLContext} with a key manager
    * that hands out the one key, so no key store is built (Netty's own builder builds and decrypts a
-   * PKCS#12 store, which costs most of a second at start-up).
+   * PKCS#12 store, which costs most of a second at start-up). For the gateway's own server: Netty
+   * has only automatic module names, so its types cannot be part of this module's API.
    */
+  @SuppressWarnings("exports")
   public SslContext serverContext() {
     return new JdkSslContext(
         jdkServerContext(),

@@ -5,7 +5,9 @@ import java.util.Map;
 
 /** Lets the API class run the package-private validator; not part of the API. */
 public final class ValidatorAccess {
-  public void check(Query query, Map<String, ?> parameters) {
+  private ValidatorAccess() {}
+
+  public static void check(Query query, Map<String, ?> parameters) {
     new Validator(parameters).check(query);
   }
 }

@@ -189,8 +189,8 @@ class RocksDbEngineTest {
   void scanAndScanFrom_walkInEpkThenUtf8IdOrder_andSeekToThePosition_asInMemory() {
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir.resolve("walks"))) {
       io.cosmolab.engine.store.ContainerStore s = store.open("c");
-      io.cosmolab.engine.store.InMemoryDocumentStoreTest.fill(s);
-      io.cosmolab.engine.store.InMemoryDocumentStoreTest.checkWalks(s);
+      io.cosmolab.engine.testing.StoreWalks.fill(s);
+      io.cosmolab.engine.testing.StoreWalks.checkWalks(s);
       assertThat(s.getAll("20", List.of("b", "missing", "a")))
           .extracting(io.cosmolab.engine.store.StoredDocument::id)
           .containsExactly("b", "a");

@@ -1,6 +1,11 @@
-package io.cosmolab.engine.store;
+package io.cosmolab.engine.testing;
 
 import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
+import io.cosmolab.engine.store.DocumentStore;
+import io.cosmolab.engine.store.InMemoryDocumentStore;
+import io.cosmolab.engine.store.StoredDocument;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +24,9 @@ public final class StallingStore implements DocumentStore {
   private volatile String stalledId;
   private final AtomicBoolean stallNextScan = new AtomicBoolean();
   private final AtomicBoolean stallNextScanLate = new AtomicBoolean();
+
+  /** The in-memory store, with no fault until one is asked for. */
+  public StallingStore() {}
 
   /** Every read of the document with this id stalls, until {@link #release}. */
   public void stallReadsOf(String id) {

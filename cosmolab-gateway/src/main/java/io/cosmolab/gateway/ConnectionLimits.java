@@ -1,4 +1,4 @@
-package io.cosmolab.gateway.http;
+package io.cosmolab.gateway;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
