@@ -43,4 +43,10 @@ class InMemoryDocumentStoreTest {
         .containsExactly(100L, 101L);
     assertThat(s.documentCount()).isEqualTo(8);
   }
+
+  @Test
+  void aWalkSeesABatchWhole_evenAcrossALongLogicalPartition() {
+    io.cosmolab.engine.testing.StoreWalks.checkBatchSeenWhole(
+        new InMemoryDocumentStore().open("c"));
+  }
 }

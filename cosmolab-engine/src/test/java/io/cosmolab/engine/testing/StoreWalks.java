@@ -73,4 +73,36 @@ public final class StoreWalks {
         .startsWith("10/b", "10/\uFFFD", "10/" + EMOJI, "20/a")
         .hasSize(8);
   }
+
+  /**
+   * A walk that started before a batch sees the batch's logical partition whole, as it was before
+   * (or after), even when the partition is longer than a store reads at once (RocksDB: 512 keys).
+   */
+  public static void checkBatchSeenWhole(ContainerStore s) {
+    int n = 1200;
+    List<ContainerStore.Write> load = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      load.add(new ContainerStore.Write.Put(doc("40", String.format("d%04d", i), i + 1)));
+      if (load.size() == 100) {
+        s.commit(List.copyOf(load));
+        load.clear();
+      }
+    }
+    Iterator<StoredDocument> during = s.scan(new EpkRange("40", "41"));
+    assertThat(during.next().lsn()).isEqualTo(1);
+    s.commit(
+        List.of(
+            new ContainerStore.Write.Put(doc("40", "d0000", 5000)),
+            new ContainerStore.Write.Put(doc("40", String.format("d%04d", n - 1), 5001))));
+    StoredDocument last = null;
+    int seen = 1;
+    while (during.hasNext()) {
+      last = during.next();
+      seen++;
+    }
+    assertThat(seen).isEqualTo(n);
+    assertThat(last.lsn())
+        .as("the batch's other half, seen by a walk that saw its first")
+        .isEqualTo(n);
+  }
 }

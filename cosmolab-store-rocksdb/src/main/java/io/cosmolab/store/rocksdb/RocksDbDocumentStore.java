@@ -22,6 +22,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,12 +50,13 @@ import org.rocksdb.WriteBatch;
  * #open(Path, boolean)} with {@code syncEachCommit} survives both, at the cost of an fsync per
  * write.
  *
- * <p>Reads use short-lived iterators: a scan fetches a chunk of keys per iterator and resumes after
- * the last one, so an abandoned scan holds no native resources.
+ * <p>Reads use short-lived iterators: a scan fetches a chunk of keys per iterator (whole logical
+ * partitions, so a batch is seen whole) and resumes after the last one, so an abandoned scan holds
+ * no native resources.
  *
  * <p>Thread-safe: RocksDB is; the per-container document counts are atomic, and the engine commits
- * one writer per container at a time. Every use of the database holds the read side of {@link
- * #gate}; only reopening it (see below) holds the write side.
+ * one writer per physical partition at a time. Every use of the database holds the read side of
+ * {@link #gate}; only reopening it (see below) holds the write side.
  */
 public final class RocksDbDocumentStore implements DocumentStore {
   /*
@@ -489,7 +491,8 @@ public final class RocksDbDocumentStore implements DocumentStore {
             String epk = Codec.epkOf(key, prefix);
             return epk != null && epk.compareTo(range.max()) < 0;
           },
-          Codec::decodeDocument);
+          Codec::decodeDocument,
+          (a, b) -> Objects.equals(Codec.epkOf(a, prefix), Codec.epkOf(b, prefix)));
     }
 
     @Override
@@ -499,7 +502,8 @@ public final class RocksDbDocumentStore implements DocumentStore {
           "read the change log",
           Codec.changeKey(prefix, lsn + 1),
           key -> Codec.startsWith(key, prefix),
-          Codec::decodeChange);
+          Codec::decodeChange,
+          (a, b) -> false); // committed records never change: any chunk boundary will do
     }
 
     @Override
@@ -572,15 +576,21 @@ public final class RocksDbDocumentStore implements DocumentStore {
   }
 
   /**
-   * Iterates a key range in chunks: each chunk opens an iterator, reads up to {@link #CHUNK}
-   * entries and closes it; the next chunk seeks just past the last key read. An iterator that stops
-   * before the end of the range is asked why, so damage fails the scan instead of ending it.
+   * Iterates a key range in chunks: each chunk opens an iterator, reads {@link #CHUNK} entries and
+   * closes it; the next chunk seeks just past the last key read. An iterator that stops before the
+   * end of the range is asked why, so damage fails the scan instead of ending it.
+   *
+   * <p>An iterator reads one state of the database, and a chunk never ends inside a {@code unit}
+   * (for documents, a logical partition: keys of one EPK): it reads on past {@link #CHUNK} to the
+   * unit's end. A write batch touches one logical partition, so a scan sees each batch whole or not
+   * at all, as the in-memory store's does.
    */
   private final class Chunked<T> implements Iterator<T> {
     private final Function<RocksDatabase, ColumnFamilyHandle> family;
     private final String what;
     private final Predicate<byte[]> inRange;
     private final Function<byte[], T> decode;
+    private final java.util.function.BiPredicate<byte[], byte[]> sameUnit;
     private byte[] seek;
     private boolean seekInclusive = true;
     private boolean done;
@@ -591,12 +601,14 @@ public final class RocksDbDocumentStore implements DocumentStore {
         String what,
         byte[] start,
         Predicate<byte[]> inRange,
-        Function<byte[], T> decode) {
+        Function<byte[], T> decode,
+        java.util.function.BiPredicate<byte[], byte[]> sameUnit) {
       this.family = family;
       this.what = what;
       this.seek = start;
       this.inRange = inRange;
       this.decode = decode;
+      this.sameUnit = sameUnit;
     }
 
     private void fill() {
@@ -610,20 +622,21 @@ public final class RocksDbDocumentStore implements DocumentStore {
           it.next();
         }
         int n = 0;
-        for (; it.isValid() && n < CHUNK; it.next(), n++) {
+        for (; it.isValid(); it.next(), n++) {
           byte[] key = it.key();
           if (!inRange.test(key)) {
             done = true;
             return;
           }
+          if (n >= CHUNK && !sameUnit.test(seek, key)) {
+            return; // a full chunk, ended between two units
+          }
           buffer.add(RocksDbDocumentStore.this.decode(decode, it.value(), what));
           seek = key;
           seekInclusive = false;
         }
-        if (!it.isValid()) {
-          checkStopped(it, what);
-          done = true;
-        }
+        checkStopped(it, what);
+        done = true;
       } finally {
         gate.readLock().unlock();
       }

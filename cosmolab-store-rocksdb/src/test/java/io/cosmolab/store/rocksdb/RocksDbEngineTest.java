@@ -196,4 +196,11 @@ class RocksDbEngineTest {
           .containsExactly("b", "a");
     }
   }
+
+  @Test
+  void aScanSeesABatchWhole_thoughItReadsInChunksOf512() {
+    try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir.resolve("whole"))) {
+      io.cosmolab.engine.testing.StoreWalks.checkBatchSeenWhole(store.open("c"));
+    }
+  }
 }
