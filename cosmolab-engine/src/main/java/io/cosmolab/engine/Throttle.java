@@ -79,10 +79,7 @@ final class Throttle {
    * partition it is also counted to (for the hottest-keys metric).
    */
   void spend(PartitionKeyRange range, String keyEpk, Admission a, double ru, long now) {
-    metrics.recordOperation(range.id(), now, ru);
-    if (keyEpk != null) {
-      metrics.recordKey(keyEpk, ru);
-    }
+    metrics.recordOperation(range.id(), now, ru, keyEpk);
     if (engine.throttling() != ThrottlingMode.OFF && a != Admission.THROTTLED) {
       budgetFor(range, keyEpk != null ? keyEpk : range.range().min()).charge(ru, a, now);
     }

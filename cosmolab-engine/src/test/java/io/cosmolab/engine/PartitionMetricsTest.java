@@ -24,15 +24,15 @@ class PartitionMetricsTest {
     Random random = new Random(seed);
     Map<String, Double> exact = new HashMap<>();
     for (int k = 0; k < 3_000; k++) {
-      c.create(obj("{'id':'d','pk':'k" + k + "'}"));
-      exact.merge("k" + k, 5.2, Double::sum);
+      double charge = c.create(obj("{'id':'d','pk':'k" + k + "'}")).requestCharge();
+      exact.merge("k" + k, charge, Double::sum);
     }
     // a Zipf-like workload: key i read ~ 2000 / (i + 1) times
     for (int i = 0; i < 20; i++) {
       int reads = 2_000 / (i + 1) + random.nextInt(3);
       for (int r = 0; r < reads; r++) {
-        c.read(PartitionKeyValue.of("k" + i), "d");
-        exact.merge("k" + i, 1.0, Double::sum);
+        double charge = c.read(PartitionKeyValue.of("k" + i), "d").requestCharge();
+        exact.merge("k" + i, charge, Double::sum);
       }
     }
     List<LogicalPartitionStats> top = c.hottestLogicalPartitions(5);

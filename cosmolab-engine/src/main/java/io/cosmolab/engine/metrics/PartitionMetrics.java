@@ -25,8 +25,13 @@ import org.apache.datasketches.frequencies.ItemsSketch;
  * entries) whatever the number of keys, with a guaranteed error of at most 3.5/MAX_MAP_SIZE of the
  * total weight, reported with each estimate ([D] partitioning-model §5).
  *
- * Concurrency: slot updates synchronize on the partition's series; the sketch on itself; events
- * are a copy-on-write list. Readers take snapshots.
+ * Each physical partition's series has its own sketch, so an operation takes one monitor, its
+ * partition's, and writes to different partitions share nothing; the hottest keys of the container
+ * are the merge of the partitions' sketches (a key whose partition split is in both halves' and
+ * the parent's, and the merge adds them up). The merged error bound is the sum of theirs.
+ *
+ * Concurrency: updates synchronize on the partition's series; events are a copy-on-write list.
+ * Readers take snapshots.
  */
 public final class PartitionMetrics {
   /** Seconds of per-second history kept per partition. */
@@ -38,7 +43,6 @@ public final class PartitionMetrics {
   public PartitionMetrics() {}
 
   private final Map<String, Series> series = new ConcurrentHashMap<>();
-  private final ItemsSketch<String> hotKeysByRu = new ItemsSketch<>(MAX_MAP_SIZE);
   private final List<PartitionEvent> events = new CopyOnWriteArrayList<>();
 
   /** One second of one partition. */
@@ -55,6 +59,7 @@ public final class PartitionMetrics {
     long totalOps;
     long totalThrottled;
     long totalWouldThrottle;
+    final ItemsSketch<String> hotKeysByRu = new ItemsSketch<>(MAX_MAP_SIZE);
 
     Series() {
       java.util.Arrays.fill(tags, Long.MIN_VALUE);
@@ -79,6 +84,14 @@ public final class PartitionMetrics {
 
   /** An operation served by a partition, with its charge. */
   public void recordOperation(String rangeId, long nowMillis, double ru) {
+    recordOperation(rangeId, nowMillis, ru, null);
+  }
+
+  /**
+   * An operation served by a partition, with its charge, counted also to the logical partition of
+   * {@code keyEpk} (null: none, as for a query across keys).
+   */
+  public void recordOperation(String rangeId, long nowMillis, double ru, String keyEpk) {
     Series s = of(rangeId);
     synchronized (s) {
       int i = s.slot(Math.floorDiv(nowMillis, 1000));
@@ -86,6 +99,9 @@ public final class PartitionMetrics {
       s.ops[i]++;
       s.totalRu += ru;
       s.totalOps++;
+      if (keyEpk != null) {
+        s.hotKeysByRu.update(keyEpk, Math.max(1, Math.round(ru * 100)));
+      }
     }
   }
 
@@ -101,14 +117,6 @@ public final class PartitionMetrics {
         s.wouldThrottle[i]++;
         s.totalWouldThrottle++;
       }
-    }
-  }
-
-  /** RU consumed by a logical partition, identified by its EPK. */
-  public void recordKey(String epk, double ru) {
-    long centiRu = Math.max(1, Math.round(ru * 100));
-    synchronized (hotKeysByRu) {
-      hotKeysByRu.update(epk, centiRu);
     }
   }
 
@@ -159,14 +167,17 @@ public final class PartitionMetrics {
 
   /** The logical partitions that consumed the most RU, highest first (ties by EPK). */
   public List<HotKey> hottestKeysByRu(int n) {
-    List<HotKey> all = new ArrayList<>();
-    synchronized (hotKeysByRu) {
-      double error = hotKeysByRu.getMaximumError() / 100.0;
-      // threshold 0: every tracked key, so fewer than n passing the error bound still yields n
-      for (ItemsSketch.Row<String> row :
-          hotKeysByRu.getFrequentItems(0, ErrorType.NO_FALSE_NEGATIVES)) {
-        all.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
+    ItemsSketch<String> merged = new ItemsSketch<>(MAX_MAP_SIZE);
+    for (Series s : series.values()) {
+      synchronized (s) {
+        merged.merge(s.hotKeysByRu);
       }
+    }
+    List<HotKey> all = new ArrayList<>();
+    double error = merged.getMaximumError() / 100.0;
+    // threshold 0: every tracked key, so fewer than n passing the error bound still yields n
+    for (ItemsSketch.Row<String> row : merged.getFrequentItems(0, ErrorType.NO_FALSE_NEGATIVES)) {
+      all.add(new HotKey(row.getItem(), row.getEstimate() / 100.0, error));
     }
     all.sort(
         java.util.Comparator.comparingDouble(HotKey::ru).reversed().thenComparing(HotKey::epk));
