@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.limits.Limits;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -261,64 +260,103 @@ public final class DocumentShape {
    */
   public static int changedTerms(
       ObjectNode before, ObjectNode after, java.util.function.Predicate<List<String>> indexed) {
-    Map<String, Integer> old = new HashMap<>();
-    leaves(
-        before,
-        "",
-        (path, value) -> {
-          if (indexed == null || indexed.test(policyPath(path))) {
-            old.merge(path + "=" + value, 1, Integer::sum);
-          }
-        });
-    int[] added = {0};
-    leaves(
-        after,
-        "",
-        (path, value) -> {
-          if (indexed != null && !indexed.test(policyPath(path))) {
-            return;
-          }
-          String term = path + "=" + value;
-          Integer c = old.get(term);
-          if (c == null) {
-            added[0]++;
-          } else if (c == 1) {
-            old.remove(term);
-          } else {
-            old.put(term, c - 1);
-          }
-        });
-    int removed = old.values().stream().mapToInt(Integer::intValue).sum();
-    return Math.max(removed, added[0]);
+    // A leaf's path is unique in a document, so the terms of a version are a set of (path,
+    // value): one walk over both versions together finds the leaves that differ, and asks the
+    // policy only about those (most of a rewrite is unchanged).
+    int[] removedAdded = new int[2];
+    diff(before, after, new java.util.ArrayList<>(), indexed, removedAdded, true);
+    return Math.max(removedAdded[0], removedAdded[1]);
   }
 
-  /** A leaf path as {@code /a/[0]/b} in the policy's segments: [a, [], b]. */
-  private static List<String> policyPath(String path) {
-    List<String> out = new java.util.ArrayList<>();
-    for (String seg : path.substring(1).split("/", -1)) {
-      out.add(seg.startsWith("[") && seg.endsWith("]") ? "[]" : seg);
-    }
-    return out;
-  }
-
-  private interface LeafVisitor {
-    void leaf(String path, JsonNode value);
-  }
-
-  private static void leaves(JsonNode node, String path, LeafVisitor visitor) {
-    if (node.isObject()) {
-      for (Map.Entry<String, JsonNode> e : node.properties()) {
-        if (path.isEmpty() && SYSTEM_PROPERTIES.contains(e.getKey())) {
-          continue;
+  /** Counts into {@code c} the leaves of {@code a} not in {@code b} [0], and of b not in a [1]. */
+  private static void diff(
+      JsonNode a,
+      JsonNode b,
+      List<String> path,
+      java.util.function.Predicate<List<String>> indexed,
+      int[] c,
+      boolean top) {
+    if (a != null && b != null && a.isObject() && b.isObject()) {
+      for (Map.Entry<String, JsonNode> e : a.properties()) {
+        if (!(top && SYSTEM_PROPERTIES.contains(e.getKey()))) {
+          path.add(e.getKey());
+          diff(e.getValue(), b.get(e.getKey()), path, indexed, c, false);
+          path.remove(path.size() - 1);
         }
-        leaves(e.getValue(), path + "/" + e.getKey(), visitor);
       }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        leaves(node.get(i), path + "/[" + i + "]", visitor); // [i]: not a property named "i"
+      for (Map.Entry<String, JsonNode> e : b.properties()) {
+        if (!(top && SYSTEM_PROPERTIES.contains(e.getKey())) && !a.has(e.getKey())) {
+          path.add(e.getKey());
+          diff(null, e.getValue(), path, indexed, c, false);
+          path.remove(path.size() - 1);
+        }
+      }
+    } else if (a != null && b != null && a.isArray() && b.isArray()) {
+      path.add("[]");
+      for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+        diff(
+            i < a.size() ? a.get(i) : null,
+            i < b.size() ? b.get(i) : null,
+            path,
+            indexed,
+            c,
+            false);
+      }
+      path.remove(path.size() - 1);
+    } else if (a != null && b != null && !a.isContainerNode() && !b.isContainerNode()) {
+      if (!sameTerm(a, b) && (indexed == null || indexed.test(path))) {
+        c[0]++;
+        c[1]++;
       }
     } else {
-      visitor.leaf(path, node);
+      if (a != null) {
+        countIndexedLeaves(a, path, indexed, c, 0);
+      }
+      if (b != null) {
+        countIndexedLeaves(b, path, indexed, c, 1);
+      }
     }
+  }
+
+  /** Counts into {@code c[side]} the leaves below {@code node} that {@code indexed} accepts. */
+  private static void countIndexedLeaves(
+      JsonNode node,
+      List<String> path,
+      java.util.function.Predicate<List<String>> indexed,
+      int[] c,
+      int side) {
+    if (!node.isContainerNode()) {
+      if (indexed == null || indexed.test(path)) {
+        c[side]++;
+      }
+      return;
+    }
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        path.add(e.getKey());
+        countIndexedLeaves(e.getValue(), path, indexed, c, side);
+        path.remove(path.size() - 1);
+      }
+    } else {
+      path.add("[]");
+      for (JsonNode child : node) {
+        countIndexedLeaves(child, path, indexed, c, side);
+      }
+      path.remove(path.size() - 1);
+    }
+  }
+
+  /** One index term: numbers by their value (1 and 1.0 are one number), the rest by equality. */
+  private static boolean sameTerm(JsonNode a, JsonNode b) {
+    if (a.isNumber() && b.isNumber()) {
+      if (a.isIntegralNumber() && b.isIntegralNumber()) {
+        return a.bigIntegerValue().equals(b.bigIntegerValue());
+      }
+      if (!Double.isFinite(a.doubleValue()) || !Double.isFinite(b.doubleValue())) {
+        return Double.compare(a.doubleValue(), b.doubleValue()) == 0; // NaN has no decimal form
+      }
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    return a.equals(b);
   }
 }

@@ -118,4 +118,137 @@ class DocumentShapeTest {
     assertThat(s.getBytes(StandardCharsets.UTF_8)).isNotNull();
     return s;
   }
+
+  /**
+   * The one-walk diff counts what the term-set definition counts: the terms of a version are its
+   * (leaf path, value) pairs, system properties at the top left out, array positions as [i], and
+   * the policy's path with [] for them; numbers are terms by value (1 and 1.0 are one).
+   */
+  @Property(tries = 500)
+  void changedTerms_equalsTheDifferenceOfTheTwoTermSets(@ForAll long seed) {
+    Random r = new Random(seed);
+    ObjectNode before = randomObject(r);
+    ObjectNode after = r.nextBoolean() ? mutate(before.deepCopy(), r) : randomObject(r);
+    java.util.function.Predicate<java.util.List<String>> indexed =
+        r.nextBoolean() ? null : p -> !p.contains("b") && !p.contains("x");
+    assertThat(DocumentShape.changedTerms(before, after, indexed))
+        .as("seed %d: %s -> %s", seed, before, after)
+        .isEqualTo(termSetOracle(before, after, indexed));
+  }
+
+  @Test
+  void changedTerms_ofAnUnchangedRewrite_isZero_andOneChangedPropertyIsOne() {
+    ObjectNode d = NODES.objectNode().put("id", "a").put("n", 1).put("pad", "x".repeat(900));
+    d.putArray("tags").add("red").add(2.5);
+    assertThat(DocumentShape.changedTerms(d, d.deepCopy(), null)).isZero();
+    assertThat(DocumentShape.changedTerms(d, d.deepCopy().put("n", 1.0), null)).isZero();
+    assertThat(DocumentShape.changedTerms(d, d.deepCopy().put("n", 2), null)).isEqualTo(1);
+    ObjectNode moreTags = d.deepCopy();
+    ((ArrayNode) moreTags.get("tags")).add("blue");
+    assertThat(DocumentShape.changedTerms(d, moreTags, null)).isEqualTo(1);
+    assertThat(DocumentShape.changedTerms(d, moreTags, p -> !p.get(0).equals("tags"))).isZero();
+  }
+
+  private static int termSetOracle(
+      ObjectNode before,
+      ObjectNode after,
+      java.util.function.Predicate<java.util.List<String>> ok) {
+    java.util.Set<String> a = terms(before, ok);
+    java.util.Set<String> b = terms(after, ok);
+    java.util.Set<String> removed = new java.util.HashSet<>(a);
+    removed.removeAll(b);
+    java.util.Set<String> added = new java.util.HashSet<>(b);
+    added.removeAll(a);
+    return Math.max(removed.size(), added.size());
+  }
+
+  private static java.util.Set<String> terms(
+      ObjectNode d, java.util.function.Predicate<java.util.List<String>> ok) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    collect(d, new java.util.ArrayList<>(), new java.util.ArrayList<>(), ok, out, true);
+    return out;
+  }
+
+  private static void collect(
+      JsonNode n,
+      java.util.List<String> path,
+      java.util.List<String> policyPath,
+      java.util.function.Predicate<java.util.List<String>> ok,
+      java.util.Set<String> out,
+      boolean top) {
+    if (n.isObject()) {
+      n.properties()
+          .forEach(
+              e -> {
+                if (top && DocumentShape.SYSTEM_PROPERTIES.contains(e.getKey())) {
+                  return;
+                }
+                path.add(e.getKey());
+                policyPath.add(e.getKey());
+                collect(e.getValue(), path, policyPath, ok, out, false);
+                path.remove(path.size() - 1);
+                policyPath.remove(policyPath.size() - 1);
+              });
+    } else if (n.isArray()) {
+      for (int i = 0; i < n.size(); i++) {
+        path.add("[" + i + "]");
+        policyPath.add("[]");
+        collect(n.get(i), path, policyPath, ok, out, false);
+        path.remove(path.size() - 1);
+        policyPath.remove(policyPath.size() - 1);
+      }
+    } else if (ok == null || ok.test(policyPath)) {
+      String value =
+          n.isNumber() ? n.decimalValue().stripTrailingZeros().toPlainString() : n.toString();
+      out.add(String.join("/", path) + "=" + value);
+    }
+  }
+
+  private static ObjectNode randomObject(Random r) {
+    ObjectNode o = NODES.objectNode();
+    int n = r.nextInt(6);
+    for (int i = 0; i < n; i++) {
+      o.set(String.valueOf((char) ('a' + r.nextInt(4))), randomValue(r, 0));
+    }
+    if (r.nextBoolean()) {
+      o.put("_etag", "\"" + r.nextInt(3) + "\""); // a system property: never a term
+    }
+    return o;
+  }
+
+  private static JsonNode randomValue(Random r, int depth) {
+    int kind = depth > 2 ? r.nextInt(4) : r.nextInt(6);
+    return switch (kind) {
+      case 0 -> NODES.numberNode(r.nextInt(3));
+      case 1 -> NODES.numberNode(r.nextInt(3) + (r.nextBoolean() ? 0.0 : 0.5));
+      case 2 -> NODES.textNode(String.valueOf((char) ('x' + r.nextInt(3))));
+      case 3 -> r.nextBoolean() ? NODES.nullNode() : NODES.booleanNode(r.nextBoolean());
+      case 4 -> {
+        ArrayNode a = NODES.arrayNode();
+        for (int i = r.nextInt(4); i > 0; i--) {
+          a.add(randomValue(r, depth + 1));
+        }
+        yield a;
+      }
+      default -> {
+        ObjectNode o = NODES.objectNode();
+        for (int i = r.nextInt(4); i > 0; i--) {
+          o.set(String.valueOf((char) ('a' + r.nextInt(4))), randomValue(r, depth + 1));
+        }
+        yield o;
+      }
+    };
+  }
+
+  private static ObjectNode mutate(ObjectNode d, Random r) {
+    for (int i = r.nextInt(3); i >= 0; i--) {
+      String k = String.valueOf((char) ('a' + r.nextInt(5)));
+      if (r.nextInt(3) == 0) {
+        d.remove(k);
+      } else {
+        d.set(k, randomValue(r, 1));
+      }
+    }
+    return d;
+  }
 }
