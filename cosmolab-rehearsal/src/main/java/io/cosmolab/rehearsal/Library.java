@@ -126,7 +126,7 @@ public enum Library {
                       query(
                           "tenant dashboard",
                           "SELECT * FROM c WHERE c.tenantId = @tenant",
-                          60,
+                          30,
                           "@tenant",
                           10),
                       query(
@@ -156,7 +156,7 @@ public enum Library {
               Map.of(),
               Duration.ofSeconds(5),
               null,
-              20,
+              40,
               42);
       case IOT_HOT_DEVICE ->
           new Scenario(
@@ -214,7 +214,7 @@ public enum Library {
               Map.of("/createdDate", "yyyy-MM-dd", "/yyyyMM", "yyyyMM"),
               Duration.ofSeconds(5),
               null,
-              0,
+              20,
               42);
     };
   }

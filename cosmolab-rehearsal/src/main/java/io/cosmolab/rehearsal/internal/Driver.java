@@ -80,9 +80,7 @@ public final class Driver {
   private final List<String> hotFields;
   private final List<Event> events;
   private final List<Event> activeHot = new ArrayList<>();
-  private final PriorityQueue<Attempt> queue =
-      new PriorityQueue<>(
-          Comparator.comparingLong((Attempt a) -> a.due).thenComparingLong(a -> a.seq));
+  private final PriorityQueue<Attempt> queue = new PriorityQueue<>();
   private final long startMillis;
   private final long durationSeconds;
   private final int steps;
@@ -164,7 +162,7 @@ public final class Driver {
   }
 
   /** The next attempt of a request at one candidate. */
-  private static final class Attempt {
+  private static final class Attempt implements Comparable<Attempt> {
     long due;
     long seq;
     final int candidate;
@@ -178,6 +176,12 @@ public final class Driver {
       this.seq = seq;
       this.candidate = candidate;
       this.request = request;
+    }
+
+    @Override
+    public int compareTo(Attempt o) {
+      int c = Long.compare(due, o.due);
+      return c != 0 ? c : Long.compare(seq, o.seq);
     }
   }
 
@@ -250,6 +254,10 @@ public final class Driver {
     }
     int nextEvent = 0;
     for (long s = 0; s < durationSeconds; s++) {
+      long secondStarts = startMillis + s * 1000;
+      if (clock.millis() < secondStarts) {
+        clock.advanceMillis(secondStarts - clock.millis());
+      }
       while (nextEvent < events.size() && events.get(nextEvent).at().toSeconds() <= s) {
         apply(events.get(nextEvent++), s);
       }
@@ -362,14 +370,15 @@ public final class Driver {
         which[n++] = j;
       }
     }
-    Integer[] order = new Integer[total];
+    // by time, then by operation and position (the order they were filled in): (at << 24) | i
+    long[] order = new long[total];
     for (int i = 0; i < total; i++) {
-      order[i] = i;
+      order[i] = (at[i] << 24) | i;
     }
-    java.util.Arrays.sort(
-        order, Comparator.<Integer>comparingLong(i -> at[i]).thenComparingInt(i -> which[i]));
+    java.util.Arrays.sort(order);
     int step = recorders.get(0).step(s);
-    for (int i : order) {
+    for (long key : order) {
+      int i = (int) (key & 0xFFFFFF);
       long due = startMillis + s * 1000 + at[i];
       Request r = generate(which[i], due, phase);
       if (r == null) {

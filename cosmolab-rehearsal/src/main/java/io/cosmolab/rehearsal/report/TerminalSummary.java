@@ -1,5 +1,7 @@
-package io.cosmolab.rehearsal;
+package io.cosmolab.rehearsal.report;
 
+import io.cosmolab.rehearsal.CandidateResult;
+import io.cosmolab.rehearsal.RehearsalReport;
 import java.util.Locale;
 
 /** A report as a terminal shows it: one block per candidate, best first in the scenario's order. */
