@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How fast a rehearsal runs: virtual seconds per wall second for a 10,000 requests/s peak (1,000
- * creates, 8,500 point reads and 500 single-partition queries per second on /userId, 150,000
- * RU/s), at full fidelity and with the scale model. Numbers for docs/benchmarks.md; run with
- * {@code -P heavy -Dtest=RehearsalSpeedTest}. Prints medians of 3 runs after one warm-up.
+ * creates, 8,500 point reads and 500 single-partition queries per second on /userId, 150,000 RU/s),
+ * at full fidelity and with the scale model. Numbers for docs/benchmarks.md; run with {@code -P
+ * heavy -Dtest=RehearsalSpeedTest}. Prints medians of 3 runs after one warm-up.
  */
 @Tag("heavy")
 class RehearsalSpeedTest {

@@ -183,7 +183,8 @@ final class Recorder {
         continue;
       }
       if (!now.contains(id) && lane.to == steps) {
-        lane.to = s + 1;
+        // gone in this second: it ends with this step if it still served in it, else before it
+        lane.to = sec.operations() > 0 || sec.throttled() > 0 ? s + 1 : Math.max(lane.from, s);
       }
       double ratio = b == null || b <= 0 ? 0 : sec.ru() / b;
       lane.normalized[s] = Math.max(lane.normalized[s], Math.min(1, ratio));

@@ -101,8 +101,7 @@ public final class HtmlReport {
           .append("</td><td>")
           .append(pct(h.ruUnusedShareWhileThrottling()))
           .append("</td><td>")
-          .append(
-              String.format(Locale.ROOT, "%.2f GB of 20", h.largestLogicalPartitionBytes() / GB))
+          .append(bytes(h.largestLogicalPartitionBytes()) + " of 20 GB")
           .append("</td><td>")
           .append(h.splits())
           .append("</td></tr>\n");
@@ -136,7 +135,7 @@ public final class HtmlReport {
         "unused while throttling (" + pct(h.ruUnusedShareWhileThrottling()) + ")");
     num(
         b,
-        String.format(Locale.ROOT, "%.2f GB", h.largestLogicalPartitionBytes() / GB),
+        bytes(h.largestLogicalPartitionBytes()),
         "largest logical partition of 20 GB: " + shorten(h.largestLogicalPartitionKey()));
     num(b, Integer.toString(h.splits()), "splits");
     num(
@@ -269,17 +268,16 @@ public final class HtmlReport {
               Locale.ROOT,
               "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#2563eb\""
                   + " stroke-width=\"2\"><title>%s of %s at %s %s</title></line>"
-                  + "<text x=\"%.1f\" y=\"%d\" fill=\"#2563eb\">%s %s</text>",
+                  + "<text x=\"%.1f\" y=\"12\" fill=\"#2563eb\" text-anchor=\"end\">%s %s ◆</text>",
               x,
               x,
-              top,
+              2,
               alertsY,
               esc(m.rule()),
               esc(m.partition()),
               TerminalSummary.clock(m.second()),
               esc(m.detail()),
-              x + 3,
-              alertsY + LANE + 24,
+              x + 4,
               esc(m.rule()),
               esc(m.partition())));
     }
@@ -493,6 +491,13 @@ public final class HtmlReport {
     int gg = (int) Math.round(stops[i][1] + (stops[i + 1][1] - stops[i][1]) * f);
     int bb = (int) Math.round(stops[i][2] + (stops[i + 1][2] - stops[i][2]) * f);
     return String.format(Locale.ROOT, "#%02x%02x%02x", rr, gg, bb);
+  }
+
+  /** Bytes in GB from 1 GB, else MB: 20 GB partitions are the scale that matters. */
+  static String bytes(long b) {
+    return b >= GB
+        ? String.format(Locale.ROOT, "%.2f GB", b / GB)
+        : String.format(Locale.ROOT, "%.1f MB", b / (1024.0 * 1024));
   }
 
   private static String pct(double share) {

@@ -8,8 +8,6 @@ import java.util.Locale;
 public final class TerminalSummary {
   private TerminalSummary() {}
 
-  private static final double GB = 1024.0 * 1024 * 1024;
-
   /** The summary text, lines ending in {@code \n}. */
   public static String render(RehearsalReport r) {
     StringBuilder b = new StringBuilder();
@@ -28,7 +26,7 @@ public final class TerminalSummary {
     b.append(
         String.format(
             Locale.ROOT,
-            "%n%-22s %-11s %8s %9s %9s %10s %8s %9s %6s%n",
+            "%n%-22s %-11s %8s %9s %9s %10s %8s %10s %6s%n",
             "candidate",
             "verdict",
             "peak 429",
@@ -43,7 +41,7 @@ public final class TerminalSummary {
       b.append(
           String.format(
               Locale.ROOT,
-              "%-22s %-11s %7.1f%% %9s %9s %10s %7.0f%% %6.2f GB %6d%n",
+              "%-22s %-11s %7.1f%% %9s %9s %10s %7.0f%% %10s %6d%n",
               c.candidate(),
               c.verdict(),
               h.peak429Share() * 100,
@@ -51,7 +49,7 @@ public final class TerminalSummary {
               millis(h.p999Millis()),
               String.format(Locale.ROOT, "%,d", h.failedRequests()),
               h.ruUnusedShareWhileThrottling() * 100,
-              h.largestLogicalPartitionBytes() / GB,
+              HtmlReport.bytes(h.largestLogicalPartitionBytes()),
               h.splits()));
     }
     for (CandidateResult c : r.candidates()) {
