@@ -84,8 +84,9 @@ public record Scenario(
     if (step == null || step.toMillis() < 1000 || step.toMillis() % 1000 != 0) {
       throw new IllegalArgumentException("the step is whole seconds, at least 1s, was " + step);
     }
-    if (!(scale == 0 || scale >= 1) || Double.isInfinite(scale)) {
-      throw new IllegalArgumentException("scale is 1 or more (or 0: automatic), was " + scale);
+    if (!(scale == 0 || scale >= 1) || Double.isInfinite(scale) || scale != Math.rint(scale)) {
+      throw new IllegalArgumentException(
+          "scale is a whole number, 1 or more (or 0: automatic), was " + scale);
     }
     for (Event e : events) {
       if (e.at().compareTo(duration(phases)) >= 0) {

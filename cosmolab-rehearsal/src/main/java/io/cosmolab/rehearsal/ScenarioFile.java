@@ -302,7 +302,7 @@ public final class ScenarioFile {
       if (t.scale() != null && !(t.scale().isTextual() && t.scale().asText().equals("auto"))) {
         if (!t.scale().isNumber()) {
           throw new IllegalArgumentException(
-              "scale '" + t.scale().asText() + "' is a factor of 1 or more, or auto");
+              "scale '" + t.scale().asText() + "' is a whole factor of 1 or more, or auto");
         }
         scale = t.scale().doubleValue();
       }
