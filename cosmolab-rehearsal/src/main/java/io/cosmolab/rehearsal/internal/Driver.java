@@ -85,7 +85,7 @@ public final class Driver {
   private final long durationSeconds;
   private final int steps;
   private long seq;
-  private long preloadRefused;
+  private long[] preloadRefused; // per candidate: documents of the start its container refused
 
   /** One operation of the workload, prepared. */
   private static final class Op {
@@ -277,6 +277,7 @@ public final class Driver {
   }
 
   private void preload() {
+    preloadRefused = new long[containers.size()];
     long count = Math.round(scenario.documents() / scale);
     if (count > MAX_PRELOAD) {
       throw new IllegalArgumentException(
@@ -302,7 +303,7 @@ public final class Driver {
           if (e.status() != 403) {
             throw e;
           }
-          preloadRefused++;
+          preloadRefused[c]++;
         }
       }
     }

@@ -40,7 +40,7 @@ final class Reports {
       List<Candidate> candidates,
       List<Container> containers,
       List<Recorder> recorders,
-      long preloadRefused) {
+      long[] preloadRefused) {
     long f = Math.round(scale);
     List<RehearsalReport.PhaseSpan> spans = new ArrayList<>();
     long t = 0;
@@ -59,7 +59,12 @@ final class Reports {
     for (int c = 0; c < candidates.size(); c++) {
       results.add(
           candidate(
-              scenario, candidates.get(c), containers.get(c), recorders.get(c), f, preloadRefused));
+              scenario,
+              candidates.get(c),
+              containers.get(c),
+              recorders.get(c),
+              f,
+              preloadRefused[c]));
     }
     return new RehearsalReport(
         RehearsalReport.SCHEMA,
