@@ -16,6 +16,7 @@ import java.util.List;
  * @param durationSeconds virtual seconds rehearsed
  * @param stepSeconds the width of a timeline column
  * @param throughput the throughput at the start, as {@code manual 30000} or {@code autoscale 40000}
+ * @param burstCapacity whether burst capacity was on
  * @param phases the phases, with where they start and end
  * @param events the events, with when they happen
  * @param candidates one per candidate key
@@ -42,6 +43,7 @@ public record RehearsalReport(
     long durationSeconds,
     long stepSeconds,
     String throughput,
+    boolean burstCapacity,
     List<PhaseSpan> phases,
     List<EventAt> events,
     List<CandidateResult> candidates) {

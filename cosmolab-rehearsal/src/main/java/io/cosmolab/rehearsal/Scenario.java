@@ -34,6 +34,8 @@ import java.util.Map;
  *     scale} real ones, and the engine's limits and the throughput are divided by it (0: chosen
  *     from the peak rate, see {@link #effectiveScale()})
  * @param seed the seed of every random choice: the same seed gives the same report
+ * @param burstCapacity whether the account has burst capacity on (off by default, as on the
+ *     service): partitions below 3,000 RU/s bank idle RU for up to 300 s
  */
 public record Scenario(
     String name,
@@ -48,10 +50,43 @@ public record Scenario(
     Duration step,
     ClientModel client,
     double scale,
-    long seed) {
+    long seed,
+    boolean burstCapacity) {
 
   /** Simulated requests per second at peak that the automatic scale aims at. */
   public static final double AUTO_SCALE_TARGET_PER_SECOND = 500;
+
+  /** A scenario without burst capacity, as accounts are by default. */
+  public Scenario(
+      String name,
+      String description,
+      ContainerWorkload workload,
+      List<Candidate> candidates,
+      List<ObjectNode> sample,
+      Instant start,
+      List<Phase> phases,
+      List<Event> events,
+      Map<String, String> clockFields,
+      Duration step,
+      ClientModel client,
+      double scale,
+      long seed) {
+    this(
+        name,
+        description,
+        workload,
+        candidates,
+        sample,
+        start,
+        phases,
+        events,
+        clockFields,
+        step,
+        client,
+        scale,
+        seed,
+        false);
+  }
 
   public Scenario {
     description = description == null ? "" : description;

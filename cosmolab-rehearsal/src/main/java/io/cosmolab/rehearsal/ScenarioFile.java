@@ -40,6 +40,7 @@ import java.util.regex.Pattern;
  *   - { at: 8m, throughput: 60000 }
  * clock: { /createdDate: yyyy-MM-dd }                  # fields set from the virtual clock
  * client: { maxRetries: 9, maxRetryWait: 30s, read: { p50: 4, p99: 10 }, write: { p50: 6, p99: 15 } }
+ * burst: true                                          # burst capacity (off by default)
  * # ... and the workload: sample, candidates, throughput, documents, operations
  * </pre>
  */
@@ -57,7 +58,8 @@ public final class ScenarioFile {
           "phases",
           "events",
           "clock",
-          "client");
+          "client",
+          "burst");
 
   /** The most sample documents read from the workload's sample files. */
   public static final int MAX_SAMPLE = 50_000;
@@ -113,7 +115,8 @@ public final class ScenarioFile {
       @JsonProperty("phases") List<PhaseYaml> phases,
       @JsonProperty("events") List<EventYaml> events,
       @JsonProperty("clock") Map<String, String> clock,
-      @JsonProperty("client") ClientYaml client) {}
+      @JsonProperty("client") ClientYaml client,
+      @JsonProperty("burst") Boolean burst) {}
 
   /** {@code { name, duration, rate }}: rate a number, or [from, to] for a ramp. */
   record PhaseYaml(
@@ -326,7 +329,8 @@ public final class ScenarioFile {
           step,
           t.client() == null ? null : t.client().model(),
           scale,
-          t.seed() == null ? 42 : t.seed());
+          t.seed() == null ? 42 : t.seed(),
+          t.burst() != null && t.burst());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }

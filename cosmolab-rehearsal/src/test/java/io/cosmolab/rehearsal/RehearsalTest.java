@@ -66,4 +66,68 @@ class RehearsalTest {
     assertThat(parent.parent()).isNotNull();
     assertThat(parent.fromStep()).isEqualTo(6);
   }
+
+  @Test
+  void burstCapacity_servesAShortSpikeFromIdleBudget() {
+    io.cosmolab.advisor.workload.ContainerWorkload w = SMALL.workload();
+    io.cosmolab.advisor.workload.ContainerWorkload small =
+        new io.cosmolab.advisor.workload.ContainerWorkload(
+            w.name(),
+            w.sample(),
+            w.candidates(),
+            com.fasterxml.jackson.databind.node.IntNode.valueOf(2000), // one partition < 3,000
+            null,
+            w.documents(),
+            null,
+            null,
+            w.operations(),
+            null);
+    List<Phase> phases =
+        List.of(
+            Phase.constant("quiet", Duration.ofSeconds(60), 0.1),
+            Phase.constant("spike", Duration.ofSeconds(10), 1));
+    Scenario off =
+        new Scenario(
+            "burst",
+            "",
+            small,
+            SMALL.candidates().subList(0, 1),
+            SMALL.sample(),
+            SMALL.start(),
+            phases,
+            List.of(),
+            SMALL.clockFields(),
+            SMALL.step(),
+            SMALL.client(),
+            10,
+            7,
+            false);
+    Scenario on =
+        new Scenario(
+            "burst",
+            "",
+            small,
+            SMALL.candidates().subList(0, 1),
+            SMALL.sample(),
+            SMALL.start(),
+            phases,
+            List.of(),
+            SMALL.clockFields(),
+            SMALL.step(),
+            SMALL.client(),
+            10,
+            7,
+            true);
+    CandidateResult.Headline without = Rehearsal.run(off).candidates().get(0).headline();
+    CandidateResult.Headline with = Rehearsal.run(on).candidates().get(0).headline();
+    System.out.printf(
+        "429s without burst %,d, with %,d; p99 %.0f ms and %.0f ms%n",
+        without.throttledAttempts(),
+        with.throttledAttempts(),
+        without.p99Millis(),
+        with.p99Millis());
+    assertThat(without.throttledAttempts()).isGreaterThan(0);
+    assertThat(with.throttledAttempts()).isLessThan(without.throttledAttempts() / 2);
+    assertThat(Rehearsal.run(on).burstCapacity()).isTrue();
+  }
 }

@@ -196,7 +196,12 @@ public final class Driver {
     this.random = new Random(scenario.seed());
     this.clock = new ManualClock(scenario.start().minusSeconds(60));
     this.engine =
-        CosmosEngine.builder().clock(clock).scale(scale).throttling(ThrottlingMode.OFF).build();
+        CosmosEngine.builder()
+            .clock(clock)
+            .scale(scale)
+            .burstCapacity(scenario.burstCapacity())
+            .throttling(ThrottlingMode.OFF)
+            .build();
     this.events = new ArrayList<>(scenario.events());
     events.sort(Comparator.comparing(Event::at));
     Set<String> hot = new LinkedHashSet<>();

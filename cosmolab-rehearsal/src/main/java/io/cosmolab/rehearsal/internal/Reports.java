@@ -75,6 +75,7 @@ final class Reports {
         scenario.duration().toSeconds(),
         scenario.step().toSeconds(),
         scenario.throughput().kind() + " " + number(scenario.throughput().maxRuPerSecond()),
+        scenario.burstCapacity(),
         spans,
         events,
         results);
