@@ -61,9 +61,21 @@ public record Workload(List<ContainerWorkload> containers) {
    * @throws IllegalArgumentException naming the file, line and field of what is wrong
    */
   public static Workload read(Path file) {
-    YAMLMapper yaml = new YAMLMapper();
-    yaml.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    yaml.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    return read(file, Set.of());
+  }
+
+  /**
+   * Reads a workload file whose top level may also hold {@code extraFields}, which another reader
+   * of the same file owns (the rehearsal's {@code duration}, {@code phases}, ...): they are skipped
+   * here, and every other unknown field still fails.
+   *
+   * @throws IllegalArgumentException naming the file, line and field of what is wrong
+   */
+  public static Workload read(Path file, Set<String> extraFields) {
+    YAMLMapper yaml = strictMapper();
+    if (!extraFields.isEmpty()) {
+      yaml.addHandler(new SkipTopLevel(Set.copyOf(extraFields)));
+    }
     try {
       JsonNode tree = yaml.readTree(file.toFile());
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
@@ -72,7 +84,7 @@ public record Workload(List<ContainerWorkload> containers) {
       List<ContainerWorkload> containers;
       if (tree.has("containers")) {
         for (String name : (Iterable<String>) tree::fieldNames) {
-          if (!name.equals("containers")) {
+          if (!name.equals("containers") && !extraFields.contains(name)) {
             throw new IllegalArgumentException(
                 String.format(
                     "%s, line %d: %s is a container's field; give a container's fields either at"
@@ -89,38 +101,99 @@ public record Workload(List<ContainerWorkload> containers) {
       } catch (RuntimeException e) {
         throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
       }
-    } catch (JsonMappingException e) {
-      String field = e.getPath().isEmpty() ? "" : " (field " + path(e.getPath()) + ")";
-      Throwable cause = e.getCause() instanceof RuntimeException ? e.getCause() : e;
-      String message = cause == e ? e.getOriginalMessage() : cause.getMessage();
-      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-      if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException) {
-        // a record refused its fields: the parser is at the end of the object by now, so point
-        // at the value the message quotes, when the file has it
-        java.util.regex.Matcher quoted =
-            java.util.regex.Pattern.compile("'([^']+)'").matcher(String.valueOf(message));
-        if (quoted.find()) {
-          line = lineContaining(file, quoted.group(1), line);
-        }
-      }
-      if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
-        // the parser is past the value by now; the name's own line is what the user needs
-        line = lineOf(file, u.getPropertyName(), line);
-        message = "unknown field '" + u.getPropertyName() + "'; known: " + u.getKnownPropertyIds();
-      }
-      throw new IllegalArgumentException(
-          String.format("%s, line %d%s: %s", file, line, field, firstLine(message)), e);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          String.format(
-              "%s, line %d: not valid YAML: %s",
-              file,
-              e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-              firstLine(e.getOriginalMessage())),
-          e);
+      throw failure(file, e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
+  }
+
+  /**
+   * Reads a YAML file as {@code type} with the workload's strictness (unknown fields and missing
+   * primitives fail) and its messages, which name the file, line and field.
+   *
+   * @throws IllegalArgumentException naming the file, line and field of what is wrong
+   */
+  public static <T> T readAs(Path file, Class<T> type) {
+    try {
+      return strictMapper().readValue(file.toFile(), type);
+    } catch (JsonProcessingException e) {
+      throw failure(file, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private static YAMLMapper strictMapper() {
+    YAMLMapper yaml = new YAMLMapper();
+    yaml.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    yaml.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    return yaml;
+  }
+
+  /** Skips the named fields at the top level of the file, and nowhere else. */
+  private static final class SkipTopLevel
+      extends com.fasterxml.jackson.databind.deser.DeserializationProblemHandler {
+    private final Set<String> names;
+
+    SkipTopLevel(Set<String> names) {
+      this.names = names;
+    }
+
+    @Override
+    public boolean handleUnknownProperty(
+        com.fasterxml.jackson.databind.DeserializationContext ctxt,
+        com.fasterxml.jackson.core.JsonParser p,
+        com.fasterxml.jackson.databind.JsonDeserializer<?> deserializer,
+        Object beanOrClass,
+        String propertyName)
+        throws IOException {
+      if (!names.contains(propertyName)) {
+        return false;
+      }
+      com.fasterxml.jackson.core.JsonStreamContext c = p.getParsingContext();
+      if (p.currentToken() != null && p.currentToken().isStructStart()) {
+        c = c.getParent();
+      }
+      if (c == null || c.getParent() == null || !c.getParent().inRoot()) {
+        return false;
+      }
+      p.skipChildren();
+      return true;
+    }
+  }
+
+  /** The message for what a YAML file got wrong: its file, line and field. */
+  private static IllegalArgumentException failure(Path file, JsonProcessingException failure) {
+    if (!(failure instanceof JsonMappingException e)) {
+      return new IllegalArgumentException(
+          String.format(
+              "%s, line %d: not valid YAML: %s",
+              file,
+              failure.getLocation() == null ? 0 : failure.getLocation().getLineNr(),
+              firstLine(failure.getOriginalMessage())),
+          failure);
+    }
+    String field = e.getPath().isEmpty() ? "" : " (field " + path(e.getPath()) + ")";
+    Throwable cause = e.getCause() instanceof RuntimeException ? e.getCause() : e;
+    String message = cause == e ? e.getOriginalMessage() : cause.getMessage();
+    int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+    if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException) {
+      // a record refused its fields: the parser is at the end of the object by now, so point
+      // at the value the message quotes, when the file has it
+      java.util.regex.Matcher quoted =
+          java.util.regex.Pattern.compile("'([^']+)'").matcher(String.valueOf(message));
+      if (quoted.find()) {
+        line = lineContaining(file, quoted.group(1), line);
+      }
+    }
+    if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
+      // the parser is past the value by now; the name's own line is what the user needs
+      line = lineOf(file, u.getPropertyName(), line);
+      message = "unknown field '" + u.getPropertyName() + "'; known: " + u.getKnownPropertyIds();
+    }
+    return new IllegalArgumentException(
+        String.format("%s, line %d%s: %s", file, line, field, firstLine(message)), e);
   }
 
   /** The first line that defines {@code name} as a key, or {@code fallback}. */

@@ -1,0 +1,101 @@
+package io.cosmolab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cosmolab rehearse}: thin over cosmolab-rehearsal; usage errors exit 2. */
+class RehearseCommandTest {
+  @TempDir Path dir;
+
+  private record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void help_listsTheBuiltInScenarios() {
+    Result r = run("rehearse", "--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .contains("  black-friday ")
+        .contains("  vip-tenant ")
+        .contains("  iot-hot-device ")
+        .contains("  time-key ");
+    assertThat(r.out()).contains("--html").contains("--json").contains("--example");
+  }
+
+  @Test
+  void neitherFileNorExample_exits2WithWhatToGive() {
+    Result r = run("rehearse");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("name a SCENARIO file or --example NAME");
+  }
+
+  @Test
+  void unknownExample_exits2NamingTheKnownOnes() {
+    Result r = run("rehearse", "--example", "cyber-monday");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("is not one of: black-friday, vip-tenant");
+  }
+
+  @Test
+  void aScenarioFile_printsTheSummary_andWritesHtmlAndJson() throws Exception {
+    Files.writeString(
+        dir.resolve("s.jsonl"),
+        """
+        {"id":"a","tenantId":"t1","userId":"u1","x":"yyyyyyyyyyyyyyyyyy"}
+        {"id":"b","tenantId":"t2","userId":"u2","x":"yyyyyyyyyyyyyyyyyy"}
+        """);
+    Files.writeString(
+        dir.resolve("day.yaml"),
+        """
+        scenario: tiny
+        duration: 20s
+        step: 5s
+        events:
+          - { at: 5s, hot: { field: /tenantId, value: vip, share: 0.5 } }
+        sample: [s.jsonl]
+        candidates: [/tenantId, "/tenantId>/userId"]
+        throughput: 1000
+        documents: 200
+        operations:
+          - { type: create, rate: 20 }
+          - { type: read, rate: 100 }
+        """);
+    Path html = dir.resolve("r.html");
+    Path json = dir.resolve("r.json");
+    Result r =
+        run(
+            "rehearse",
+            dir.resolve("day.yaml").toString(),
+            "--html",
+            html.toString(),
+            "--json",
+            json.toString(),
+            "--no-progress");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("rehearsal tiny: 0:00:20 of virtual time");
+    assertThat(r.out()).contains("/tenantId>/userId");
+    assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("heat map");
+    assertThat(Files.readString(json)).contains("\"schema\" : \"cosmolab.rehearse/v1\"");
+  }
+
+  @Test
+  void aBadScenarioFile_exits2NamingTheLine() throws Exception {
+    Files.writeString(dir.resolve("bad.yaml"), "scenario: x\nphases:\n  - { name: a, rate: 2 }\n");
+    Result r = run("rehearse", dir.resolve("bad.yaml").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("bad.yaml, line").contains("needs duration");
+  }
+}

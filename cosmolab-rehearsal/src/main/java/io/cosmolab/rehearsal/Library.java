@@ -1,0 +1,303 @@
+package io.cosmolab.rehearsal;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.workload.Access;
+import io.cosmolab.advisor.workload.ContainerWorkload;
+import io.cosmolab.advisor.workload.Operation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Built-in scenarios from the reference material's incidents, each runnable by name ({@code
+ * cosmolab rehearse --example NAME}) and each checked by a test that shows the failure and the fix
+ * in numbers ({@code LibraryTest}).
+ */
+public enum Library {
+  /** Black Friday ×10 on /userId with a reseller's bot as one user; the fix spreads that user. */
+  BLACK_FRIDAY(
+      "black-friday",
+      "orders on Black Friday, a x10 ramp and spike, one reseller placing a quarter of them:"
+          + " /userId puts that user on one partition; /userId*10 spreads it over 10 buckets"),
+  /** A VIP tenant onboarded with 40 % of the traffic. */
+  VIP_TENANT(
+      "vip-tenant",
+      "sessions of 300 tenants; at 3 minutes a VIP tenant is onboarded with 40 % of the traffic:"
+          + " /tenantId and /tenantId>/userId keep it on one partition until a storage split,"
+          + " /tenantId+/userId spreads it and fans the tenant dashboard out"),
+  /** A chatty IoT device whose logical partition reaches 20 GB. */
+  IOT_HOT_DEVICE(
+      "iot-hot-device",
+      "telemetry: a device that already holds 19.9 GB goes hot at 3 minutes; under /deviceId its"
+          + " logical partition reaches 20 GB and its writes fail (403/1014); /deviceId+/day caps"
+          + " each logical partition at a day, but the device's day is still one hot partition"),
+  /** Time as the key: every new write lands on today's partition. */
+  TIME_KEY(
+      "time-key",
+      "orders keyed by /createdDate or /yyyyMM: every write of the day lands on one logical and"
+          + " one physical partition, which throttles while the others idle; /userId spreads");
+
+  private final String cliName;
+  private final String description;
+
+  Library(String cliName, String description) {
+    this.cliName = cliName;
+    this.description = description;
+  }
+
+  public String cliName() {
+    return cliName;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The scenario named {@code name} on the command line. */
+  public static Library named(String name) {
+    for (Library l : values()) {
+      if (l.cliName.equalsIgnoreCase(name.strip())) {
+        return l;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (Library l : values()) {
+      names.add(l.cliName);
+    }
+    throw new IllegalArgumentException(
+        "--example " + name + " is not one of: " + String.join(", ", names));
+  }
+
+  private static final Instant BLACK_FRIDAY_2026 = Instant.parse("2026-11-27T08:00:00Z");
+
+  /** The scenario, with its seed (42). */
+  public Scenario scenario() {
+    return switch (this) {
+      case BLACK_FRIDAY ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  30_000,
+                  1_000_000,
+                  List.of(
+                      new Operation(Operation.Type.CREATE, 150),
+                      new Operation(Operation.Type.READ, 600),
+                      query(
+                          "my orders", "SELECT * FROM c WHERE c.userId = @user", 20, "@user", 5))),
+              List.of(Candidate.single("/userId"), Candidate.bucketed("/userId", 10)),
+              orders(4000, 11),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("normal", minutes(2), 1),
+                  Phase.ramp("ramp", minutes(2), 1, 10),
+                  Phase.constant("spike", minutes(4), 10),
+                  Phase.ramp("cool-down", minutes(2), 10, 2)),
+              List.of(
+                  Event.hot(
+                      Duration.ZERO,
+                      "a reseller's bot orders as one user",
+                      "/userId",
+                      TextNode.valueOf("u-reseller"),
+                      0.25)),
+              Map.of("/createdDate", "yyyy-MM-dd"),
+              Duration.ofSeconds(5),
+              null,
+              0,
+              42);
+      case VIP_TENANT ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  24_000,
+                  1_000_000,
+                  List.of(
+                      new Operation(Operation.Type.CREATE, 300),
+                      new Operation(Operation.Type.READ, 1200),
+                      query(
+                          "tenant dashboard",
+                          "SELECT * FROM c WHERE c.tenantId = @tenant",
+                          30,
+                          "@tenant",
+                          10),
+                      query(
+                          "a user's sessions",
+                          "SELECT * FROM c WHERE c.userId = @user AND c.tenantId = @tenant",
+                          200,
+                          "@tenant",
+                          5))),
+              List.of(
+                  Candidate.single("/tenantId"),
+                  Candidate.synthetic("/tenantId", "/userId"),
+                  Candidate.hierarchical("/tenantId", "/userId")),
+              sessions(4000, 12),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("before", minutes(3), 1),
+                  Phase.constant("onboarded", minutes(3), 1),
+                  Phase.ramp("growth", minutes(2), 1, 2.5),
+                  Phase.constant("busy", minutes(4), 2.5)),
+              List.of(
+                  Event.hot(
+                      minutes(3),
+                      "VIP tenant onboarded",
+                      "/tenantId",
+                      TextNode.valueOf("t-vip"),
+                      0.4)),
+              Map.of(),
+              Duration.ofSeconds(5),
+              null,
+              40,
+              42);
+      case IOT_HOT_DEVICE ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  30_000,
+                  14_600_000,
+                  List.of(
+                      new Operation(Operation.Type.CREATE, 1000),
+                      query(
+                          "a device's day",
+                          "SELECT * FROM c WHERE c.day = @day AND c.deviceId = @device",
+                          100,
+                          "@device",
+                          20))),
+              List.of(Candidate.single("/deviceId"), Candidate.synthetic("/deviceId", "/day")),
+              telemetry(4000, 13),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("steady", minutes(3), 1), Phase.constant("hot", minutes(7), 1)),
+              List.of(
+                  Event.hot(
+                      minutes(3),
+                      "dev-chatty goes hot",
+                      "/deviceId",
+                      TextNode.valueOf("dev-chatty"),
+                      0.15)),
+              Map.of("/day", "yyyy-MM-dd"),
+              Duration.ofSeconds(5),
+              null,
+              200,
+              42);
+      case TIME_KEY ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  30_000,
+                  500_000,
+                  List.of(
+                      new Operation(Operation.Type.CREATE, 800),
+                      new Operation(Operation.Type.READ, 1000),
+                      query(
+                          "my orders", "SELECT * FROM c WHERE c.userId = @user", 50, "@user", 5))),
+              List.of(
+                  Candidate.single("/createdDate"),
+                  Candidate.single("/yyyyMM"),
+                  Candidate.single("/userId")),
+              orders(4000, 14),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("steady", minutes(2), 1), Phase.constant("peak", minutes(3), 2)),
+              List.of(),
+              Map.of("/createdDate", "yyyy-MM-dd", "/yyyyMM", "yyyyMM"),
+              Duration.ofSeconds(5),
+              null,
+              20,
+              42);
+    };
+  }
+
+  private static Duration minutes(long m) {
+    return Duration.ofMinutes(m);
+  }
+
+  private static ContainerWorkload workload(
+      double throughput, long documents, List<Operation> operations) {
+    return new ContainerWorkload(
+        "c",
+        null,
+        null,
+        IntNode.valueOf((int) throughput),
+        null,
+        documents,
+        null,
+        null,
+        operations,
+        null);
+  }
+
+  private static Operation query(String name, String sql, double rate, String param, double rows) {
+    return Operation.query(name, sql, rate, Map.of(param, Access.DATA)).withRows(rows);
+  }
+
+  private static String pad(Random r, int around) {
+    return "x".repeat(around - around / 5 + r.nextInt(Math.max(1, around / 2)));
+  }
+
+  /** Orders of 200,000 users (about 1 KB each). */
+  static List<ObjectNode> orders(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      d.put("id", "sample-" + i);
+      d.put("userId", "u" + r.nextInt(200_000));
+      d.put("productId", "p" + r.nextInt(20_000));
+      d.put("createdDate", "2026-11-01");
+      d.put("yyyyMM", "202611");
+      d.put("total", 5 + r.nextInt(500));
+      d.put("status", "placed");
+      d.put("note", pad(r, 700));
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** Sessions of 300 tenants with 500 users each (about 1 KB each). */
+  static List<ObjectNode> sessions(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      String tenant = "t-" + r.nextInt(300);
+      d.put("id", "sample-" + i);
+      d.put("tenantId", tenant);
+      d.put("userId", "u" + r.nextInt(500));
+      d.put("sessionId", "s" + i);
+      d.put("state", "active");
+      d.put("payload", pad(r, 750));
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** Telemetry of 5,000 devices, dev-chatty sending a third of it (4 KB each, the others 600 B). */
+  static List<ObjectNode> telemetry(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      d.put("id", "sample-" + i);
+      boolean chatty = r.nextDouble() < 0.33;
+      d.put("deviceId", chatty ? "dev-chatty" : "dev-" + r.nextInt(5000));
+      d.put("day", "2026-11-01");
+      d.put("temperature", Math.round((15 + r.nextDouble() * 10) * 100) / 100.0);
+      d.put("firmware", String.format(Locale.ROOT, "1.%d.%d", r.nextInt(4), r.nextInt(10)));
+      d.put("readings", pad(r, chatty ? 4000 : 400)); // the chatty one sends full waveforms
+      out.add(d);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,572 @@
+package io.cosmolab.rehearsal.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import io.cosmolab.advisor.workload.Access;
+import io.cosmolab.advisor.workload.Operation;
+import io.cosmolab.advisor.workload.QueryShape;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.ContainerSettings;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.Database;
+import io.cosmolab.engine.ItemOptions;
+import io.cosmolab.engine.document.PatchOperation;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.time.ManualClock;
+import io.cosmolab.rehearsal.Event;
+import io.cosmolab.rehearsal.Phase;
+import io.cosmolab.rehearsal.RehearsalReport;
+import io.cosmolab.rehearsal.Scenario;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Plays a scenario against the engine in virtual time and returns its report. One driver per run;
+ * not thread-safe.
+ */
+/*
+ * How and why.
+ *
+ * One engine, one manual clock, one container per candidate, created with the scenario's
+ * throughput divided by the scale factor f on an engine whose limits are divided by f
+ * (Limits' scale model): each simulated request and document stands for f real ones, and every
+ * partition's budget, storage limit and the 20 GB logical limit shrink in proportion, so the
+ * partitions fill and throttle as the full-size ones would. Request charges are the engine's own,
+ * unscaled: a simulated 1 KB read still costs 1 RU against a budget of 6,000 / f.
+ *
+ * The documents the container holds at the start (the workload's documents / f) are created with
+ * throttling off; then enforce mode is on and the clock is at the start.
+ *
+ * Time advances one virtual second at a time. At the start of second s the events due are applied,
+ * and each operation sends rate × multiplier(s) / f requests that second (fractions carried), paced
+ * evenly within it. Every request is generated once, by one seeded random, and sent to every
+ * candidate, so the candidates see the same documents and the same requests; only what the
+ * service answers differs. Sends, and retries after a 429 (the SDK's policy, SdkRetryPolicy), are
+ * events in one priority queue ordered by (due time, sequence), so the clock only moves forward and
+ * the run is the same for the same seed. At the end of each second each candidate's Recorder reads
+ * the engine's per-partition metrics of that second. Requests still retrying at the end are run to
+ * their end; their attempts count in the last step.
+ */
+public final class Driver {
+  /** The most documents a rehearsal loads at the start (after scaling). */
+  public static final long MAX_PRELOAD = 2_000_000;
+
+  private static final long PRELOAD_SPREAD_MILLIS = 90L * 24 * 3600 * 1000;
+
+  private final Scenario scenario;
+  private final double scale;
+  private final List<Candidate> candidates;
+  private final ManualClock clock;
+  private final CosmosEngine engine;
+  private final List<Container> containers = new ArrayList<>();
+  private final List<Recorder> recorders = new ArrayList<>();
+  private final List<LatencyModel> latencies = new ArrayList<>();
+  private final Documents docs;
+  private final Random random;
+  private final List<Op> ops = new ArrayList<>();
+  private final List<String> hotFields;
+  private final List<Event> events;
+  private final List<Event> activeHot = new ArrayList<>();
+  private final PriorityQueue<Attempt> queue = new PriorityQueue<>();
+  private final long startMillis;
+  private final long durationSeconds;
+  private final int steps;
+  private long seq;
+  private long[] preloadRefused; // per candidate: documents of the start its container refused
+
+  /** One operation of the workload, prepared. */
+  private static final class Op {
+    final Operation op;
+    final boolean write;
+    final List<String> changes;
+    final String sql;
+    final Map<String, String> fixedPaths = new LinkedHashMap<>(); // path -> parameter or null
+    final Map<String, JsonNode> literals = new LinkedHashMap<>();
+    final Access drawBy; // how a query chooses the document its parameters come from
+    final int rows;
+    double carry;
+
+    Op(Operation op, Set<String> keyPaths) {
+      this.op = op;
+      this.write = op.type() != Operation.Type.READ && op.type() != Operation.Type.QUERY;
+      List<String> ch = new ArrayList<>();
+      for (String c : op.changes()) {
+        if (!keyPaths.contains(c)) { // a key field cannot change in place: not rehearsed [I]
+          ch.add(c);
+        }
+      }
+      this.changes = List.copyOf(ch);
+      this.sql = op.sql();
+      Access draw = op.access();
+      if (op.type() == Operation.Type.QUERY) {
+        QueryShape shape = QueryShape.of(op.sql());
+        for (Map.Entry<String, QueryShape.Fixed> f : shape.fixed().entrySet()) {
+          QueryShape.Fixed fixed = f.getValue();
+          if (fixed.count() != 1) {
+            continue; // IN lists: taken as reaching every partition [I]
+          }
+          if (fixed.parameter() != null) {
+            fixedPaths.put(f.getKey(), fixed.parameter());
+          } else {
+            literals.put(f.getKey(), fixed.literals().get(0));
+          }
+        }
+        draw = Access.DATA;
+        for (Map.Entry<String, String> p : fixedPaths.entrySet()) {
+          Access a = op.parameters().get(p.getValue());
+          draw = (a == null ? Access.DATA : a).withBy(p.getKey());
+          break;
+        }
+      }
+      this.drawBy = draw;
+      this.rows = (int) Math.max(1, Math.ceil(op.rowsOrDefault()));
+    }
+  }
+
+  /** One request of the application, as every candidate receives it. */
+  private static final class Request {
+    final int op;
+    final Documents.Doc doc;
+    final ObjectNode json; // creates, upserts and replaces: the document to write
+    final Map<String, JsonNode> parameters;
+    final Map<String, JsonNode> fixedValues;
+    final int phase;
+
+    Request(
+        int op,
+        Documents.Doc doc,
+        ObjectNode json,
+        Map<String, JsonNode> parameters,
+        Map<String, JsonNode> fixedValues,
+        int phase) {
+      this.op = op;
+      this.doc = doc;
+      this.json = json;
+      this.parameters = parameters;
+      this.fixedValues = fixedValues;
+      this.phase = phase;
+    }
+  }
+
+  /** The next attempt of a request at one candidate. */
+  private static final class Attempt implements Comparable<Attempt> {
+    long due;
+    long seq;
+    final int candidate;
+    final Request request;
+    int retries;
+    long waited;
+    double serviceMillis;
+
+    Attempt(long due, long seq, int candidate, Request request) {
+      this.due = due;
+      this.seq = seq;
+      this.candidate = candidate;
+      this.request = request;
+    }
+
+    @Override
+    public int compareTo(Attempt o) {
+      int c = Long.compare(due, o.due);
+      return c != 0 ? c : Long.compare(seq, o.seq);
+    }
+  }
+
+  public Driver(Scenario scenario) {
+    this.scenario = scenario;
+    this.scale = scenario.effectiveScale();
+    this.candidates = scenario.candidates();
+    this.startMillis = scenario.start().toEpochMilli();
+    this.durationSeconds = scenario.duration().toSeconds();
+    long stepSeconds = scenario.step().toSeconds();
+    this.steps = (int) Math.max(1, (durationSeconds + stepSeconds - 1) / stepSeconds);
+    this.random = new Random(scenario.seed());
+    this.clock = new ManualClock(scenario.start().minusSeconds(60));
+    this.engine =
+        CosmosEngine.builder()
+            .clock(clock)
+            .scale(scale)
+            .burstCapacity(scenario.burstCapacity())
+            .throttling(ThrottlingMode.OFF)
+            .build();
+    this.events = new ArrayList<>(scenario.events());
+    events.sort(Comparator.comparing(Event::at));
+    Set<String> hot = new LinkedHashSet<>();
+    for (Event e : events) {
+      if (e.kind() == Event.Kind.HOT) {
+        hot.add(e.field());
+      }
+    }
+    this.hotFields = List.copyOf(hot);
+    Set<String> keyPaths = new LinkedHashSet<>();
+    for (Candidate c : candidates) {
+      keyPaths.addAll(c.paths());
+    }
+    Set<String> indexed = new LinkedHashSet<>(hot);
+    for (Operation o : scenario.workload().operations()) {
+      Op p = new Op(o, keyPaths);
+      ops.add(p);
+      if (p.drawBy.by() != null) {
+        indexed.add(p.drawBy.by());
+      }
+      if (o.access().by() != null) {
+        indexed.add(o.access().by());
+      }
+    }
+    this.docs =
+        new Documents(
+            scenario.sample(),
+            candidates,
+            scenario.clockFields(),
+            hotFields,
+            List.copyOf(indexed),
+            "doc-");
+    Database db = engine.createDatabase("rehearsal");
+    Throughput t = scenario.throughput();
+    Throughput scaled = t.withValue(t.maxRuPerSecond() / scale);
+    for (int c = 0; c < candidates.size(); c++) {
+      containers.add(
+          db.createContainer(
+              ContainerSettings.of("c" + c, candidates.get(c).definition())
+                  .withThroughput(scaled)));
+      latencies.add(new LatencyModel(scenario.client(), new Random(scenario.seed() * 31 + c + 1)));
+    }
+  }
+
+  /** Runs the rehearsal; {@code progress} hears each virtual second as it ends. */
+  public RehearsalReport run(LongConsumer progress) {
+    preload();
+    engine.setThrottling(ThrottlingMode.ENFORCE);
+    clock.set(scenario.start());
+    long startSecond = startMillis / 1000;
+    for (Container c : containers) {
+      recorders.add(
+          new Recorder(
+              c, steps, scenario.step().toSeconds(), startSecond, scenario.phases().size()));
+    }
+    int nextEvent = 0;
+    for (long s = 0; s < durationSeconds; s++) {
+      long secondStarts = startMillis + s * 1000;
+      if (clock.millis() < secondStarts) {
+        clock.advanceMillis(secondStarts - clock.millis());
+      }
+      while (nextEvent < events.size() && events.get(nextEvent).at().toSeconds() <= s) {
+        apply(events.get(nextEvent++), s);
+      }
+      docs.publish();
+      send(s);
+      drain((startMillis + (s + 1) * 1000));
+      for (Recorder r : recorders) {
+        r.endSecond(s);
+      }
+      progress.accept(s + 1);
+    }
+    drain(Long.MAX_VALUE);
+    for (Recorder r : recorders) {
+      r.closeLatencyStep();
+    }
+    return Reports.build(scenario, scale, candidates, containers, recorders, preloadRefused);
+  }
+
+  private void preload() {
+    preloadRefused = new long[containers.size()];
+    long count = Math.round(scenario.documents() / scale);
+    if (count > MAX_PRELOAD) {
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "scenario %s starts with %,d documents; at scale %s that is %,d simulated documents,"
+                  + " more than the %,d a rehearsal loads: raise scale to at least %.0f",
+              scenario.name(),
+              scenario.documents(),
+              Reports.number(scale),
+              count,
+              MAX_PRELOAD,
+              Math.ceil(scenario.documents() / (double) MAX_PRELOAD)));
+    }
+    for (long i = 0; i < count; i++) {
+      long created = startMillis - (long) (random.nextDouble() * PRELOAD_SPREAD_MILLIS);
+      Documents.Doc d = docs.create(random, created, null);
+      ObjectNode json = docs.json(d);
+      for (int c = 0; c < containers.size(); c++) {
+        try {
+          containers.get(c).create(d.keys[c], docs.forCandidate(json, d, c));
+        } catch (CosmosException e) {
+          if (e.status() != 403) {
+            throw e;
+          }
+          preloadRefused[c]++;
+        }
+      }
+    }
+    docs.rank();
+  }
+
+  private void apply(Event e, long second) {
+    if (e.kind() == Event.Kind.HOT) {
+      activeHot.add(e);
+      return;
+    }
+    Throughput t = scenario.throughput().withValue(e.throughput() / scale);
+    for (int c = 0; c < containers.size(); c++) {
+      containers.get(c).replaceThroughput(t);
+      recorders.get(c).refreshLayout(second);
+    }
+  }
+
+  private int phaseAt(long second) {
+    long t = 0;
+    List<Phase> phases = scenario.phases();
+    for (int i = 0; i < phases.size(); i++) {
+      t += phases.get(i).duration().toMillis();
+      if (second * 1000 < t) {
+        return i;
+      }
+    }
+    return phases.size() - 1;
+  }
+
+  private double multiplierAt(long second) {
+    long t = 0;
+    long at = second * 1000 + 500;
+    for (Phase p : scenario.phases()) {
+      long end = t + p.duration().toMillis();
+      if (at < end) {
+        return p.multiplierAt(at - t);
+      }
+      t = end;
+    }
+    Phase last = scenario.phases().get(scenario.phases().size() - 1);
+    return last.to();
+  }
+
+  /** The requests of second {@code s}: generated once, sent to every candidate. */
+  private void send(long s) {
+    double m = multiplierAt(s);
+    int phase = phaseAt(s);
+    int[] counts = new int[ops.size()];
+    int total = 0;
+    for (int j = 0; j < ops.size(); j++) {
+      Op o = ops.get(j);
+      o.carry += o.op.rate() * m / scale;
+      counts[j] = (int) Math.floor(o.carry);
+      o.carry -= counts[j];
+      total += counts[j];
+    }
+    long[] at = new long[total];
+    int[] which = new int[total];
+    int n = 0;
+    for (int j = 0; j < ops.size(); j++) {
+      double offset = (j + 1.0) / (ops.size() + 1.0);
+      for (int k = 0; k < counts[j]; k++) {
+        at[n] = (long) ((k + offset) * 1000 / counts[j]);
+        which[n++] = j;
+      }
+    }
+    // by time, then by operation and position (the order they were filled in): (at << 24) | i
+    long[] order = new long[total];
+    for (int i = 0; i < total; i++) {
+      order[i] = (at[i] << 24) | i;
+    }
+    java.util.Arrays.sort(order);
+    int step = recorders.get(0).step(s);
+    for (long key : order) {
+      int i = (int) (key & 0xFFFFFF);
+      long due = startMillis + s * 1000 + at[i];
+      Request r = generate(which[i], due, phase);
+      if (r == null) {
+        continue;
+      }
+      for (int c = 0; c < containers.size(); c++) {
+        recorders.get(c).requests[step]++;
+        recorders.get(c).phaseRequests[phase]++;
+        queue.add(new Attempt(due, seq++, c, r));
+      }
+    }
+  }
+
+  private Request generate(int j, long due, int phase) {
+    Op o = ops.get(j);
+    Operation.Type type = o.op.type();
+    boolean fresh =
+        type == Operation.Type.CREATE
+            || (type == Operation.Type.UPSERT && (o.changes.isEmpty() || docs.visible() == 0));
+    if (fresh) {
+      JsonNode[] hot = null;
+      for (Event e : activeHot) {
+        if (random.nextDouble() < e.share()) {
+          int f = hotFields.indexOf(e.field());
+          if (hot == null) {
+            hot = new JsonNode[hotFields.size()];
+          }
+          if (hot[f] == null) {
+            hot[f] = e.value();
+          }
+        }
+      }
+      Documents.Doc d = docs.create(random, due, hot);
+      return new Request(j, d, docs.json(d), null, null, phase);
+    }
+    int chosen = -1;
+    for (Event e : activeHot) {
+      if (random.nextDouble() < e.share()) {
+        chosen = docs.chooseWith(random, e.field(), e.value());
+        if (chosen >= 0) {
+          break;
+        }
+      }
+    }
+    if (chosen < 0) {
+      chosen = docs.choose(random, type == Operation.Type.QUERY ? o.drawBy : o.op.access());
+    }
+    if (type == Operation.Type.QUERY) {
+      Map<String, JsonNode> params = new LinkedHashMap<>();
+      Map<String, JsonNode> fixed = new LinkedHashMap<>(o.literals);
+      for (Map.Entry<String, String> p : o.fixedPaths.entrySet()) {
+        if (chosen < 0) {
+          return null; // nothing to ask for yet
+        }
+        JsonNode v = docs.valueAt(docs.get(chosen), p.getKey());
+        if (v == null) {
+          v = com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+        params.put(p.getValue(), v);
+        fixed.put(p.getKey(), v);
+      }
+      return new Request(j, null, null, Map.copyOf(params), fixed, phase);
+    }
+    if (chosen < 0) {
+      return null;
+    }
+    Documents.Doc d = docs.get(chosen);
+    ObjectNode json = null;
+    switch (type) {
+      case UPSERT, REPLACE, PATCH -> {
+        d.version++;
+        json = docs.json(d);
+        docs.change(json, d, o.changes);
+      }
+      case DELETE -> d.deleted = true;
+      default -> {}
+    }
+    return new Request(j, d, json, null, null, phase);
+  }
+
+  /** Runs every attempt due before {@code until} (epoch millis), in order. */
+  private void drain(long until) {
+    while (!queue.isEmpty() && queue.peek().due < until) {
+      Attempt a = queue.poll();
+      long now = clock.millis();
+      if (a.due > now) {
+        clock.advanceMillis(a.due - now);
+      }
+      attempt(a);
+    }
+  }
+
+  private void attempt(Attempt a) {
+    int c = a.candidate;
+    Request r = a.request;
+    Op o = ops.get(r.op);
+    Recorder rec = recorders.get(c);
+    long second = Math.max(0, (a.due - startMillis) / 1000);
+    int step = rec.step(second);
+    rec.attempts[step]++;
+    a.serviceMillis += latencies.get(c).attemptMillis(o.write);
+    try {
+      execute(c, o, r);
+      complete(rec, a, second);
+    } catch (CosmosException e) {
+      if (e.status() == 429) {
+        rec.throttled[step]++;
+        rec.phaseThrottled[r.phase]++;
+        long delay =
+            SdkRetryPolicy.delayMillis(
+                scenario.client(), a.retries, a.waited, e.retryAfterMillis());
+        if (delay < 0) {
+          rec.failedThrottled++;
+          fail(rec, a, second, step);
+          return;
+        }
+        a.retries++;
+        a.waited += delay;
+        a.due += delay;
+        a.seq = seq++;
+        queue.add(a);
+      } else if (e.status() == 403 && e.subStatus() == 1014) {
+        rec.failedStorage++;
+        fail(rec, a, second, step);
+      } else if (e.status() == 404) {
+        rec.notFound++;
+        complete(rec, a, second);
+      } else {
+        rec.failedOther++;
+        if (rec.firstOtherFailure == null) {
+          rec.firstOtherFailure = e.status() + "/" + e.subStatus() + ": " + e.getMessage();
+        }
+        fail(rec, a, second, step);
+      }
+    }
+  }
+
+  private static void complete(Recorder rec, Attempt a, long second) {
+    rec.complete(a.request.phase, second, micros(a));
+  }
+
+  private static void fail(Recorder rec, Attempt a, long second, int step) {
+    rec.failed[step]++;
+    rec.phaseFailed[a.request.phase]++;
+    rec.complete(a.request.phase, second, micros(a));
+  }
+
+  private static long micros(Attempt a) {
+    return Math.round((a.serviceMillis + a.waited) * 1000);
+  }
+
+  private void execute(int c, Op o, Request r) {
+    Container container = containers.get(c);
+    Documents.Doc d = r.doc;
+    switch (o.op.type()) {
+      case CREATE -> container.create(d.keys[c], docs.forCandidate(r.json, d, c));
+      case UPSERT -> container.upsert(d.keys[c], docs.forCandidate(r.json, d, c), ItemOptions.NONE);
+      case REPLACE -> container.replace(d.keys[c], d.id, docs.forCandidate(r.json, d, c));
+      case PATCH -> {
+        List<PatchOperation> set = new ArrayList<>();
+        for (String path : o.changes) {
+          JsonNode v =
+              Candidate.Reader.scalarAt(
+                  r.json,
+                  io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(path)
+                      .toArray(String[]::new));
+          set.add(PatchOperation.set(path, v));
+        }
+        if (set.isEmpty()) {
+          container.read(d.keys[c], d.id);
+        } else {
+          container.patch(d.keys[c], d.id, set);
+        }
+      }
+      case DELETE -> container.delete(d.keys[c], d.id);
+      case READ -> container.read(d.keys[c], d.id);
+      case QUERY -> {
+        QueryRequest q =
+            QueryRequest.of(o.sql).withParameters(r.parameters).withMaxItemCount(o.rows);
+        PartitionKeyValue key = QueryKeys.keyOf(candidates.get(c), r.fixedValues);
+        container.query(key == null ? q : q.withPartitionKey(key));
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.cosmolab.rehearsal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosmolab.rehearsal.report.TerminalSummary;
+import org.junit.jupiter.api.Test;
+
+/** Each built-in scenario shows its failure and its fix in numbers (seed 42). */
+class LibraryTest {
+
+  private static RehearsalReport run(Library l) {
+    RehearsalReport r = Rehearsal.run(l.scenario());
+    System.out.print(TerminalSummary.render(r));
+    return r;
+  }
+
+  @Test
+  void blackFriday_userIdThrottlesTheResellersPartition_bucketsSpreadIt() {
+    RehearsalReport r = run(Library.BLACK_FRIDAY);
+    CandidateResult.Headline user = r.candidate("/userId").headline();
+    CandidateResult.Headline buckets = r.candidate("/userId*10").headline();
+    assertThat(user.peak429Share()).isGreaterThan(0.5);
+    assertThat(user.p99Millis()).isGreaterThanOrEqualTo(1000);
+    assertThat(user.failedThrottled()).isGreaterThan(0);
+    assertThat(user.ruUnusedShareWhileThrottling()).isGreaterThan(0.3);
+    assertThat(user.hottestKey()).isEqualTo("[\"u-reseller\"]");
+    assertThat(r.candidate("/userId").verdict()).isEqualTo("rejected");
+    assertThat(buckets.p99Millis()).isLessThan(100);
+    assertThat(buckets.failedRequests()).isZero();
+    assertThat(buckets.throttledAttempts()).isLessThan(user.throttledAttempts() / 100);
+    assertThat(r.candidate("/userId*10").verdict()).isEqualTo("recommended");
+    // the normal phase, before the ramp, is calm under both
+    assertThat(r.candidate("/userId").phases().get(0).throttledAttempts()).isZero();
+  }
+
+  @Test
+  void vipTenant_tenantKeyThrottlesTheVip_syntheticSpreadsIt_hierarchicalDoesNotBeforeASplit() {
+    RehearsalReport r = run(Library.VIP_TENANT);
+    CandidateResult tenant = r.candidate("/tenantId");
+    CandidateResult synthetic = r.candidate("/tenantId+/userId");
+    CandidateResult hierarchical = r.candidate("/tenantId>/userId");
+    assertThat(tenant.phases().get(0).throttledAttempts()).isZero(); // before the VIP
+    assertThat(tenant.headline().throttledAttempts()).isGreaterThan(0);
+    assertThat(tenant.headline().p99Millis()).isGreaterThanOrEqualTo(1000);
+    assertThat(tenant.verdict()).isEqualTo("rejected");
+    assertThat(synthetic.headline().throttledAttempts())
+        .isLessThan(tenant.headline().throttledAttempts() / 100);
+    assertThat(synthetic.headline().p99Millis()).isLessThan(100);
+    assertThat(synthetic.verdict()).isEqualTo("recommended");
+    // the VIP's prefix lives on one partition until a storage split: as hot as /tenantId
+    assertThat(hierarchical.headline().splits()).isZero();
+    assertThat(hierarchical.headline().throttledAttempts())
+        .isGreaterThan(tenant.headline().throttledAttempts() / 2);
+  }
+
+  @Test
+  void iotHotDevice_deviceKeyFillsTwentyGigabytes_theDayKeyDoesNot() {
+    RehearsalReport r = run(Library.IOT_HOT_DEVICE);
+    CandidateResult.Headline device = r.candidate("/deviceId").headline();
+    CandidateResult.Headline day = r.candidate("/deviceId+/day").headline();
+    assertThat(device.failedStorage()).isGreaterThan(0);
+    assertThat(device.largestLogicalPartitionKey()).isEqualTo("[\"dev-chatty\"]");
+    assertThat(device.largestLogicalPartitionBytes())
+        .isGreaterThan((long) (0.99 * device.logicalPartitionLimitBytes()));
+    assertThat(r.candidate("/deviceId").verdict()).isEqualTo("rejected");
+    assertThat(r.candidate("/deviceId").reasons().get(0)).contains("403/1014");
+    assertThat(day.failedStorage()).isZero();
+    assertThat(day.largestLogicalPartitionBytes()).isLessThan(2L << 30);
+    assertThat(r.candidate("/deviceId+/day").verdict()).isNotEqualTo("rejected");
+  }
+
+  @Test
+  void timeKey_everyWriteOfTheDayOnOnePartition_userIdSpreads() {
+    RehearsalReport r = run(Library.TIME_KEY);
+    for (String key : new String[] {"/createdDate", "/yyyyMM"}) {
+      CandidateResult.Headline h = r.candidate(key).headline();
+      assertThat(h.peak429Share()).as(key).isGreaterThan(0.5);
+      assertThat(h.p99Millis()).as(key).isGreaterThanOrEqualTo(1000);
+      assertThat(h.ruUnusedShareWhileThrottling()).as(key).isGreaterThan(0.5);
+      assertThat(r.candidate(key).verdict()).as(key).isEqualTo("rejected");
+    }
+    CandidateResult.Headline user = r.candidate("/userId").headline();
+    assertThat(user.throttledAttempts()).isZero();
+    assertThat(user.p99Millis()).isLessThan(100);
+    assertThat(r.candidate("/userId").verdict()).isEqualTo("recommended");
+  }
+}
