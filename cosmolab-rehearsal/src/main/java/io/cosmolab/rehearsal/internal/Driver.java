@@ -201,6 +201,7 @@ public final class Driver {
             .scale(scale)
             .burstCapacity(scenario.burstCapacity())
             .throttling(ThrottlingMode.OFF)
+            .housekeeping(Runnable::run) // TTL deletions at the virtual moment: deterministic
             .build();
     this.events = new ArrayList<>(scenario.events());
     events.sort(Comparator.comparing(Event::at));
