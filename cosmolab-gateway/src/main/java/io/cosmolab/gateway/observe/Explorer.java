@@ -62,9 +62,13 @@ final class Explorer {
 
   WireResponse handle(WireRequest request) {
     ResourcePath p = request.path();
-    if (p.size() == 1 || (p.size() == 2 && !p.segment(1).equals("api"))) {
+    if (p.size() == 1) {
       ObservedProtocol.requireGet(request);
-      return asset(p.size() == 1 ? "index.html" : p.segment(1));
+      return WireResponse.empty(302, Map.of("location", "/_explorer/index.html"));
+    }
+    if (p.size() == 2 && !p.segment(1).equals("api")) {
+      ObservedProtocol.requireGet(request);
+      return asset(p.segment(1));
     }
     if (!p.segment(1).equals("api") || p.size() < 3) {
       throw notFound(p);
