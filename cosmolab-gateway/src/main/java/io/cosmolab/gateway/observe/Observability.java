@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * One server's observability: the alert evaluator ticking once a second on the engine's clock, and,
- * unless metrics are off, the Micrometer registry that {@code /metrics} renders.
+ * unless metrics are off, the request counters and the Micrometer registry that {@code /metrics}
+ * renders (made at the first scrape).
  *
  * <p>Thread-safe. {@link #close()} stops the ticking.
  */
@@ -22,9 +23,10 @@ public final class Observability implements AutoCloseable {
 
   private final CosmosEngine engine;
   private final AlertEvaluator alerts;
-  private final PrometheusMeterRegistry registry;
+  private final boolean metrics;
   private final RequestMeters requests;
-  private final EngineMeters engineMeters;
+  private PrometheusMeterRegistry registry; // made at the first scrape; guarded by this
+  private EngineMeters engineMeters; // guarded by this
   private final ScheduledExecutorService ticker;
 
   /**
@@ -36,15 +38,8 @@ public final class Observability implements AutoCloseable {
       CosmosEngine engine, AlertRules rules, boolean metrics, Consumer<AlertEvent> listener) {
     this.engine = engine;
     this.alerts = new AlertEvaluator(engine, rules, listener);
-    if (metrics) {
-      this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      this.requests = new RequestMeters(registry);
-      this.engineMeters = new EngineMeters(registry, engine, alerts);
-    } else {
-      this.registry = null;
-      this.requests = null;
-      this.engineMeters = null;
-    }
+    this.metrics = metrics;
+    this.requests = metrics ? new RequestMeters() : null;
     this.ticker =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -78,7 +73,7 @@ public final class Observability implements AutoCloseable {
   }
 
   public boolean metricsEnabled() {
-    return registry != null;
+    return metrics;
   }
 
   /** The per-request counters, or null with metrics off. */
@@ -87,9 +82,15 @@ public final class Observability implements AutoCloseable {
   }
 
   /** The Prometheus text exposition of every meter, the engine's read now. */
-  public String scrape() {
-    if (registry == null) {
+  public synchronized String scrape() {
+    if (!metrics) {
       throw new IllegalStateException("metrics are off");
+    }
+    if (registry == null) {
+      // not before: a server that is never scraped never loads Micrometer (a cold start's cost)
+      registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      registry.getPrometheusRegistry().register(requests.collector());
+      engineMeters = new EngineMeters(registry, engine, alerts);
     }
     engineMeters.refresh();
     return registry.scrape();
@@ -98,8 +99,10 @@ public final class Observability implements AutoCloseable {
   @Override
   public void close() {
     ticker.shutdownNow();
-    if (registry != null) {
-      registry.close();
+    synchronized (this) {
+      if (registry != null) {
+        registry.close();
+      }
     }
   }
 }

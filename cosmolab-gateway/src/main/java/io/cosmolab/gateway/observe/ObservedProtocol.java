@@ -104,10 +104,18 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
     String database = "";
     String container = "";
     String alt = response == null ? null : response.headers().get(Headers.ALT_CONTENT_PATH);
-    if (alt != null) {
-      ResourcePath a = ResourcePath.parse(alt);
-      database = a.size() >= 2 ? a.segment(1) : "";
-      container = a.size() >= 4 ? a.segment(3) : "";
+    if (alt != null && alt.startsWith("dbs/")) {
+      // "dbs/{db}/colls/{coll}" or "dbs/{db}", percent-encoded only when an id is not plain
+      int end = alt.indexOf('/', 4);
+      database = end < 0 ? alt.substring(4) : alt.substring(4, end);
+      if (end >= 0 && alt.startsWith("colls/", end + 1)) {
+        int collEnd = alt.indexOf('/', end + 7);
+        container = collEnd < 0 ? alt.substring(end + 7) : alt.substring(end + 7, collEnd);
+      }
+      if (alt.indexOf('%') >= 0) {
+        database = java.net.URLDecoder.decode(database, StandardCharsets.UTF_8);
+        container = java.net.URLDecoder.decode(container, StandardCharsets.UTF_8);
+      }
     } else if (path.size() >= 2 && path.segment(0).equals("dbs")) {
       database = path.segment(1);
       container = path.size() >= 4 && path.segment(2).equals("colls") ? path.segment(3) : "";
