@@ -11,9 +11,11 @@ module io.cosmolab.engine {
   requires transitive io.cosmolab.query;
   requires transitive com.fasterxml.jackson.databind;
   requires datasketches.java;
+  requires static com.fasterxml.jackson.dataformat.yaml; // alert rules in YAML (optional)
   requires static transitive com.google.errorprone.annotations; // @FormatMethod in the API
 
   exports io.cosmolab.engine;
+  exports io.cosmolab.engine.alerts;
   exports io.cosmolab.engine.batch;
   exports io.cosmolab.engine.changefeed;
   exports io.cosmolab.engine.cost;

@@ -11,6 +11,9 @@ module io.cosmolab.gateway {
   requires io.netty.common;
   requires io.netty.handler;
   requires io.netty.transport;
+  requires micrometer.core; // /metrics (package observe), loaded at the first scrape
+  requires micrometer.registry.prometheus;
+  requires io.prometheus.metrics.model;
   requires org.bouncycastle.pkix;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.util;

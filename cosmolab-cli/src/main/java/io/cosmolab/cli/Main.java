@@ -5,6 +5,7 @@ import io.cosmolab.cli.commands.CertCommand;
 import io.cosmolab.cli.commands.DemoCommand;
 import io.cosmolab.cli.commands.RehearseCommand;
 import io.cosmolab.cli.commands.ServeCommand;
+import io.cosmolab.cli.commands.TopCommand;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Command;
     description = "Design, test and fix Azure Cosmos DB partition keys.",
     subcommands = {
       ServeCommand.class,
+      TopCommand.class,
       AdviseCommand.class,
       RehearseCommand.class,
       DemoCommand.class,

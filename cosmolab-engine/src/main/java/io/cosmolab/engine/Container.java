@@ -68,6 +68,8 @@ public final class Container {
   private final int ordinal;
 
   private final PartitionMetrics metrics = new PartitionMetrics();
+  private final io.cosmolab.engine.metrics.QueryStats queryStats =
+      new io.cosmolab.engine.metrics.QueryStats();
   private final LogicalPartitions logical = new LogicalPartitions();
   private final TimeToLive ttl;
   private final io.cosmolab.engine.index.ContainerIndex index;
@@ -670,7 +672,22 @@ public final class Container {
    *     position), 410/1002 for a range id that no longer exists, 429 when throttled
    */
   public io.cosmolab.engine.query.QueryPage query(io.cosmolab.engine.query.QueryRequest request) {
-    return new QueryRunner(this, engine).run(request);
+    io.cosmolab.engine.query.QueryPage page = new QueryRunner(this, engine).run(request);
+    if (request.continuation() == null) {
+      queryStats.record(
+          now(),
+          request.text(),
+          request.partitionKeyRangeId() != null || request.range() != null,
+          request.partitionKey() != null,
+          routing().ranges().size(),
+          page.metrics());
+    }
+    return page;
+  }
+
+  /** The queries this container answered, second by second (for the alert rules). */
+  public io.cosmolab.engine.metrics.QueryStats queryStats() {
+    return queryStats;
   }
 
   /**

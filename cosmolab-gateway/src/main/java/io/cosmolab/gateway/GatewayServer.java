@@ -1,6 +1,9 @@
 package io.cosmolab.gateway;
 
 import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.alerts.AlertEvaluator;
+import io.cosmolab.engine.alerts.AlertEvent;
+import io.cosmolab.engine.alerts.AlertRules;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
@@ -8,8 +11,12 @@ import io.cosmolab.gateway.http.GatewayChannelInitializer;
 import io.cosmolab.gateway.http.GuardedServerSocketChannel;
 import io.cosmolab.gateway.http.JdkHttpTransport;
 import io.cosmolab.gateway.http.WorkerPool;
+import io.cosmolab.gateway.observe.Observability;
+import io.cosmolab.gateway.observe.ObservedProtocol;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -72,18 +79,21 @@ public final class GatewayServer implements AutoCloseable {
   private final GatewayCertificate certificate;
   private final Transport transport;
   private final ConnectionLimits limits;
+  private final Observability observability;
 
   private GatewayServer(
       Listener listener,
       URI endpoint,
       GatewayCertificate certificate,
       Transport transport,
-      ConnectionLimits limits) {
+      ConnectionLimits limits,
+      Observability observability) {
     this.listener = listener;
     this.endpoint = endpoint;
     this.certificate = certificate;
     this.transport = transport;
     this.limits = limits;
+    this.observability = observability;
   }
 
   public static Builder builder(CosmosEngine engine) {
@@ -118,13 +128,27 @@ public final class GatewayServer implements AutoCloseable {
     return limits;
   }
 
+  /** The alert rules being evaluated, once a second on the engine's clock, and their alerts. */
+  public io.cosmolab.engine.alerts.AlertEvaluator alerts() {
+    return observability.alerts();
+  }
+
+  /** True unless the server was built {@link Builder#metrics(boolean) without metrics}. */
+  public boolean metricsEnabled() {
+    return observability.metricsEnabled();
+  }
+
   /**
    * Stops the server, within about {@value #CLOSE_SECONDS} seconds whatever state its threads are
    * in, and never throws: a server whose event loop has died is closed all the same.
    */
   @Override
   public void close() {
-    listener.close();
+    try {
+      listener.close();
+    } finally {
+      observability.close();
+    }
   }
 
   /** The longest {@link #close()} takes. */
@@ -214,6 +238,9 @@ public final class GatewayServer implements AutoCloseable {
     private Transport transport = Transport.NETTY;
     private ConnectionLimits limits = ConnectionLimits.DEFAULTS;
     private final java.util.Set<String> allowedHosts = new java.util.TreeSet<>();
+    private boolean metrics = true;
+    private AlertRules alertRules = AlertRules.defaults();
+    private java.util.function.Consumer<AlertEvent> alertListener = AlertEvaluator.log();
 
     private Builder(CosmosEngine engine) {
       if (engine == null) {
@@ -361,6 +388,31 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
+     * Whether {@code /metrics} is served and requests are counted (default true). Off, the request
+     * path runs without any metric code (to measure what it costs); the alert rules and the
+     * explorer still work.
+     */
+    public Builder metrics(boolean enabled) {
+      this.metrics = enabled;
+      return this;
+    }
+
+    /** The alert rules to evaluate (default {@link AlertRules#defaults()}). */
+    public Builder alertRules(AlertRules rules) {
+      if (rules == null) {
+        throw new IllegalArgumentException("alert rules must not be null; use the defaults");
+      }
+      this.alertRules = rules;
+      return this;
+    }
+
+    /** Told of every alert start and stop (default: one line in the log for each). */
+    public Builder alertListener(java.util.function.Consumer<AlertEvent> listener) {
+      this.alertListener = listener;
+      return this;
+    }
+
+    /**
      * Binds and starts serving.
      *
      * @throws IllegalStateException if the port is taken, naming it
@@ -398,10 +450,30 @@ public final class GatewayServer implements AutoCloseable {
           new java.util.concurrent.atomic.AtomicReference<>(scheme + "://localhost:" + port + "/");
       java.util.Set<String> hosts = new java.util.TreeSet<>(allowedHosts);
       hosts.add(host);
-      Protocol protocol = new Protocol(engine, auth, new HostCheck(hosts), endpointText::get);
+      HostCheck hostCheck = new HostCheck(hosts);
+      Observability observability =
+          new Observability(engine, alertRules, metrics, alertListener).start();
+      java.util.function.Function<WireRequest, WireResponse> protocol =
+          new ObservedProtocol(
+              new Protocol(engine, auth, hostCheck, endpointText::get), hostCheck, observability);
+      try {
+        return bindAndServe(protocol, certFuture, maxBody, endpointText, scheme, observability);
+      } catch (RuntimeException | Error e) {
+        observability.close();
+        throw e;
+      }
+    }
+
+    private GatewayServer bindAndServe(
+        java.util.function.Function<WireRequest, WireResponse> protocol,
+        java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture,
+        int maxBody,
+        java.util.concurrent.atomic.AtomicReference<String> endpointText,
+        String scheme,
+        Observability observability) {
       InetSocketAddress bindTo = bindAddress();
       if (transport == Transport.JDK) {
-        return startJdk(bindTo, certFuture, maxBody, protocol, endpointText, scheme);
+        return startJdk(bindTo, certFuture, maxBody, protocol, endpointText, scheme, observability);
       }
       ConnectionLimits resolved = limits.resolved();
       EventLoopGroup boss = new NioEventLoopGroup(1);
@@ -443,7 +515,8 @@ public final class GatewayServer implements AutoCloseable {
             endpoint,
             cert,
             transport,
-            resolved);
+            resolved,
+            observability);
       } catch (Exception e) { // Netty rethrows the bind failure (a checked exception) as is
         shutdown(boss, io, workers);
         if (e instanceof java.net.BindException) {
@@ -461,9 +534,10 @@ public final class GatewayServer implements AutoCloseable {
         InetSocketAddress bindTo,
         java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture,
         int maxBody,
-        Protocol protocol,
+        java.util.function.Function<WireRequest, WireResponse> protocol,
         java.util.concurrent.atomic.AtomicReference<String> endpointText,
-        String scheme) {
+        String scheme,
+        Observability observability) {
       GatewayCertificate cert = await(certFuture);
       JdkHttpTransport http;
       ConnectionLimits resolved;
@@ -491,7 +565,7 @@ public final class GatewayServer implements AutoCloseable {
               http.close();
             }
           };
-      return new GatewayServer(listener, endpoint, cert, transport, resolved);
+      return new GatewayServer(listener, endpoint, cert, transport, resolved, observability);
     }
 
     /** The address to bind, resolved before any thread or socket exists. */

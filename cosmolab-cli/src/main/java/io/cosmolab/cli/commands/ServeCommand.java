@@ -116,6 +116,24 @@ public final class ServeCommand implements Callable<Integer> {
   java.time.Duration changeFeedRetention;
 
   @Option(
+      names = "--alert-rules",
+      paramLabel = "FILE",
+      description =
+          "Alert rules to use instead of the defaults (80 %% normalized RU for 5 min, a logical"
+              + " partition past 16 GB scaled, 429s above 1 %%, cross-partition queries above"
+              + " 5 %%, a retrieved/output ratio above 50): a .yaml or .json file that changes"
+              + " some of them (docs/observability.md). Alerts show on /_explorer, in /metrics"
+              + " and as a line here when they start and stop.")
+  Path alertRules;
+
+  @Option(
+      names = "--no-metrics",
+      description =
+          "Serve no /metrics and count no requests (to measure what metrics cost); the"
+              + " explorer page and the alert rules still work.")
+  boolean noMetrics;
+
+  @Option(
       names = "--exit-when-ready",
       hidden = true,
       description =
@@ -137,6 +155,14 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--max-connections must be at least 1, was " + maxConnections);
     }
+    io.cosmolab.engine.alerts.AlertRules rules = io.cosmolab.engine.alerts.AlertRules.defaults();
+    if (alertRules != null) {
+      try {
+        rules = io.cosmolab.engine.alerts.AlertRules.load(alertRules);
+      } catch (io.cosmolab.engine.alerts.AlertRulesException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
+    }
     long started = System.nanoTime();
     CosmosEngine.Builder engineBuilder =
         CosmosEngine.builder()
@@ -154,7 +180,21 @@ public final class ServeCommand implements Callable<Integer> {
     GatewayServer server;
     try {
       GatewayServer.Builder b =
-          GatewayServer.builder(engine).port(port).host(host).masterKey(key).allowHosts(allowHosts);
+          GatewayServer.builder(engine)
+              .port(port)
+              .host(host)
+              .masterKey(key)
+              .allowHosts(allowHosts)
+              .metrics(!noMetrics)
+              .alertRules(rules)
+              .alertListener(
+                  e -> {
+                    out.printf(
+                        "%s cosmolab: %s%n",
+                        java.time.Instant.ofEpochMilli(e.atMillis()),
+                        io.cosmolab.engine.alerts.AlertEvaluator.describe(e));
+                    out.flush();
+                  });
       if (http) {
         b.plainHttp();
       }
@@ -246,6 +286,11 @@ public final class ServeCommand implements Callable<Integer> {
         dataDir == null
             ? "  storage     in memory (lost when the server stops; --data-dir keeps it)"
             : "  storage     " + dataDir.resolve("data").toAbsolutePath() + " (RocksDB)");
+    out.printf(
+        "  observe     %s_explorer/index.html%s; alert rules %s%n",
+        endpoint,
+        server.metricsEnabled() ? ", " + endpoint + "metrics" : " (metrics off)",
+        alertRules == null ? "built in" : "from " + alertRules);
     var limits = server.connectionLimits();
     out.printf(
         Locale.ROOT,

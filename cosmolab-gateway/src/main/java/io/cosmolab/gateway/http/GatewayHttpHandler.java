@@ -189,6 +189,15 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         b.append(h).append('=').append(v).append(' ');
       }
     }
+    // what the request cost and which physical partition served it
+    String charge = response.headers().get(Headers.REQUEST_CHARGE);
+    if (charge != null) {
+      b.append("charge=").append(charge).append(' ');
+    }
+    String served = response.headers().get(Headers.PARTITION_KEY_RANGE_ID);
+    if (served != null) {
+      b.append("served-by=").append(served).append(' ');
+    }
     if (response.status() >= 400) {
       b.append(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
     }
