@@ -12,8 +12,8 @@ import java.util.List;
  * @param steps the number of steps
  * @param lanes one per physical partition, in the order they appeared (then key order)
  * @param splits the splits, each marked on the partition that split
- * @param alerts the alert rules that fired. Empty for now: the rules are the engine's
- *     (observability issue) and are wired when they land
+ * @param alerts the engine's alert rules (docs/observability.md), each mark where one started, on
+ *     its partition (empty for the container-wide query rules)
  * @param series the container as a whole, per step
  */
 @JsonPropertyOrder({"stepSeconds", "steps", "lanes", "splits", "alerts", "series"})

@@ -27,10 +27,20 @@ class RehearsalTest {
     Timeline t = tenant.timeline();
     assertThat(t.steps()).isEqualTo(12);
     assertThat(t.lanes()).hasSize(tenant.headline().physicalPartitionsAtStart());
-    assertThat(t.alerts()).isEmpty();
-    long throttledLanes =
-        t.lanes().stream().filter(l -> l.throttled().stream().anyMatch(x -> x > 0)).count();
-    assertThat(throttledLanes).isEqualTo(1);
+    List<Timeline.Lane> throttledLanes =
+        t.lanes().stream().filter(l -> l.throttled().stream().anyMatch(x -> x > 0)).toList();
+    assertThat(throttledLanes).hasSize(1);
+    // the engine's 429-rate rule (above 1 % over 5 minutes) fires on that partition, after 20 s
+    assertThat(t.alerts())
+        .filteredOn(m -> m.rule().equals("throttle-rate"))
+        .isNotEmpty()
+        .allSatisfy(
+            m -> {
+              assertThat(m.partition()).isEqualTo(throttledLanes.get(0).partition());
+              assertThat(m.second()).isGreaterThanOrEqualTo(20);
+            });
+    assertThat(synthetic.timeline().alerts())
+        .noneMatch(m -> m.rule().equals("throttle-rate") || m.rule().equals("hot-partition"));
     assertThat(r.scale()).isEqualTo(10);
     // counts are at full scale: the simulated ones times 10
     assertThat(tenant.headline().requests() % 10).isZero();

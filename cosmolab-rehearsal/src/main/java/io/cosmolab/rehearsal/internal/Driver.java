@@ -258,6 +258,22 @@ public final class Driver {
           new Recorder(
               c, steps, scenario.step().toSeconds(), startSecond, scenario.phases().size()));
     }
+    // the engine's alert rules, with their defaults, on the virtual clock: evaluated once a step
+    // (the rules read the engine's per-second series, so the cadence does not move a hot
+    // partition's 5 minutes; other alerts are dated by the step that first sees them)
+    io.cosmolab.engine.alerts.AlertEvaluator alerts =
+        new io.cosmolab.engine.alerts.AlertEvaluator(
+            engine,
+            io.cosmolab.engine.alerts.AlertRules.defaults(),
+            e -> {
+              if (e.kind() == io.cosmolab.engine.alerts.AlertEvent.Kind.STARTED) {
+                int c = containerIndex(e.alert().container());
+                if (c >= 0) {
+                  recorders.get(c).alertStarted(e.alert(), e.atMillis());
+                }
+              }
+            });
+    long stepSeconds = scenario.step().toSeconds();
     int nextEvent = 0;
     for (long s = 0; s < durationSeconds; s++) {
       long secondStarts = startMillis + s * 1000;
@@ -273,6 +289,9 @@ public final class Driver {
       for (Recorder r : recorders) {
         r.endSecond(s);
       }
+      if ((s + 1) % stepSeconds == 0 || s + 1 == durationSeconds) {
+        alerts.evaluate(clock.millis());
+      }
       progress.accept(s + 1);
     }
     drain(Long.MAX_VALUE);
@@ -280,6 +299,16 @@ public final class Driver {
       r.closeLatencyStep();
     }
     return Reports.build(scenario, scale, candidates, containers, recorders, preloadRefused);
+  }
+
+  /** The candidate whose container has this id ("c" and its index), or -1. */
+  private int containerIndex(String containerId) {
+    for (int c = 0; c < containers.size(); c++) {
+      if (containers.get(c).id().equals(containerId)) {
+        return c;
+      }
+    }
+    return -1;
   }
 
   private void preload() {

@@ -36,7 +36,20 @@ final class Recorder {
   private final Map<String, Double> budgets = new HashMap<>();
   private int eventsSeen;
   final List<Timeline.Mark> splits = new ArrayList<>();
+  final List<Timeline.Mark> alerts = new ArrayList<>();
   final int partitionsAtStart;
+
+  /** An alert of the engine's rules started on this container at {@code epochMillis}. */
+  void alertStarted(io.cosmolab.engine.alerts.Alert a, long epochMillis) {
+    long at = Math.max(0, epochMillis / 1000 - startSecond);
+    alerts.add(
+        new Timeline.Mark(
+            at,
+            step(at),
+            a.partitionKeyRangeId() == null ? "" : a.partitionKeyRangeId(),
+            a.rule().id(),
+            a.message()));
+  }
 
   // per step
   final long[] requests;

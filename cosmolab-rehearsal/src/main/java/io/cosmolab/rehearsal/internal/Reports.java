@@ -226,7 +226,7 @@ final class Reports {
         n,
         lanes,
         r.splits,
-        List.of(), // the engine's alert rules are wired here when they land
+        r.alerts,
         new Timeline.Series(requests, attempts, throttled, failed, p99, ru, budget));
   }
 }

@@ -245,21 +245,37 @@ public final class HtmlReport {
       b.append(
           String.format(
               Locale.ROOT,
-              "<text x=\"%d\" y=\"%d\" fill=\"#8a94a3\">none fired (the engine's alert rules are"
-                  + " not wired into rehearsals yet)</text>",
+              "<text x=\"%d\" y=\"%d\" fill=\"#8a94a3\">none of the engine's alert rules"
+                  + " fired</text>",
               LABEL + 6,
               alertsY + 12));
     }
+    java.util.Set<String> labelled = new java.util.HashSet<>();
     for (Timeline.Mark m : t.alerts()) {
+      double x = LABEL + (m.step() + 0.5) * cell;
       b.append(
           String.format(
               Locale.ROOT,
               "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"#c2410c\"><title>%s: %s</title>"
                   + "</circle>",
-              LABEL + (m.step() + 0.5) * cell,
+              x,
               alertsY + 8,
               esc(m.rule()),
               esc(m.detail())));
+      if (labelled.add(m.rule())) { // each rule named once, where it first fired
+        String label =
+            m.rule() + (m.partition().isEmpty() ? "" : " (partition " + m.partition() + ")");
+        // ~6 px a character at 10 px: a label that would run past the chart goes left of its mark
+        boolean left = x + 6 + label.length() * 6 > LABEL + t.steps() * cell;
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%d\" fill=\"#c2410c\" font-size=\"10\"%s>%s</text>",
+                left ? x - 6 : x + 6,
+                alertsY + 12,
+                left ? " text-anchor=\"end\"" : "",
+                esc(label)));
+      }
     }
     for (Timeline.Mark m : t.splits()) {
       double x = LABEL + m.step() * cell;
