@@ -278,22 +278,8 @@ public final class AdviseCommand implements Callable<Integer> {
     }
   }
 
-  // null before JDK 22 without a terminal; from 22 on, isTerminal() says (called reflectively,
-  // as the CLI compiles for 21)
-  @SuppressWarnings("SystemConsoleNull")
   private boolean showProgress() {
-    if (progress != null) {
-      return progress;
-    }
-    java.io.Console console = System.console();
-    if (console == null) {
-      return false;
-    }
-    try { // Console.isTerminal() exists from JDK 22; before, a console means a terminal
-      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-    } catch (ReflectiveOperationException e) {
-      return true;
-    }
+    return io.cosmolab.cli.Terminal.showProgress(progress);
   }
 
   /** --key wins; then the workload's candidates; null: discover them. */

@@ -140,19 +140,7 @@ public final class RehearseCommand implements Callable<Integer> {
         Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
   }
 
-  @SuppressWarnings("SystemConsoleNull")
   private boolean showProgress() {
-    if (progress != null) {
-      return progress;
-    }
-    java.io.Console console = System.console();
-    if (console == null) {
-      return false;
-    }
-    try { // Console.isTerminal() exists from JDK 22; before, a console means a terminal
-      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-    } catch (ReflectiveOperationException e) {
-      return true;
-    }
+    return io.cosmolab.cli.Terminal.showProgress(progress);
   }
 }
