@@ -3,6 +3,7 @@ package io.cosmolab.cli;
 import io.cosmolab.cli.commands.AdviseCommand;
 import io.cosmolab.cli.commands.CertCommand;
 import io.cosmolab.cli.commands.DemoCommand;
+import io.cosmolab.cli.commands.MigrateCommand;
 import io.cosmolab.cli.commands.ServeCommand;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -16,7 +17,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Design, test and fix Azure Cosmos DB partition keys.",
-    subcommands = {ServeCommand.class, AdviseCommand.class, DemoCommand.class, CertCommand.class})
+    subcommands = {
+      ServeCommand.class,
+      AdviseCommand.class,
+      MigrateCommand.class,
+      DemoCommand.class,
+      CertCommand.class
+    })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
