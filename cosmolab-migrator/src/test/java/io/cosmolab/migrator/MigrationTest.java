@@ -138,4 +138,41 @@ class MigrationTest {
               "EXTRA ghost");
     }
   }
+
+  @Test
+  void splitsOfASourceAndATargetRange_duringTheRun_loseNothing(@TempDir Path tmp) {
+    CosmosContainer source = Lab.orders(client, "m5", "orders", 300);
+    MigrationSpec spec = Lab.spec(lab, "m5", "orders", "byRegion", "/region>/userId");
+    java.util.concurrent.atomic.AtomicInteger pages =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (Lab.Writer writer = new Lab.Writer(source, 7, 100);
+        Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+      m.run(
+          false,
+          () -> {
+            int n = pages.incrementAndGet();
+            if (n == 2) { // during the copy
+              split("m5", "orders");
+              split("m5", "byRegion");
+            } else if (n == 12) { // during the catch-up
+              split("m5", "orders");
+              split("m5", "byRegion");
+            }
+            return n > 20 && writer.writes.get() > 300;
+          });
+    }
+    try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+      m.run(true, () -> false);
+      VerifyReport v = m.verify();
+      assertThat(v.differences()).isEmpty();
+      assertThat(v.equal()).isTrue();
+    }
+    assertThat(lab.engine().database("m5").container("orders").routing().ranges().size())
+        .isGreaterThanOrEqualTo(3);
+  }
+
+  private static void split(String db, String container) {
+    var c = lab.engine().database(db).container(container);
+    c.splitPartition(c.routing().ranges().get(0).id());
+  }
 }

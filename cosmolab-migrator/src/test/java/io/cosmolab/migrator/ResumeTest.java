@@ -79,7 +79,8 @@ class ResumeTest {
           m.run(true, () -> false);
         } catch (Crash expected) {
           crashes++;
-          System.out.println("  trial " + trial + ": " + expected.getMessage() + " (step " + at + ")");
+          System.out.println(
+              "  trial " + trial + ": " + expected.getMessage() + " (step " + at + ")");
         }
       }
       assertThat(writer.writes.get()).as("writes during the trials").isPositive();
