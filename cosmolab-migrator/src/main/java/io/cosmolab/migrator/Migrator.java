@@ -59,6 +59,9 @@ import java.util.function.BooleanSupplier;
 public final class Migrator implements AutoCloseable {
   private static final int LISTED = 20;
 
+  /** Documents per page when plan and verify read a whole container. */
+  private static final int READ_PAGE = 1000;
+
   private final MigrationSpec spec;
   private final TargetKey key;
   private final MigratorOptions options;
@@ -959,7 +962,7 @@ public final class Migrator implements AutoCloseable {
                 if (pages == null) {
                   pages =
                       c.queryItems(q, new CosmosQueryRequestOptions(), ObjectNode.class)
-                          .iterableByPage(cont, options.pageSize())
+                          .iterableByPage(cont, Math.max(READ_PAGE, options.pageSize()))
                           .iterator();
                 }
                 Iterator<FeedResponse<ObjectNode>> ps = pages;

@@ -24,6 +24,8 @@ public final class KilledRunMain {
     try (Migrator m =
         Migrator.open(
             spec, Path.of(args[3]), MigratorOptions.of(Clock.systemUTC()).withPageSize(20))) {
+      System.out.println("running");
+      System.out.flush();
       m.run(false, () -> false); // tails until killed
     }
   }

@@ -28,16 +28,17 @@ class KilledRunTest {
     System.out.println(
         "KilledRunTest seed " + seed + " (replay with -Dcosmolab.seed=" + seed + ")");
     Random random = new Random(seed);
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path logs = java.nio.file.Files.createDirectories(Path.of("target", "killed-run-logs"));
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     try (CosmosLab lab = CosmosLab.builder().start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
-      CosmosContainer source = Lab.orders(client, "k", "orders", 3000);
+      CosmosContainer source = Lab.orders(client, "k", "orders", 600);
       try (Lab.Writer writer = new Lab.Writer(source, seed, 300)) {
         for (int trial = 0; trial < 10; trial++) {
           Process p =
               new ProcessBuilder(
                       List.of(
-                          java,
+                          javaBin,
                           "-cp",
                           System.getProperty("java.class.path"),
                           KilledRunMain.class.getName(),
@@ -46,16 +47,33 @@ class KilledRunTest {
                           "k",
                           tmp.toString()))
                   .redirectErrorStream(true)
-                  .redirectOutput(tmp.resolve("child-" + trial + ".log").toFile())
+                  .redirectOutput(logs.resolve("child-" + trial + ".log").toFile())
                   .start();
-          long killAfter = 1500L + random.nextInt(3000);
+          Path log = logs.resolve("child-" + trial + ".log");
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+          while (!java.nio.file.Files.readString(log).contains("running")) {
+            assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
+            assertThat(System.nanoTime()).as("the child starts within 60 s").isLessThan(deadline);
+            Thread.sleep(20);
+          }
+          // the copy of 600 documents takes a few seconds: kills land in the copy and the tail
+          long killAfter = 100L + random.nextInt(trial < 5 ? 2500 : 5000);
           boolean ended = p.waitFor(killAfter, TimeUnit.MILLISECONDS);
           assertThat(ended).as("the child ran until killed (see its log)").isFalse();
+          if (Boolean.getBoolean("cosmolab.dumpChild")) {
+            new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(p.pid()),
+                    "Thread.print")
+                .redirectOutput(logs.resolve("child-" + trial + ".threads").toFile())
+                .start()
+                .waitFor();
+          }
           p.destroyForcibly(); // SIGKILL
           p.waitFor();
           MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
           System.out.printf(
-              "  trial %d: killed after %d ms: %s%n",
+              "  trial %d: killed %d ms after it opened: %s%n",
               trial,
               killAfter,
               s == null
@@ -63,6 +81,8 @@ class KilledRunTest {
                   : s.phase() + " copied " + s.copied() + " applied " + s.applied());
         }
         assertThat(writer.writes.get()).isPositive();
+        MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
+        assertThat(s).as("the children made progress (logs in %s)", logs).isNotNull();
       }
       Endpoint e = new Endpoint(lab.endpoint(), lab.key());
       MigrationSpec spec =
