@@ -158,10 +158,7 @@ public final class Migrator implements AutoCloseable {
           continue;
         }
       }
-      ObjectNode t =
-          key.transform(
-              user,
-              spec.onMissing().mode() == OnMissing.Mode.FAIL ? OnMissing.SKIP : spec.onMissing());
+      ObjectNode t = key.transform(user, writing());
       if (t == null) {
         continue;
       }
@@ -496,7 +493,7 @@ public final class Migrator implements AutoCloseable {
     List<Runnable> work = new ArrayList<>();
     long[] counts = new long[2];
     for (ObjectNode doc : docs) {
-      ObjectNode t = key.transform(Canonical.userContent(doc, null), spec.onMissing());
+      ObjectNode t = key.transform(Canonical.userContent(doc, null), writing());
       if (t == null) {
         counts[1]++;
         continue;
@@ -588,7 +585,7 @@ public final class Migrator implements AutoCloseable {
                   page.getContinuationToken(),
                   null,
                   0,
-                  0,
+                  counts[2],
                   counts[0],
                   counts[1],
                   lag,
@@ -632,26 +629,39 @@ public final class Migrator implements AutoCloseable {
 
   /**
    * Applies change-feed records: grouped by id, each group in feed order, the groups in parallel
-   * (records of one document never race). Returns {applied, deleted}.
+   * (records of one document never race). Returns {applied, deleted, skipped}.
    */
   private long[] applyPage(List<JsonNode> records) {
     Map<String, List<JsonNode>> byId = new LinkedHashMap<>();
     for (JsonNode r : records) {
       byId.computeIfAbsent(idOf(r), k -> new ArrayList<>()).add(r);
     }
-    long[] counts = new long[2];
+    long[] counts = new long[3];
     List<Runnable> work = new ArrayList<>();
     for (List<JsonNode> group : byId.values()) {
       for (JsonNode r : group) {
         counts[0]++;
         if (isDelete(r)) {
           counts[1]++;
+        } else if (writing().mode() == OnMissing.Mode.SKIP
+            && r.get("current") instanceof ObjectNode c
+            && !key.hasAllPaths(c)) {
+          counts[2]++;
         }
       }
       work.add(() -> group.forEach(this::apply));
     }
     runAll(work);
     return counts;
+  }
+
+  /**
+   * How documents lacking the key are handled once a run has started: {@code fail} stopped a run
+   * whose plan found any; a document that arrives later without the key is skipped and counted (a
+   * run cannot stop on it without stopping for good, since it would meet it again on resume).
+   */
+  private OnMissing writing() {
+    return spec.onMissing().mode() == OnMissing.Mode.FAIL ? OnMissing.SKIP : spec.onMissing();
   }
 
   private static String idOf(JsonNode r) {
@@ -673,9 +683,7 @@ public final class Migrator implements AutoCloseable {
     JsonNode previous = r.get("previous");
     ObjectNode oldTarget =
         previous instanceof ObjectNode p && p.has("id")
-            ? key.transform(
-                Canonical.userContent(p, null),
-                spec.onMissing().mode() == OnMissing.Mode.FAIL ? OnMissing.SKIP : spec.onMissing())
+            ? key.transform(Canonical.userContent(p, null), writing())
             : null;
     if (isDelete(r)) {
       if (oldTarget != null) {
@@ -686,7 +694,7 @@ public final class Migrator implements AutoCloseable {
       return;
     }
     ObjectNode current = (ObjectNode) r.get("current");
-    ObjectNode t = key.transform(Canonical.userContent(current, null), spec.onMissing());
+    ObjectNode t = key.transform(Canonical.userContent(current, null), writing());
     String newKey = t == null ? null : key.keyTextOf(t);
     if (oldTarget != null) {
       if (!key.keyTextOf(oldTarget).equals(newKey)) { // the new key's value changed
@@ -831,10 +839,7 @@ public final class Migrator implements AutoCloseable {
     Map<String, Map<String, Long>> expected = new TreeMap<>();
     long sourceDocs = 0;
     for (ObjectNode doc : readAll(source)) {
-      ObjectNode t =
-          key.transform(
-              Canonical.userContent(doc, null),
-              spec.onMissing().mode() == OnMissing.Mode.FAIL ? OnMissing.SKIP : spec.onMissing());
+      ObjectNode t = key.transform(Canonical.userContent(doc, null), writing());
       if (t == null) {
         continue;
       }

@@ -32,7 +32,7 @@ class KilledRunTest {
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     try (CosmosLab lab = CosmosLab.builder().start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
-      CosmosContainer source = Lab.orders(client, "k", "orders", 600);
+      CosmosContainer source = Lab.orders(client, "k", "orders", 200);
       try (Lab.Writer writer = new Lab.Writer(source, seed, 300)) {
         for (int trial = 0; trial < 10; trial++) {
           Process p =
@@ -56,8 +56,8 @@ class KilledRunTest {
             assertThat(System.nanoTime()).as("the child starts within 60 s").isLessThan(deadline);
             Thread.sleep(20);
           }
-          // the copy of 600 documents takes a few seconds: kills land in the copy and the tail
-          long killAfter = 100L + random.nextInt(trial < 5 ? 2500 : 5000);
+          // the copy of 200 documents takes a few seconds: kills land in the copy and the tail
+          long killAfter = 100L + random.nextInt(6000);
           boolean ended = p.waitFor(killAfter, TimeUnit.MILLISECONDS);
           assertThat(ended).as("the child ran until killed (see its log)").isFalse();
           if (Boolean.getBoolean("cosmolab.dumpChild")) {

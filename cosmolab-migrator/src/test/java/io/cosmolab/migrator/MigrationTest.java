@@ -171,6 +171,29 @@ class MigrationTest {
         .isGreaterThanOrEqualTo(3);
   }
 
+  @Test
+  void documentsLackingTheKey_areSkippedAndCounted_inTheCopyAndInTheFeed(@TempDir Path tmp) {
+    CosmosContainer source = Lab.orders(client, "m6", "orders", 20);
+    ObjectNode bare = Lab.order("bare1", "t1", "eu", 1);
+    bare.remove("region");
+    source.createItem(bare);
+    MigrationSpec spec =
+        Lab.spec(lab, "m6", "orders", "byRegion", "/region").withOnMissing(OnMissing.SKIP);
+    try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+      MigrationState s = m.run(true, () -> false);
+      assertThat(s.skipped()).isEqualTo(1);
+      ObjectNode later = Lab.order("bare2", "t2", "eu", 2);
+      later.remove("region");
+      source.createItem(later);
+      source.upsertItem(Lab.order("bare1", "t1", "us", 1)); // now it has one: copied
+      s = m.run(true, () -> false);
+      assertThat(s.skipped()).isEqualTo(2);
+      VerifyReport v = m.verify();
+      assertThat(v.differences()).isEmpty();
+      assertThat(v.targetDocuments()).isEqualTo(21);
+    }
+  }
+
   private static void split(String db, String container) {
     var c = lab.engine().database(db).container(container);
     c.splitPartition(c.routing().ranges().get(0).id());
