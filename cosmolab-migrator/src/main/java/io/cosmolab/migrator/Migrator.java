@@ -597,6 +597,15 @@ public final class Migrator implements AutoCloseable {
           }
         }
       } catch (CosmosException e) {
+        if (e.getStatusCode() == 400) {
+          throw new IllegalStateException(
+              "the source refused the saved change-feed position (older than its change-feed"
+                  + " retention?): what happened since is no longer in the feed. Drop the target"
+                  + " and the state directory and start again, with a longer changeFeedPolicy"
+                  + " retention on the source. The service says: "
+                  + firstLine(e),
+              e);
+        }
         if (e.getStatusCode() != 429) {
           throw e;
         }
