@@ -60,8 +60,9 @@ class MigratorThrottlingTest {
         double rate = s.requestUnits() / seconds;
         System.out.printf(
             "RU cap %.0f: %.0f RU in %.2f s = %.0f RU/s%n", cap, s.requestUnits(), seconds, rate);
-        // one second of burst (the bucket's depth) on top of the cap
-        assertThat(s.requestUnits()).isLessThanOrEqualTo(cap * (seconds + 1) * 1.05);
+        // the bucket starts empty; a charge is known after its request, so the writes in
+        // flight (8, ~10 RU each) may overrun by one round
+        assertThat(s.requestUnits()).isLessThanOrEqualTo(cap * seconds + 8 * 15);
         assertThat(seconds).isGreaterThan(1);
         assertThat(m.verify().equal()).isTrue();
       }

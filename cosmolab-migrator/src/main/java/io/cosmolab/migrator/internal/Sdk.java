@@ -10,9 +10,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Every SDK call goes through here: it waits for the RU cap (a token bucket refilled at {@code
- * maxRu} per second, one second deep; each call's charge is taken when it is known, so the bucket
- * can go into debt and the next calls wait it off), honours a 429's retry-after as often as it
- * comes, and retries timeouts and 503s with a backoff.
+ * maxRu} per second, one second deep, empty at the start; each call's charge is taken when it is
+ * known, so the bucket can go into debt and the next calls wait it off), honours a 429's
+ * retry-after as often as it comes, and retries timeouts and 503s with a backoff.
  */
 public final class Sdk {
   private static final int TRANSIENT_RETRIES = 10;
@@ -27,7 +27,7 @@ public final class Sdk {
   public Sdk(MigratorOptions options, double maxRu) {
     this.options = options;
     this.maxRu = maxRu;
-    this.tokens = maxRu;
+    this.tokens = 0; // no burst at the start: the first second spends at the rate too
     this.refilledAtNanos = nanos();
   }
 
