@@ -3,6 +3,7 @@ package io.cosmolab.cli;
 import io.cosmolab.cli.commands.AdviseCommand;
 import io.cosmolab.cli.commands.CertCommand;
 import io.cosmolab.cli.commands.DemoCommand;
+import io.cosmolab.cli.commands.MigrateCommand;
 import io.cosmolab.cli.commands.RehearseCommand;
 import io.cosmolab.cli.commands.ServeCommand;
 import io.cosmolab.cli.commands.TopCommand;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
       TopCommand.class,
       AdviseCommand.class,
       RehearseCommand.class,
+      MigrateCommand.class,
       DemoCommand.class,
       CertCommand.class
     })

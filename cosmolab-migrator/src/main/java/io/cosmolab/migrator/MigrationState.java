@@ -1,0 +1,61 @@
+package io.cosmolab.migrator;
+
+/**
+ * What a run has done, saved atomically in the state directory ({@code state.json}) after every
+ * page it has fully applied, so a run killed at any moment resumes from the last saved page.
+ *
+ * @param format the file's schema, {@code cosmolab.migrate/v1}
+ * @param sourceUri the source account's URL (never its key)
+ * @param source {@code DB/CONTAINER}
+ * @param targetUri the target account's URL
+ * @param target {@code DB/CONTAINER}
+ * @param partitionKey the new key as written
+ * @param onMissing {@code fail}, {@code skip} or {@code default=VALUE}
+ * @param phase COPYING (the snapshot) or CATCHING_UP (the change feed)
+ * @param feedContinuation the source's all-versions change-feed continuation (every feed range),
+ *     taken before the snapshot started, then advanced page by page
+ * @param copyContinuation the snapshot query's continuation; null at its start or once done
+ * @param copied documents written by the snapshot copy
+ * @param skipped documents left out (lacking the key, with {@code --on-missing skip})
+ * @param applied change-feed records applied (creates, replaces and deletes)
+ * @param deleted deletes among them
+ * @param throttled 429 answers received (each honoured by waiting its retry-after)
+ * @param requestUnits request units charged, both sides
+ * @param lagSeconds the change feed's lag at the last page: 0 when it had nothing new
+ * @param caughtUpAtMillis when the feed was last found with nothing new; 0 before
+ * @param updatedAtMillis when this was saved (the injected clock)
+ */
+public record MigrationState(
+    String format,
+    String sourceUri,
+    String source,
+    String targetUri,
+    String target,
+    String partitionKey,
+    String onMissing,
+    Phase phase,
+    String feedContinuation,
+    String copyContinuation,
+    long copied,
+    long skipped,
+    long applied,
+    long deleted,
+    long throttled,
+    double requestUnits,
+    double lagSeconds,
+    long caughtUpAtMillis,
+    long updatedAtMillis) {
+
+  public static final String FORMAT = "cosmolab.migrate/v1";
+
+  /** Where a run is. */
+  public enum Phase {
+    COPYING,
+    CATCHING_UP
+  }
+
+  /** Whether the target is ready for a cut-over: copied and the lag under 2 s. */
+  public boolean ready() {
+    return phase == Phase.CATCHING_UP && lagSeconds < 2;
+  }
+}

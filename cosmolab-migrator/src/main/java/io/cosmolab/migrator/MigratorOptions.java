@@ -1,0 +1,64 @@
+package io.cosmolab.migrator;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * How a migrator runs, apart from what it migrates.
+ *
+ * @param clock the time for the RU cap, the lag and the state's timestamps
+ * @param sleeper how it waits (retry-after, the RU cap, polling): injected so tests need not sleep
+ * @param fault called at every step that has an effect (before each write and each save of the
+ *     state): a test throws from it to simulate a crash at that point; {@link Fault#NONE} otherwise
+ * @param parallelism writes in flight at once
+ * @param pageSize documents per page of the snapshot and of the change feed
+ * @param pollInterval how long to wait when the change feed has nothing new
+ */
+public record MigratorOptions(
+    InstantSource clock,
+    Sleeper sleeper,
+    Fault fault,
+    int parallelism,
+    int pageSize,
+    Duration pollInterval) {
+
+  public MigratorOptions {
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(sleeper, "sleeper");
+    Objects.requireNonNull(fault, "fault");
+    if (parallelism < 1 || pageSize < 1) {
+      throw new IllegalArgumentException("parallelism and page size are 1 or more");
+    }
+  }
+
+  /** Defaults: 8 writes in flight, pages of 500, polling every 250 ms. */
+  public static MigratorOptions of(InstantSource clock) {
+    return new MigratorOptions(clock, Sleeper.THREAD, Fault.NONE, 8, 500, Duration.ofMillis(250));
+  }
+
+  public MigratorOptions withFault(Fault f) {
+    return new MigratorOptions(clock, sleeper, f, parallelism, pageSize, pollInterval);
+  }
+
+  public MigratorOptions withPageSize(int n) {
+    return new MigratorOptions(clock, sleeper, fault, parallelism, n, pollInterval);
+  }
+
+  /** Waits. */
+  @FunctionalInterface
+  public interface Sleeper {
+    Sleeper THREAD = d -> Thread.sleep(Math.max(0, d.toMillis()));
+
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  /** A test's hook to crash a run at a chosen step. */
+  @FunctionalInterface
+  public interface Fault {
+    Fault NONE = step -> {};
+
+    /** Called before a step with an effect; {@code step} names it (e.g. {@code upsert}). */
+    void before(String step);
+  }
+}

@@ -1,0 +1,91 @@
+package io.cosmolab.migrator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The preflight's findings over every source document.
+ *
+ * @param source {@code DB/CONTAINER}
+ * @param partitionKey the new key
+ * @param documents documents read
+ * @param bytes their total JSON size
+ * @param logicalPartitions distinct values of the new key
+ * @param missing documents lacking a path of the new key (or holding an object or array there)
+ * @param missingIds up to 20 of their ids
+ * @param collisions ids that would occur more than once in one new logical partition
+ * @param overwrites documents that already hold the property the migrator would compute, with
+ *     another value
+ * @param overwriteIds up to 20 of their ids
+ * @param largestPartition the new key with the most bytes, as JSON-array text
+ * @param largestPartitionBytes its bytes
+ * @param copyRequestUnits the estimated RU to read and write every document (published costs)
+ * @param maxRu the RU cap it was planned at; 0 for none
+ * @param copySeconds the time to copy at the cap; 0 without one
+ */
+public record Plan(
+    String source,
+    String partitionKey,
+    long documents,
+    long bytes,
+    long logicalPartitions,
+    long missing,
+    List<String> missingIds,
+    List<Collision> collisions,
+    long overwrites,
+    List<String> overwriteIds,
+    String largestPartition,
+    long largestPartitionBytes,
+    double copyRequestUnits,
+    double maxRu,
+    double copySeconds) {
+
+  /** The service's limit on a logical partition's storage. */
+  public static final long LOGICAL_PARTITION_LIMIT = 20L * 1024 * 1024 * 1024;
+
+  public Plan {
+    missingIds = List.copyOf(missingIds);
+    collisions = List.copyOf(collisions);
+    overwriteIds = List.copyOf(overwriteIds);
+  }
+
+  /** An id that would occur {@code count} times in the new logical partition {@code key}. */
+  public record Collision(String key, String id, int count) {}
+
+  /** The findings that stop a run, given how missing paths are handled; empty when it may run. */
+  public List<String> blocking(OnMissing onMissing) {
+    List<String> out = new ArrayList<>();
+    if (missing > 0 && onMissing.mode() == OnMissing.Mode.FAIL) {
+      out.add(
+          missing
+              + " documents lack a path of "
+              + partitionKey
+              + " (e.g. "
+              + missingIds
+              + "): pass --on-missing skip or --on-missing default=VALUE");
+    }
+    if (!collisions.isEmpty()) {
+      out.add(
+          collisions.size()
+              + " ids would collide in one new logical partition (e.g. "
+              + collisions.get(0)
+              + "): the target would keep one of each; change the key or the ids first");
+    }
+    if (overwrites > 0) {
+      out.add(
+          overwrites
+              + " documents already hold the computed key property with another value (e.g. "
+              + overwriteIds
+              + ")");
+    }
+    if (largestPartitionBytes > LOGICAL_PARTITION_LIMIT) {
+      out.add(
+          "the largest new logical partition "
+              + largestPartition
+              + " would hold "
+              + largestPartitionBytes
+              + " bytes, over the 20 GB limit");
+    }
+    return out;
+  }
+}

@@ -1,0 +1,192 @@
+package io.cosmolab.migrator;
+
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.PartitionKeyBuilder;
+import com.azure.cosmos.models.PartitionKeyDefinition;
+import com.azure.cosmos.models.PartitionKeyDefinitionVersion;
+import com.azure.cosmos.models.PartitionKind;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.candidate.Candidate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The new partition key, in the advisor's forms ({@link Candidate#parse}): {@code /a}, {@code
+ * /a>/b[>/c]} (hierarchical), {@code /a+/b} (synthetic) and {@code /a*N} (suffix buckets). For the
+ * last two the migrator computes a new property (named as the advisor names it, e.g. {@code a_b} or
+ * {@code a_bucket}) and writes it into every target document; nothing else of a document changes,
+ * except a path filled by {@link OnMissing#defaultValue} for a single or hierarchical key.
+ */
+public final class TargetKey {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String text;
+  private final Candidate candidate;
+  private final List<String> targetPaths;
+  private final String computedProperty;
+  private final List<String[]> segments = new ArrayList<>();
+
+  private TargetKey(String text, Candidate candidate) {
+    this.text = text;
+    this.candidate = candidate;
+    this.targetPaths = List.copyOf(candidate.definition().paths());
+    boolean computed =
+        candidate.kind() == Candidate.Kind.SYNTHETIC || candidate.kind() == Candidate.Kind.BUCKETED;
+    this.computedProperty = computed ? targetPaths.get(0).substring(1) : null;
+    for (String p : candidate.paths()) {
+      segments.add(
+          io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(p)
+              .toArray(String[]::new));
+    }
+  }
+
+  /**
+   * Parses a key as users write it.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public static TargetKey parse(String text) {
+    return new TargetKey(text.strip(), Candidate.parse(text));
+  }
+
+  /** The key as the user wrote it. */
+  public String text() {
+    return text;
+  }
+
+  /** The source paths the key reads. */
+  public List<String> sourcePaths() {
+    return candidate.paths();
+  }
+
+  /** The target container's partition-key paths. */
+  public List<String> targetPaths() {
+    return targetPaths;
+  }
+
+  /** The property the migrator computes and writes (synthetic, bucketed), or null. */
+  public String computedPropertyOrNull() {
+    return computedProperty;
+  }
+
+  /** The target container's partition-key definition for the SDK (version 2 hashing). */
+  public PartitionKeyDefinition sdkDefinition() {
+    PartitionKeyDefinition d = new PartitionKeyDefinition();
+    d.setPaths(new ArrayList<>(targetPaths));
+    d.setKind(targetPaths.size() > 1 ? PartitionKind.MULTI_HASH : PartitionKind.HASH);
+    d.setVersion(PartitionKeyDefinitionVersion.V2);
+    return d;
+  }
+
+  /** Whether {@code document} has a scalar at every path the key reads. */
+  public boolean hasAllPaths(JsonNode document) {
+    return candidate.keyOf(document) != null;
+  }
+
+  /**
+   * The document to write to the target: {@code source} (not modified) with missing paths filled
+   * when {@code onMissing} gives a default, and the computed property set; null when the document
+   * lacks a path and {@code onMissing} skips it.
+   *
+   * @throws IllegalStateException when it lacks a path and {@code onMissing} refuses
+   */
+  public ObjectNode transform(ObjectNode source, OnMissing onMissing) {
+    ObjectNode keyed = null;
+    if (candidate.keyOf(source) == null) {
+      keyed =
+          switch (onMissing.mode()) {
+            case SKIP -> null;
+            case FAIL ->
+                throw new IllegalStateException(
+                    "document " + source.path("id").asText() + " lacks a path of " + text);
+            case DEFAULT -> filled(source, onMissing.value());
+          };
+      if (keyed == null) {
+        return null;
+      }
+    }
+    if (computedProperty == null) {
+      return keyed != null ? keyed : source.deepCopy();
+    }
+    if (keyed == null) {
+      keyed = source;
+    }
+    Candidate.Key key = candidate.keyOf(keyed);
+    ObjectNode out = source.deepCopy();
+    out.set(computedProperty, values(key).get(0));
+    return out;
+  }
+
+  /** The target document's key, read from a document {@link #transform} produced. */
+  public String keyTextOf(ObjectNode target) {
+    if (computedProperty != null) {
+      return "[" + target.get(computedProperty) + "]";
+    }
+    Candidate.Key key = candidate.keyOf(target);
+    if (key == null) {
+      throw new IllegalStateException("target document lacks a key: " + target.path("id"));
+    }
+    return key.text();
+  }
+
+  /** The SDK partition key of a document {@link #transform} produced. */
+  public PartitionKey sdkKeyOf(ObjectNode target) {
+    return sdkKeyOfText(keyTextOf(target));
+  }
+
+  /** The SDK partition key from a key's JSON-array text, as {@link #keyTextOf} returns it. */
+  @SuppressWarnings("deprecation") // addNullValue: a JSON null in a key is still a value
+  public static PartitionKey sdkKeyOfText(String keyText) {
+    try {
+      JsonNode array = JSON.readTree(keyText);
+      PartitionKeyBuilder b = new PartitionKeyBuilder();
+      for (JsonNode v : array) {
+        if (v.isTextual()) {
+          b.add(v.textValue());
+        } else if (v.isNumber()) {
+          b.add(v.doubleValue());
+        } else if (v.isBoolean()) {
+          b.add(v.booleanValue());
+        } else {
+          b.addNullValue();
+        }
+      }
+      return b.build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static List<JsonNode> values(Candidate.Key key) {
+    try {
+      List<JsonNode> out = new ArrayList<>();
+      JSON.readTree(key.text()).forEach(out::add);
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private ObjectNode filled(ObjectNode source, String value) {
+    ObjectNode out = source.deepCopy();
+    for (String[] path : segments) {
+      ObjectNode node = out;
+      for (int i = 0; i < path.length - 1; i++) {
+        JsonNode next = node.get(path[i]);
+        if (!(next instanceof ObjectNode)) {
+          next = node.putObject(path[i]);
+        }
+        node = (ObjectNode) next;
+      }
+      JsonNode leaf = node.get(path[path.length - 1]);
+      if (leaf == null || leaf.isContainerNode()) {
+        node.put(path[path.length - 1], value);
+      }
+    }
+    return out;
+  }
+}

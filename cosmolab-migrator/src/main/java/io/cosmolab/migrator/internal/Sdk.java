@@ -1,0 +1,134 @@
+package io.cosmolab.migrator.internal;
+
+import com.azure.cosmos.CosmosException;
+import io.cosmolab.migrator.MigratorOptions;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Every SDK call goes through here: it waits for the RU cap (a token bucket refilled at {@code
+ * maxRu} per second, one second deep, empty at the start; each call's charge is taken when it is
+ * known, so the bucket can go into debt and the next calls wait it off), honours a 429's
+ * retry-after as often as it comes, and retries timeouts and 503s with a backoff.
+ */
+public final class Sdk {
+  private static final int TRANSIENT_RETRIES = 10;
+
+  private final MigratorOptions options;
+  private final double maxRu;
+  private final AtomicLong throttled = new AtomicLong();
+  private final DoubleAdder charged = new DoubleAdder();
+  private double tokens;
+  private long refilledAtNanos;
+
+  public Sdk(MigratorOptions options, double maxRu) {
+    this.options = options;
+    this.maxRu = maxRu;
+    this.tokens = 0; // no burst at the start: the first second spends at the rate too
+    this.refilledAtNanos = nanos();
+  }
+
+  private long nanos() {
+    java.time.Instant t = options.clock().instant();
+    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+  }
+
+  /** 429s seen. */
+  public long throttled() {
+    return throttled.get();
+  }
+
+  /** Request units charged. */
+  public double charged() {
+    return charged.sum();
+  }
+
+  /** Runs {@code op} within the cap, retrying throttles and transient failures. */
+  public <T> T call(Supplier<T> op, ToDoubleFunction<T> charge) {
+    int transients = 0;
+    while (true) {
+      awaitBudget();
+      try {
+        T result = op.get();
+        spend(charge.applyAsDouble(result));
+        return result;
+      } catch (CosmosException e) {
+        spend(e.getRequestCharge());
+        if (e.getStatusCode() == 429) {
+          throttled.incrementAndGet();
+          Duration wait = e.getRetryAfterDuration();
+          sleep(wait == null || wait.isZero() ? Duration.ofMillis(100) : wait);
+        } else if ((e.getStatusCode() == 408
+                || e.getStatusCode() == 503
+                || e.getStatusCode() == 449)
+            && transients++ < TRANSIENT_RETRIES) {
+          sleep(Duration.ofMillis(50L << Math.min(transients, 6)));
+        } else {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * One page of an SDK iterator: within the cap, but a 429 is not retried here (the iterator cannot
+   * be resumed after an error): its retry-after is waited, and the 429 thrown, so the caller starts
+   * a new iterator from its last continuation.
+   */
+  public <T> T page(Supplier<T> op, ToDoubleFunction<T> charge) {
+    awaitBudget();
+    try {
+      T result = op.get();
+      spend(charge.applyAsDouble(result));
+      return result;
+    } catch (CosmosException e) {
+      spend(e.getRequestCharge());
+      if (e.getStatusCode() == 429) {
+        throttled.incrementAndGet();
+        Duration wait = e.getRetryAfterDuration();
+        sleep(wait == null || wait.isZero() ? Duration.ofMillis(100) : wait);
+      }
+      throw e;
+    }
+  }
+
+  private void spend(double ru) {
+    charged.add(ru);
+    if (maxRu > 0) {
+      synchronized (this) {
+        tokens -= ru;
+      }
+    }
+  }
+
+  private void awaitBudget() {
+    if (maxRu <= 0) {
+      return;
+    }
+    while (true) {
+      long waitNanos;
+      synchronized (this) {
+        long now = nanos();
+        tokens = Math.min(maxRu, tokens + (now - refilledAtNanos) / 1e9 * maxRu);
+        refilledAtNanos = now;
+        if (tokens > 0) {
+          return;
+        }
+        waitNanos = (long) (-tokens / maxRu * 1e9) + 1_000_000;
+      }
+      sleep(Duration.ofNanos(waitNanos));
+    }
+  }
+
+  private void sleep(Duration d) {
+    try {
+      options.sleeper().sleep(d);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.cosmolab.migrator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.testkit.CosmosLab;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The preflight: what would stop a migration, found before anything is written. */
+class PlanTest {
+  private static CosmosLab lab;
+  private static CosmosClient client;
+
+  @BeforeAll
+  static void start() {
+    lab = CosmosLab.builder().start();
+    client = lab.clientBuilder().buildClient();
+    CosmosContainer c = Lab.orders(client, "shop", "orders", 60);
+    // the same id under two tenants: one document each in the source, one slot under /region
+    c.createItem(Lab.order("dup", "t1", "eu", 1));
+    c.createItem(Lab.order("dup", "t2", "eu", 2));
+    ObjectNode noRegion = Lab.order("nr1", "t3", "eu", 3);
+    noRegion.remove("region");
+    c.createItem(noRegion);
+    ObjectNode objectRegion = Lab.order("nr2", "t3", "eu", 4);
+    objectRegion.putObject("region").put("name", "eu");
+    c.createItem(objectRegion);
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    lab.close();
+  }
+
+  @Test
+  void plan_findsDocumentsLackingTheNewKey_andIdsThatWouldCollide() {
+    try (Migrator m =
+        Migrator.open(
+            Lab.spec(lab, "shop", "orders", "orders2", "/region").withMaxRu(1000),
+            Path.of("unused"),
+            Lab.options())) {
+      Plan p = m.plan();
+      assertThat(p.documents()).isEqualTo(64);
+      assertThat(p.missing()).isEqualTo(2);
+      assertThat(p.missingIds()).containsExactlyInAnyOrder("nr1", "nr2");
+      assertThat(p.collisions()).containsExactly(new Plan.Collision("[\"eu\"]", "dup", 2));
+      assertThat(p.logicalPartitions()).isEqualTo(3);
+      assertThat(p.largestPartitionBytes()).isPositive().isLessThan(Plan.LOGICAL_PARTITION_LIMIT);
+      assertThat(p.copyRequestUnits()).isGreaterThan(64 * 5.0);
+      assertThat(p.copySeconds()).isEqualTo(p.copyRequestUnits() / 1000);
+      assertThat(p.blocking(OnMissing.FAIL)).hasSize(2);
+      assertThat(p.blocking(OnMissing.SKIP)).hasSize(1).allMatch(s -> s.contains("collide"));
+    }
+  }
+
+  @Test
+  void aSyntheticKey_hasNoCollisionWhereTheTenantIsPartOfIt() {
+    try (Migrator m =
+        Migrator.open(
+            Lab.spec(lab, "shop", "orders", "orders3", "/tenantId+/region"),
+            Path.of("unused"),
+            Lab.options())) {
+      Plan p = m.plan();
+      assertThat(p.collisions()).isEmpty();
+      assertThat(p.missing()).isEqualTo(2);
+      assertThat(p.blocking(OnMissing.defaultValue("none"))).isEmpty();
+    }
+  }
+
+  @Test
+  void run_refusesOnBlockingFindings_andWritesNothing(@TempDir Path tmp) {
+    try (Migrator m =
+        Migrator.open(Lab.spec(lab, "shop", "orders", "orders4", "/region"), tmp, Lab.options())) {
+      assertThatThrownBy(() -> m.run(true, () -> false))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("lack a path")
+          .hasMessageContaining("collide");
+    }
+    assertThat(tmp.resolve("state.json")).doesNotExist();
+    assertThat(client.getDatabase("shop").readAllContainers().stream().map(c -> c.getId()))
+        .doesNotContain("orders4");
+  }
+}
