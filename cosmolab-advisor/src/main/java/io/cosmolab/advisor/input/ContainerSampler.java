@@ -1,10 +1,8 @@
 package io.cosmolab.advisor.input;
 
 import com.azure.cosmos.CosmosClient;
-import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
-import com.azure.cosmos.GatewayConnectionConfig;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.SqlParameter;
@@ -16,7 +14,6 @@ import java.net.URI;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Set;
 
 /**
  * Samples documents from a live container through the official Java SDK: a cosmolab server or a
@@ -31,7 +28,6 @@ import java.util.Set;
  */
 public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseable {
   private static final int PAGE = 1000;
-  private static final Set<String> LOCAL = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
   private final CosmosClient client;
   private final boolean ownsClient;
@@ -68,32 +64,7 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
    */
   public static ContainerSampler connect(
       URI endpoint, String key, String database, String container, int size) {
-    if (LOCAL.contains(endpoint.getHost())) {
-      System.setProperty(
-          "http".equals(endpoint.getScheme())
-              ? "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED"
-              : "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED",
-          "true");
-    }
-    CosmosClient client;
-    try {
-      client =
-          new CosmosClientBuilder()
-              .endpoint(endpoint.toString())
-              .key(key)
-              .gatewayMode(new GatewayConnectionConfig())
-              .buildClient();
-    } catch (RuntimeException e) { // the SDK reads the account document first
-      String said = String.valueOf(e.getMessage());
-      int details = said.indexOf(" More ");
-      throw new IllegalStateException(
-          "cannot connect to "
-              + endpoint
-              + ": is the endpoint reachable and the key right? (the SDK says: "
-              + (details < 0 ? said : said.substring(0, details)).strip()
-              + ")",
-          e);
-    }
+    CosmosClient client = SdkClients.connect(endpoint, key, builder -> builder);
     return new ContainerSampler(client, true, database, container, size);
   }
 
