@@ -85,4 +85,17 @@ class ExamplesTest {
             .toList();
     assertThat(found).contains("/deviceId", "/deviceId+bucket(10)", "/deviceId+/day");
   }
+
+  @Test
+  void predicted429Shares_areNeverNegative_soNoReportShowsMinusZero() {
+    // the CLI's `advise --example saas` (100,000 documents, seed 42) printed -0% for
+    // /tenantId+/userId
+    for (Advice a :
+        Advisor.analyze(
+            Example.SAAS.documents(100_000, 42),
+            Example.SAAS.candidates(),
+            Example.SAAS.options())) {
+      assertThat(a.predicted429Share()).as("%s", a.candidate()).isGreaterThanOrEqualTo(0);
+    }
+  }
 }

@@ -280,7 +280,8 @@ public final class Demand {
           success += share[o][p] * admit[p];
         }
       }
-      rejected += l.rate() * (1 - success);
+      // shares sum to 1 only within rounding: a success a hair above 1 is not a negative 429 share
+      rejected += l.rate() * Math.max(0, 1 - success);
       requests += l.rate();
     }
     return requests == 0 ? 0 : rejected / requests;
