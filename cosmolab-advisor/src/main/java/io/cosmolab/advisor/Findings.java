@@ -92,13 +92,18 @@ final class Findings {
     double hotRatio = max * partitions;
     List<CandidateStats.Heavy> topDocs = s.heaviestByDocuments(5);
     List<CandidateStats.Heavy> topBytes = s.heaviestByBytes(5);
-    long largestNow = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factorNow);
-    long largest = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).estimate() * factorHorizon);
+    // no key reached the sketch (each was seen once in its window): the largest of those is it
+    long largestSample =
+        topBytes.isEmpty() ? s.largestSingleDocumentKeyBytes() : topBytes.get(0).estimate();
+    long largestNow = Math.round(largestSample * factorNow);
+    long largest = Math.round(largestSample * factorHorizon);
     double missingShare = docs == 0 ? 0 : s.missing() / (double) docs;
     double distinct = s.distinctEstimate();
 
     Findings f = new Findings();
-    long surely = topBytes.isEmpty() ? 0 : Math.round(topBytes.get(0).lowerBound() * factorHorizon);
+    long surely =
+        Math.round(
+            (topBytes.isEmpty() ? largestSample : topBytes.get(0).lowerBound()) * factorHorizon);
     f.storageReasons(s, options, missingShare, topBytes, largest, surely);
     f.keyReasons(s, topDocs, partitions, hotRatio, timeBased);
 

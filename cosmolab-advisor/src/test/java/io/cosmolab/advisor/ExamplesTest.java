@@ -98,4 +98,15 @@ class ExamplesTest {
       assertThat(a.predicted429Share()).as("%s", a.candidate()).isGreaterThanOrEqualTo(0);
     }
   }
+
+  @Test
+  void aKeyUniqueToEachDocument_stillHasALargestLogicalPartition_notZeroBytes() {
+    // every /tenantId>/userId>/sessionId is one document: none reaches the bytes sketch
+    Advice hierarchical =
+        run(Example.SAAS).stream()
+            .filter(a -> a.candidate().toString().contains("sessionId"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(hierarchical.largestLogicalPartitionBytes()).isPositive();
+  }
 }

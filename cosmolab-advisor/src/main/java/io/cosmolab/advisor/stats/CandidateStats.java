@@ -124,6 +124,10 @@ public final class CandidateStats {
   /** Over those windows, the sum of the largest document dropped from each. */
   private long droppedBytesBound;
 
+  // the bytes of the largest key a window saw once and dropped: all there is when every key is
+  // unique to its document, and nothing reaches the sketches
+  private long largestDroppedBytes;
+
   /** Counts one document of {@code sizeBytes}. */
   public void add(ObjectNode document, int sizeBytes) {
     add(document, sizeBytes, reader.hashOf(document));
@@ -264,6 +268,7 @@ public final class CandidateStats {
     if (largestDropped >= 0) {
       droppedWindows++;
       droppedBytesBound += largestDropped;
+      largestDroppedBytes = Math.max(largestDroppedBytes, largestDropped);
     }
   }
 
@@ -367,6 +372,16 @@ public final class CandidateStats {
   public List<Heavy> heaviestByBytes(int n) {
     handOn();
     return heaviest(byBytes, droppedBytesBound, n);
+  }
+
+  /**
+   * The bytes of the largest key that was seen in one document of its window and so never reached
+   * the sketches (0 if none). When {@link #heaviestByBytes} is empty, every key was such a key, and
+   * this is the largest.
+   */
+  public long largestSingleDocumentKeyBytes() {
+    handOn();
+    return largestDroppedBytes;
   }
 
   /**
