@@ -56,14 +56,10 @@ public final class Sdk {
         spend(charge.applyAsDouble(result));
         return result;
       } catch (CosmosException e) {
-        spend(e.getRequestCharge());
-        if (e.getStatusCode() == 429) {
-          throttled.incrementAndGet();
-          Duration wait = e.getRetryAfterDuration();
-          sleep(wait == null || wait.isZero() ? Duration.ofMillis(100) : wait);
-        } else if ((e.getStatusCode() == 408
-                || e.getStatusCode() == 503
-                || e.getStatusCode() == 449)
+        if (backedOff(e)) {
+          continue;
+        }
+        if ((e.getStatusCode() == 408 || e.getStatusCode() == 503 || e.getStatusCode() == 449)
             && transients++ < TRANSIENT_RETRIES) {
           sleep(Duration.ofMillis(50L << Math.min(transients, 6)));
         } else {
@@ -85,14 +81,24 @@ public final class Sdk {
       spend(charge.applyAsDouble(result));
       return result;
     } catch (CosmosException e) {
-      spend(e.getRequestCharge());
-      if (e.getStatusCode() == 429) {
-        throttled.incrementAndGet();
-        Duration wait = e.getRetryAfterDuration();
-        sleep(wait == null || wait.isZero() ? Duration.ofMillis(100) : wait);
-      }
+      backedOff(e);
       throw e;
     }
+  }
+
+  /**
+   * Spends what a failed request was charged; for a 429, counts it and waits its retry-after (100
+   * ms if it gave none) and returns true.
+   */
+  private boolean backedOff(CosmosException e) {
+    spend(e.getRequestCharge());
+    if (e.getStatusCode() != 429) {
+      return false;
+    }
+    throttled.incrementAndGet();
+    Duration wait = e.getRetryAfterDuration();
+    sleep(wait == null || wait.isZero() ? Duration.ofMillis(100) : wait);
+    return true;
   }
 
   private void spend(double ru) {
