@@ -165,21 +165,13 @@ class EngineRestartTest {
 
     @Override
     public io.cosmolab.engine.store.ContainerStore open(String rid) {
-      io.cosmolab.engine.store.ContainerStore s = inner.open(rid);
-      return (io.cosmolab.engine.store.ContainerStore)
-          java.lang.reflect.Proxy.newProxyInstance(
-              getClass().getClassLoader(),
-              new Class<?>[] {io.cosmolab.engine.store.ContainerStore.class},
-              (proxy, method, args) -> {
-                if (method.getName().equals("changesAfter")) {
-                  logReads.incrementAndGet();
-                }
-                try {
-                  return method.invoke(s, args);
-                } catch (java.lang.reflect.InvocationTargetException x) {
-                  throw x.getCause();
-                }
-              });
+      return io.cosmolab.engine.testing.Intercepted.containerStore(
+          inner.open(rid),
+          method -> {
+            if (method.equals("changesAfter")) {
+              logReads.incrementAndGet();
+            }
+          });
     }
 
     @Override
@@ -203,22 +195,14 @@ class EngineRestartTest {
         new io.cosmolab.engine.store.DocumentStore() {
           @Override
           public io.cosmolab.engine.store.ContainerStore open(String rid) {
-            io.cosmolab.engine.store.ContainerStore s = inner.open(rid);
-            return (io.cosmolab.engine.store.ContainerStore)
-                java.lang.reflect.Proxy.newProxyInstance(
-                    getClass().getClassLoader(),
-                    new Class<?>[] {io.cosmolab.engine.store.ContainerStore.class},
-                    (proxy, method, args) -> {
-                      if (method.getName().equals("commit") && fail.get()) {
-                        throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
-                            "the disk is full");
-                      }
-                      try {
-                        return method.invoke(s, args);
-                      } catch (java.lang.reflect.InvocationTargetException x) {
-                        throw x.getCause();
-                      }
-                    });
+            return io.cosmolab.engine.testing.Intercepted.containerStore(
+                inner.open(rid),
+                method -> {
+                  if (method.equals("commit") && fail.get()) {
+                    throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                        "the disk is full");
+                  }
+                });
           }
 
           @Override
