@@ -25,4 +25,17 @@ public final class Terminal {
       return true;
     }
   }
+
+  /** A 30-column progress bar, drawn over the current line: {@code [==== ] 40% detail}. */
+  public static String bar(double fraction, String detail) {
+    double f = Math.max(0, Math.min(1, fraction));
+    int filled = (int) Math.round(f * 30);
+    return String.format(
+        java.util.Locale.ROOT,
+        "\r[%s%s] %3.0f%%  %s",
+        "=".repeat(filled),
+        " ".repeat(30 - filled),
+        f * 100,
+        detail);
+  }
 }

@@ -77,7 +77,10 @@ class MigrateCommandTest {
 
       code = run("migrate", "status", "--state", state.toString());
       assertThat(code).isEqualTo(0);
-      assertThat(out.toString()).contains("shop/orders -> shop/byTenant by /tenantId");
+      assertThat(out.toString())
+          .contains("shop/orders -> shop/byTenant by /tenantId")
+          .contains("catching up: copied 40")
+          .contains("all-versions-and-deletes feed");
 
       code = run("migrate", "verify", "--state", state.toString(), "--account-key", lab.key());
       assertThat(code).as(out + "" + err).isEqualTo(0);
@@ -110,7 +113,9 @@ class MigrateCommandTest {
             "--state",
             "--target-endpoint",
             "--target-account-key",
-            "--on-missing");
+            "--on-missing",
+            "--change-feed",
+            "--[no-]progress");
   }
 
   private static String[] concat(String[] a, String[] b) {

@@ -24,6 +24,15 @@ package io.cosmolab.migrator;
  * @param lagSeconds the change feed's lag at the last page: 0 when it had nothing new
  * @param caughtUpAtMillis when the feed was last found with nothing new; 0 before
  * @param updatedAtMillis when this was saved (the injected clock)
+ * @param changeFeed the feed tailed: {@code all-versions-and-deletes} or {@code latest-version}
+ *     (absent in states saved before the choice existed: all versions and deletes)
+ * @param sourceDocuments the source's documents when the run started (its plan's count): what the
+ *     copy's progress and ETA are measured against
+ * @param removed target documents deleted by reconciliation (latest-version feed only)
+ * @param startedAtMillis when the migration started
+ * @param ruPerSecond request units per second, both sides, over the last ~10 s of the run
+ * @param documentsPerSecond documents written (copied or applied) per second, the same window
+ * @param reconciledAtMillis when the last reconciliation pass ended; 0 before
  */
 public record MigrationState(
     String format,
@@ -44,7 +53,14 @@ public record MigrationState(
     double requestUnits,
     double lagSeconds,
     long caughtUpAtMillis,
-    long updatedAtMillis) {
+    long updatedAtMillis,
+    String changeFeed,
+    long sourceDocuments,
+    long removed,
+    long startedAtMillis,
+    double ruPerSecond,
+    double documentsPerSecond,
+    long reconciledAtMillis) {
 
   public static final String FORMAT = "cosmolab.migrate/v1";
 
@@ -52,6 +68,24 @@ public record MigrationState(
   public enum Phase {
     COPYING,
     CATCHING_UP
+  }
+
+  /** The feed tailed. */
+  public ChangeFeedMode changeFeedMode() {
+    return changeFeed == null
+        ? ChangeFeedMode.ALL_VERSIONS_AND_DELETES
+        : ChangeFeedMode.parse(changeFeed);
+  }
+
+  /**
+   * Seconds until the copy is done at the current rate; -1 when not copying or the rate is not
+   * known yet. Documents written while copying may outnumber the start's count: then 0.
+   */
+  public double copyEtaSeconds() {
+    if (phase != Phase.COPYING || documentsPerSecond <= 0 || sourceDocuments <= 0) {
+      return -1;
+    }
+    return Math.max(0, sourceDocuments - copied - skipped) / documentsPerSecond;
   }
 
   /** Whether the target is ready for a cut-over: copied and the lag under 2 s. */

@@ -3,50 +3,48 @@ package io.cosmolab.migrator;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
-import com.azure.cosmos.models.ChangeFeedPolicy;
 import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
-import com.azure.cosmos.models.CosmosContainerProperties;
-import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
-import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
-import com.azure.cosmos.models.SqlParameter;
-import com.azure.cosmos.models.SqlQuerySpec;
-import com.azure.cosmos.models.ThroughputProperties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cosmolab.engine.cost.CostModel;
 import io.cosmolab.migrator.MigrationState.Phase;
 import io.cosmolab.migrator.internal.Canonical;
+import io.cosmolab.migrator.internal.Changes;
 import io.cosmolab.migrator.internal.Clients;
+import io.cosmolab.migrator.internal.FeedStart;
+import io.cosmolab.migrator.internal.Planner;
+import io.cosmolab.migrator.internal.Rates;
+import io.cosmolab.migrator.internal.Reads;
+import io.cosmolab.migrator.internal.Reconciler;
 import io.cosmolab.migrator.internal.Sdk;
 import io.cosmolab.migrator.internal.StateStore;
-import java.nio.charset.StandardCharsets;
+import io.cosmolab.migrator.internal.TargetSetup;
+import io.cosmolab.migrator.internal.Verifier;
+import io.cosmolab.migrator.internal.Writes;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 
 /**
  * Changes a container's partition key online. {@link #plan} reads the source and reports what would
  * stop a migration; {@link #run} creates the target, takes the source's change-feed position,
- * copies a snapshot, then applies the change feed (all versions and deletes) from that position, so
- * every write made while it copied is applied after it, in order, and the target converges on the
- * source. Progress is saved in the state directory after every page, atomically; a run killed at
- * any point and started again replays at most the page it was in, and writes are idempotent
- * (upserts of whole documents, deletes that tolerate 404), so nothing is lost or doubled and a
- * deleted document stays deleted (its delete comes after every earlier version in the feed).
+ * copies a snapshot, then applies the change feed from that position, so every write made while it
+ * copied is applied after it, in order, and the target converges on the source. Progress is saved
+ * in the state directory after every page, atomically; a run killed at any point and started again
+ * replays at most the page it was in, and writes are idempotent (upserts of whole documents,
+ * deletes that tolerate 404), so nothing is lost or doubled and a deleted document stays deleted
+ * (its delete comes after every earlier version in the feed).
+ *
+ * <p>This class is the run's sequence and its state; the steps are in {@code internal}: {@link
+ * Planner} (preflight), {@link TargetSetup} and {@link FeedStart} (the start), {@link Writes} (the
+ * target's idempotent writes, in parallel), {@link Changes} (applying feed pages), {@link
+ * Reconciler} (deletes under a latest-version feed), {@link Verifier}, {@link Reads} and {@link
+ * Sdk} (every call through the RU cap and the retry-after).
  *
  * <pre>{@code
  * try (Migrator m = Migrator.open(spec, Path.of("state"), MigratorOptions.of(clock))) {
@@ -57,10 +55,11 @@ import java.util.function.BooleanSupplier;
  * }</pre>
  */
 public final class Migrator implements AutoCloseable {
-  private static final int LISTED = 20;
-
-  /** Documents per page when plan and verify read a whole container. */
+  /** Documents per page when plan, verify and reconciliation read a whole container. */
   private static final int READ_PAGE = 1000;
+
+  /** The window of the rates the state reports. */
+  private static final long RATE_WINDOW_MILLIS = 10_000;
 
   private final MigrationSpec spec;
   private final TargetKey key;
@@ -69,10 +68,16 @@ public final class Migrator implements AutoCloseable {
   private final CosmosClient sourceClient;
   private final CosmosClient targetClient;
   private final CosmosContainer source;
+  private final CosmosContainer target;
   private final Sdk sdk;
-  private final ExecutorService writers;
-  private CosmosContainer target;
-  private TargetKey sourceKey;
+  private final Reads reads;
+  private final Writes writes;
+  private final Rates rates = new Rates(RATE_WINDOW_MILLIS);
+  private Changes changes;
+
+  // counts of earlier runs, carried into this one's totals
+  private long throttledBase = -1;
+  private double chargedBase;
 
   private Migrator(MigrationSpec spec, Path stateDir, MigratorOptions options) {
     this.spec = spec;
@@ -86,8 +91,13 @@ public final class Migrator implements AutoCloseable {
         sourceClient
             .getDatabase(spec.sourceContainer().database())
             .getContainer(spec.sourceContainer().container());
+    this.target =
+        targetClient
+            .getDatabase(spec.targetContainer().database())
+            .getContainer(spec.targetContainer().container());
     this.sdk = new Sdk(options, spec.maxRu());
-    this.writers = Executors.newFixedThreadPool(options.parallelism());
+    this.reads = new Reads(sdk, Math.max(READ_PAGE, options.pageSize()));
+    this.writes = new Writes(target, key, sdk, options);
   }
 
   /** A migrator for {@code spec}, keeping its state in {@code stateDir}. */
@@ -112,9 +122,9 @@ public final class Migrator implements AutoCloseable {
   public static MigrationSpec specOf(
       MigrationState s, String sourceKey, String targetKey, double maxRu) {
     return new MigrationSpec(
-        new Endpoint(java.net.URI.create(s.sourceUri()), sourceKey),
+        new Endpoint(URI.create(s.sourceUri()), sourceKey),
         ContainerRef.parse(s.source()),
-        new Endpoint(java.net.URI.create(s.targetUri()), targetKey),
+        new Endpoint(URI.create(s.targetUri()), targetKey),
         ContainerRef.parse(s.target()),
         s.partitionKey(),
         OnMissing.parse(s.onMissing()),
@@ -126,109 +136,26 @@ public final class Migrator implements AutoCloseable {
     return spec;
   }
 
-  // ---------------------------------------------------------------------------------- plan
-
   /** Reads every source document and reports the findings (nothing is written). */
   public Plan plan() {
-    long documents = 0;
-    long bytes = 0;
-    long missing = 0;
-    List<String> missingIds = new ArrayList<>();
-    long overwrites = 0;
-    List<String> overwriteIds = new ArrayList<>();
-    Map<String, Long> partitionBytes = new HashMap<>();
-    Map<String, Integer> perKeyAndId = new HashMap<>();
-    double ru = 0;
-    String computed = key.computedPropertyOrNull();
-    for (ObjectNode doc : readAll(source)) {
-      documents++;
-      ObjectNode user = Canonical.userContent(doc, null);
-      int size = user.toString().getBytes(StandardCharsets.UTF_8).length;
-      bytes += size;
-      ru +=
-          CostModel.PUBLISHED.pointRead(size, false)
-              + CostModel.PUBLISHED.create(size, terms(user));
-      String id = doc.path("id").asText();
-      if (!key.hasAllPaths(doc)) {
-        missing++;
-        if (missingIds.size() < LISTED) {
-          missingIds.add(id);
-        }
-        if (spec.onMissing().mode() != OnMissing.Mode.DEFAULT) {
-          continue;
-        }
-      }
-      ObjectNode t = key.transform(user, writing());
-      if (t == null) {
-        continue;
-      }
-      if (computed != null && doc.has(computed) && !doc.get(computed).equals(t.get(computed))) {
-        overwrites++;
-        if (overwriteIds.size() < LISTED) {
-          overwriteIds.add(id);
-        }
-      }
-      String k = key.keyTextOf(t);
-      partitionBytes.merge(k, (long) size, Long::sum);
-      perKeyAndId.merge(k + "\u0000" + id, 1, Integer::sum);
-    }
-    List<Plan.Collision> collisions = new ArrayList<>();
-    perKeyAndId.forEach(
-        (k, n) -> {
-          if (n > 1) {
-            int cut = k.indexOf('\u0000');
-            collisions.add(new Plan.Collision(k.substring(0, cut), k.substring(cut + 1), n));
-          }
-        });
-    collisions.sort(
-        java.util.Comparator.comparing(Plan.Collision::key).thenComparing(Plan.Collision::id));
-    String largest = null;
-    long largestBytes = 0;
-    for (Map.Entry<String, Long> e : new TreeMap<>(partitionBytes).entrySet()) {
-      if (e.getValue() > largestBytes) {
-        largest = e.getKey();
-        largestBytes = e.getValue();
-      }
-    }
-    return new Plan(
-        spec.sourceContainer().toString(),
-        key.text(),
-        documents,
-        bytes,
-        partitionBytes.size(),
-        missing,
-        missingIds,
-        collisions,
-        overwrites,
-        overwriteIds,
-        largest,
-        largestBytes,
-        ru,
-        spec.maxRu(),
-        spec.maxRu() > 0 ? ru / spec.maxRu() : 0);
-  }
-
-  private static int terms(JsonNode node) {
-    if (node.isContainerNode()) {
-      int n = 0;
-      for (JsonNode child : node) {
-        n += terms(child);
-      }
-      return n;
-    }
-    return 1;
+    return Planner.plan(spec, reads.all(source));
   }
 
   // ----------------------------------------------------------------------------------- run
 
   /**
    * Copies and catches up. Plans first when starting a new migration, and refuses on blocking
-   * findings. Returns when {@code untilCaughtUp} and the feed has nothing new (the lag under 2 s),
-   * or when {@code stop} says so (checked after every page and every poll).
+   * findings. Returns when {@code untilCaughtUp} and the feed has nothing new (the lag under 2 s;
+   * with a latest-version feed, after a reconciliation pass), or when {@code stop} says so (checked
+   * after every page and every poll).
    *
    * @throws IllegalStateException listing the blocking findings of a new migration
    */
   public MigrationState run(boolean untilCaughtUp, BooleanSupplier stop) {
+    return run(untilCaughtUp, untilCaughtUp, stop);
+  }
+
+  private MigrationState run(boolean untilCaughtUp, boolean reconcile, BooleanSupplier stop) {
     MigrationState state = store.loadOrNull();
     if (state == null) {
       Plan plan = plan();
@@ -237,13 +164,9 @@ public final class Migrator implements AutoCloseable {
         throw new IllegalStateException(
             "the plan has blocking findings:\n  " + String.join("\n  ", blocking));
       }
-      state = start();
+      state = start(plan.documents());
     } else {
       checkSame(state);
-      target = targetContainer();
-    }
-    if (sourceKey == null) {
-      sourceKey = sourceKeyOf();
     }
     if (state.phase() == Phase.COPYING) {
       state = copy(state, stop);
@@ -251,7 +174,7 @@ public final class Migrator implements AutoCloseable {
         return state; // stopped
       }
     }
-    return catchUp(state, untilCaughtUp, stop);
+    return catchUp(state, untilCaughtUp, reconcile, stop);
   }
 
   private void checkSame(MigrationState s) {
@@ -270,10 +193,10 @@ public final class Migrator implements AutoCloseable {
     }
   }
 
-  private MigrationState start() {
-    target = createTarget();
-    // the feed's position before the snapshot: every write the snapshot may miss comes after it
-    String token = drainToken();
+  private MigrationState start(long sourceDocuments) {
+    TargetSetup.create(spec, sdk, source, targetClient, target);
+    FeedStart feed = FeedStart.take(source, options.changeFeed(), options.pageSize());
+    long now = now();
     MigrationState s =
         new MigrationState(
             MigrationState.FORMAT,
@@ -284,7 +207,7 @@ public final class Migrator implements AutoCloseable {
             key.text(),
             spec.onMissing().toString(),
             Phase.COPYING,
-            token,
+            feed.continuation(),
             null,
             0,
             0,
@@ -294,145 +217,40 @@ public final class Migrator implements AutoCloseable {
             0,
             0,
             0,
-            now());
+            now,
+            feed.mode().toString(),
+            sourceDocuments,
+            0,
+            now,
+            0,
+            0,
+            0);
     save(s);
     return s;
   }
 
-  private String drainToken() {
-    CosmosChangeFeedRequestOptions o =
-        CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange())
-            .allVersionsAndDeletes();
-    String token = null;
-    try {
-      for (FeedResponse<JsonNode> page :
-          source.queryChangeFeed(o, JsonNode.class).iterableByPage(options.pageSize())) {
-        // changes after "now" but before the snapshot starts are in the snapshot: skipping them
-        // is right. Draining to the end gives every feed range a concrete position (an SDK token
-        // may otherwise hold "from now" for a range not yet read, resolved only later).
-        token = page.getContinuationToken();
-      }
-    } catch (CosmosException e) {
-      if (e.getStatusCode() == 400) {
-        throw new IllegalStateException(
-            "the source refuses the all-versions-and-deletes change feed (its changeFeedPolicy"
-                + " keeps the latest version only?): enable it before migrating, so deletes"
-                + " follow. The service says: "
-                + firstLine(e),
-            e);
-      }
-      throw e;
+  /** The feed's applier, for the mode the state saved. */
+  private Changes changes(MigrationState s) {
+    if (changes == null) {
+      List<String> paths =
+          sdk.call(() -> source.read(), r -> r.getRequestCharge())
+              .getProperties()
+              .getPartitionKeyDefinition()
+              .getPaths();
+      TargetKey sourceKey = TargetKey.parse(String.join(">", paths));
+      changes =
+          new Changes(key, sourceKey, spec.onMissing(), s.changeFeedMode(), writes, reads, target);
     }
-    if (token == null) {
-      throw new IllegalStateException("the source's change feed gave no continuation");
-    }
-    return token;
-  }
-
-  private static String firstLine(Exception e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
-  }
-
-  private CosmosContainer targetContainer() {
-    return targetClient
-        .getDatabase(spec.targetContainer().database())
-        .getContainer(spec.targetContainer().container());
-  }
-
-  private TargetKey sourceKeyOf() {
-    List<String> paths =
-        sdk.call(() -> source.read(), r -> r.getRequestCharge())
-            .getProperties()
-            .getPartitionKeyDefinition()
-            .getPaths();
-    return TargetKey.parse(String.join(">", paths));
-  }
-
-  /**
-   * Creates the target with the new key and the source's indexing policy, default TTL, unique keys,
-   * computed properties and change-feed policy; its throughput is the source's unless the spec
-   * gives one. An existing target with the same key is reused (a run that crashed between creating
-   * it and saving its state).
-   */
-  private CosmosContainer createTarget() {
-    CosmosContainerProperties sp =
-        sdk.call(() -> source.read(), r -> r.getRequestCharge()).getProperties();
-    CosmosContainer t = targetContainer();
-    try {
-      CosmosContainerProperties existing = t.read().getProperties();
-      if (!existing.getPartitionKeyDefinition().getPaths().equals(key.targetPaths())) {
-        throw new IllegalStateException(
-            "the target "
-                + spec.targetContainer()
-                + " exists with the key "
-                + existing.getPartitionKeyDefinition().getPaths()
-                + ", not "
-                + key.targetPaths());
-      }
-      return t;
-    } catch (CosmosException e) {
-      if (e.getStatusCode() != 404) {
-        throw e;
-      }
-    }
-    CosmosContainerProperties tp =
-        new CosmosContainerProperties(spec.targetContainer().container(), key.sdkDefinition());
-    if (sp.getIndexingPolicy() != null) {
-      tp.setIndexingPolicy(sp.getIndexingPolicy());
-    }
-    if (sp.getDefaultTimeToLiveInSeconds() != null) {
-      tp.setDefaultTimeToLiveInSeconds(sp.getDefaultTimeToLiveInSeconds());
-    }
-    if (sp.getUniqueKeyPolicy() != null && !sp.getUniqueKeyPolicy().getUniqueKeys().isEmpty()) {
-      tp.setUniqueKeyPolicy(sp.getUniqueKeyPolicy());
-    }
-    if (sp.getComputedProperties() != null && !sp.getComputedProperties().isEmpty()) {
-      tp.setComputedProperties(sp.getComputedProperties());
-    }
-    ChangeFeedPolicy feed = sp.getChangeFeedPolicy();
-    if (feed != null) {
-      tp.setChangeFeedPolicy(feed);
-    }
-    ThroughputProperties throughput = throughputFor();
-    targetClient.createDatabaseIfNotExists(spec.targetContainer().database());
-    var db = targetClient.getDatabase(spec.targetContainer().database());
-    if (throughput == null) {
-      db.createContainer(tp);
-    } else {
-      db.createContainer(tp, throughput);
-    }
-    return t;
-  }
-
-  private ThroughputProperties throughputFor() {
-    if (spec.targetThroughput() > 0) {
-      return ThroughputProperties.createManualThroughput(spec.targetThroughput());
-    }
-    try {
-      ThroughputProperties t = source.readThroughput().getProperties();
-      if (t.getAutoscaleMaxThroughput() > 0) {
-        return ThroughputProperties.createAutoscaledThroughput(t.getAutoscaleMaxThroughput());
-      }
-      return t.getManualThroughput() == null
-          ? null
-          : ThroughputProperties.createManualThroughput(t.getManualThroughput());
-    } catch (CosmosException e) {
-      if (e.getStatusCode() == 400 || e.getStatusCode() == 404) {
-        return null; // shared by its database: the target shares its own database's
-      }
-      throw e;
-    }
+    return changes;
   }
 
   private MigrationState copy(MigrationState s, BooleanSupplier stop) {
-    String cont = s.copyContinuation();
+    OnMissing writing = spec.onMissing().onceRunning();
     while (true) {
       Iterator<FeedResponse<ObjectNode>> pages =
           source
               .queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
-              .iterableByPage(cont, options.pageSize())
+              .iterableByPage(s.copyContinuation(), options.pageSize())
               .iterator();
       try {
         while (true) {
@@ -443,38 +261,39 @@ public final class Migrator implements AutoCloseable {
           if (page == null) {
             break;
           }
-          long[] counts = copyPage(page.getResults());
-          cont = page.getContinuationToken();
+          List<Runnable> work = new ArrayList<>();
+          long skipped = 0;
+          for (ObjectNode doc : page.getResults()) {
+            ObjectNode t = key.transform(Canonical.userContent(doc, null), writing);
+            if (t == null) {
+              skipped++;
+            } else {
+              work.add(() -> writes.upsert(t));
+            }
+          }
+          writes.runAll(work);
+          String cont = page.getContinuationToken();
           s =
-              with(
+              advance(
                   s,
                   cont == null ? Phase.CATCHING_UP : Phase.COPYING,
                   s.feedContinuation(),
                   cont,
-                  counts[0],
-                  counts[1],
-                  0,
-                  0,
+                  new Delta(work.size(), skipped, 0, 0, 0),
                   s.lagSeconds(),
                   s.caughtUpAtMillis());
           save(s);
-          if (cont == null) {
-            return s;
-          }
-          if (stop.getAsBoolean()) {
+          if (cont == null || stop.getAsBoolean()) {
             return s;
           }
         }
         s =
-            with(
+            advance(
                 s,
                 Phase.CATCHING_UP,
                 s.feedContinuation(),
                 null,
-                0,
-                0,
-                0,
-                0,
+                Delta.NONE,
                 s.lagSeconds(),
                 s.caughtUpAtMillis());
         save(s);
@@ -488,74 +307,9 @@ public final class Migrator implements AutoCloseable {
     }
   }
 
-  /** Upserts a snapshot page in parallel; returns {copied, skipped}. */
-  private long[] copyPage(List<ObjectNode> docs) {
-    List<Runnable> work = new ArrayList<>();
-    long[] counts = new long[2];
-    for (ObjectNode doc : docs) {
-      ObjectNode t = key.transform(Canonical.userContent(doc, null), writing());
-      if (t == null) {
-        counts[1]++;
-        continue;
-      }
-      counts[0]++;
-      work.add(() -> upsert(t));
-    }
-    runAll(work);
-    return counts;
-  }
-
-  private void upsert(ObjectNode t) {
-    options.fault().before("upsert");
-    com.azure.cosmos.models.PartitionKey pk = key.sdkKeyOf(t);
-    sdk.call(
-        () -> target.upsertItem(t, pk, new CosmosItemRequestOptions()), r -> r.getRequestCharge());
-  }
-
-  private void delete(String id, com.azure.cosmos.models.PartitionKey pk) {
-    options.fault().before("delete");
-    try {
-      sdk.call(
-          () -> target.deleteItem(id, pk, new CosmosItemRequestOptions()),
-          r -> r.getRequestCharge());
-    } catch (CosmosException e) {
-      if (e.getStatusCode() != 404) {
-        throw e;
-      }
-    }
-  }
-
-  private void runAll(List<Runnable> work) {
-    if (work.size() == 1) {
-      work.get(0).run();
-      return;
-    }
-    List<Future<?>> futures = new ArrayList<>();
-    for (Runnable r : work) {
-      futures.add(writers.submit(r));
-    }
-    RuntimeException failure = null;
-    for (Future<?> f : futures) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        if (failure == null) {
-          failure =
-              e.getCause() instanceof RuntimeException re
-                  ? re
-                  : new IllegalStateException(e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private MigrationState catchUp(MigrationState s, boolean untilCaughtUp, BooleanSupplier stop) {
+  private MigrationState catchUp(
+      MigrationState s, boolean untilCaughtUp, boolean reconcile, BooleanSupplier stop) {
+    Changes applier = changes(s);
     while (true) {
       Iterator<FeedResponse<JsonNode>> pages =
           source
@@ -576,19 +330,15 @@ public final class Migrator implements AutoCloseable {
             break;
           }
           List<JsonNode> records = page.getResults();
-          long[] counts = applyPage(records);
-          double lag = lagOf(records, s.lagSeconds());
+          Changes.Applied a = applier.applyPage(records);
           s =
-              with(
+              advance(
                   s,
                   Phase.CATCHING_UP,
                   page.getContinuationToken(),
                   null,
-                  0,
-                  counts[2],
-                  counts[0],
-                  counts[1],
-                  lag,
+                  new Delta(0, a.skipped(), a.applied(), a.deleted(), 0),
+                  lagOf(applier.newestSeconds(records), s.lagSeconds()),
                   s.caughtUpAtMillis());
           save(s);
           if (stop.getAsBoolean()) {
@@ -612,7 +362,12 @@ public final class Migrator implements AutoCloseable {
         continue; // from the last saved page
       }
       if (!stopped) { // the feed had nothing new
-        s = with(s, Phase.CATCHING_UP, s.feedContinuation(), null, 0, 0, 0, 0, 0, now());
+        s = advance(s, Phase.CATCHING_UP, s.feedContinuation(), null, Delta.NONE, 0, now());
+        if (s.changeFeedMode() == ChangeFeedMode.LATEST_VERSION
+            && (reconcile
+                || now() - s.reconciledAtMillis() >= options.reconcileInterval().toMillis())) {
+          s = reconciled(s);
+        }
         save(s);
         if (untilCaughtUp) {
           return s;
@@ -625,149 +380,55 @@ public final class Migrator implements AutoCloseable {
     }
   }
 
-  private double lagOf(List<JsonNode> records, double previous) {
-    long newest = -1;
-    for (JsonNode r : records) {
-      newest = Math.max(newest, r.path("metadata").path("crts").asLong(-1));
-    }
-    if (newest < 0) {
-      return previous;
-    }
-    return Math.max(0, now() / 1000.0 - newest);
+  /** A reconciliation pass, with the feed drained (latest-version feed: deletes follow here). */
+  private MigrationState reconciled(MigrationState s) {
+    long removed = new Reconciler(key, changes(s), writes, reads).reconcile(source, target);
+    MigrationState r =
+        advance(
+            s,
+            s.phase(),
+            s.feedContinuation(),
+            s.copyContinuation(),
+            new Delta(0, 0, 0, 0, removed),
+            s.lagSeconds(),
+            s.caughtUpAtMillis());
+    return withReconciledAt(r, now());
   }
 
-  /**
-   * Applies change-feed records: grouped by id, each group in feed order, the groups in parallel
-   * (records of one document never race). Returns {applied, deleted, skipped}.
-   */
-  private long[] applyPage(List<JsonNode> records) {
-    Map<String, List<JsonNode>> byId = new LinkedHashMap<>();
-    for (JsonNode r : records) {
-      byId.computeIfAbsent(idOf(r), k -> new ArrayList<>()).add(r);
-    }
-    long[] counts = new long[3];
-    List<Runnable> work = new ArrayList<>();
-    for (List<JsonNode> group : byId.values()) {
-      for (JsonNode r : group) {
-        counts[0]++;
-        if (isDelete(r)) {
-          counts[1]++;
-        } else if (writing().mode() == OnMissing.Mode.SKIP
-            && r.get("current") instanceof ObjectNode c
-            && !key.hasAllPaths(c)) {
-          counts[2]++;
-        }
-      }
-      work.add(() -> group.forEach(this::apply));
-    }
-    runAll(work);
-    return counts;
+  private double lagOf(long newestSeconds, double previous) {
+    return newestSeconds < 0 ? previous : Math.max(0, now() / 1000.0 - newestSeconds);
   }
 
-  /**
-   * How documents lacking the key are handled once a run has started: {@code fail} stopped a run
-   * whose plan found any; a document that arrives later without the key is skipped and counted (a
-   * run cannot stop on it without stopping for good, since it would meet it again on resume).
-   */
-  private OnMissing writing() {
-    return spec.onMissing().mode() == OnMissing.Mode.FAIL ? OnMissing.SKIP : spec.onMissing();
+  private static String firstLine(Exception e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 
-  private static String idOf(JsonNode r) {
-    JsonNode current = r.path("current");
-    if (current.has("id")) {
-      return current.get("id").asText();
-    }
-    if (r.path("previous").has("id")) {
-      return r.path("previous").get("id").asText();
-    }
-    return r.path("metadata").path("id").asText();
+  // ---------------------------------------------------------------------------------- state
+
+  /** What a step added to the counts. */
+  private record Delta(long copied, long skipped, long applied, long deleted, long removed) {
+    static final Delta NONE = new Delta(0, 0, 0, 0, 0);
   }
 
-  private static boolean isDelete(JsonNode r) {
-    return "delete".equalsIgnoreCase(r.path("metadata").path("operationType").asText());
-  }
-
-  private void apply(JsonNode r) {
-    JsonNode previous = r.get("previous");
-    ObjectNode oldTarget =
-        previous instanceof ObjectNode p && p.has("id")
-            ? key.transform(Canonical.userContent(p, null), writing())
-            : null;
-    if (isDelete(r)) {
-      if (oldTarget != null) {
-        delete(oldTarget.get("id").asText(), key.sdkKeyOf(oldTarget));
-      } else if (!(previous instanceof ObjectNode p && p.has("id"))) {
-        deleteLocated(idOf(r), r.path("metadata").get("partitionKey"), null);
-      }
-      return;
-    }
-    ObjectNode current = (ObjectNode) r.get("current");
-    ObjectNode t = key.transform(Canonical.userContent(current, null), writing());
-    String newKey = t == null ? null : key.keyTextOf(t);
-    if (oldTarget != null) {
-      if (!key.keyTextOf(oldTarget).equals(newKey)) { // the new key's value changed
-        delete(oldTarget.get("id").asText(), key.sdkKeyOf(oldTarget));
-      }
-    } else if (previous == null
-        && "replace".equalsIgnoreCase(r.path("metadata").path("operationType").asText())) {
-      // no previous image (the service gives none for replaces): find the old copy by id
-      deleteLocated(current.get("id").asText(), sourceKeyJson(current), newKey);
-    }
-    if (t != null) {
-      upsert(t);
-    }
-  }
-
-  private JsonNode sourceKeyJson(ObjectNode sourceDoc) {
-    try {
-      return new com.fasterxml.jackson.databind.ObjectMapper()
-          .readTree(sourceKey.keyTextOf(sourceDoc));
-    } catch (java.io.IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Deletes the target copies of the source document {@code id} whose source key is {@code
-   * sourcePk} (any, when null), except the one under {@code keep}: for a feed without previous
-   * images.
-   */
-  private void deleteLocated(String id, JsonNode sourcePk, String keep) {
-    SqlQuerySpec q =
-        new SqlQuerySpec("SELECT * FROM c WHERE c.id = @id", List.of(new SqlParameter("@id", id)));
-    for (ObjectNode doc : readAll(target, q)) {
-      String k = key.keyTextOf(doc);
-      if (k.equals(keep)) {
-        continue;
-      }
-      JsonNode theirs = sourceKeyJson(doc);
-      if (sourcePk == null || theirs == null || sameKey(theirs, sourcePk)) {
-        delete(id, key.sdkKeyOf(doc));
-      }
-    }
-  }
-
-  private static boolean sameKey(JsonNode a, JsonNode b) {
-    JsonNode x = a.isArray() ? a : new com.fasterxml.jackson.databind.node.ArrayNode(null).add(a);
-    JsonNode y =
-        b.isArray()
-            ? b
-            : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(b);
-    return Canonical.text(x).equals(Canonical.text(y));
-  }
-
-  private MigrationState with(
+  private MigrationState advance(
       MigrationState s,
       Phase phase,
       String feed,
-      String copyCont,
-      long copied,
-      long skipped,
-      long applied,
-      long deleted,
+      String copyContinuation,
+      Delta d,
       double lag,
       long caughtUp) {
+    if (throttledBase < 0) {
+      throttledBase = s.throttled();
+      chargedBase = s.requestUnits();
+    }
+    long now = now();
+    double charged = sdk.charged() + chargedBase;
+    long copied = s.copied() + d.copied();
+    long applied = s.applied() + d.applied();
+    rates.sample(now, charged, copied + applied);
     return new MigrationState(
         s.format(),
         s.sourceUri(),
@@ -778,34 +439,53 @@ public final class Migrator implements AutoCloseable {
         s.onMissing(),
         phase,
         feed,
-        copyCont,
-        s.copied() + copied,
-        s.skipped() + skipped,
-        s.applied() + applied,
-        s.deleted() + deleted,
-        sdk.throttled() + baseThrottled(s),
-        sdk.charged() + baseCharged(s),
+        copyContinuation,
+        copied,
+        s.skipped() + d.skipped(),
+        applied,
+        s.deleted() + d.deleted(),
+        sdk.throttled() + throttledBase,
+        charged,
         lag,
         caughtUp,
-        now());
+        now,
+        s.changeFeedMode().toString(),
+        s.sourceDocuments(),
+        s.removed() + d.removed(),
+        s.startedAtMillis(),
+        rates.requestUnitsPerSecond(),
+        rates.documentsPerSecond(),
+        s.reconciledAtMillis());
   }
 
-  // counts of earlier runs, carried into this one's totals
-  private Long throttledBase;
-  private Double chargedBase;
-
-  private long baseThrottled(MigrationState s) {
-    if (throttledBase == null) {
-      throttledBase = s.throttled();
-    }
-    return throttledBase;
-  }
-
-  private double baseCharged(MigrationState s) {
-    if (chargedBase == null) {
-      chargedBase = s.requestUnits();
-    }
-    return chargedBase;
+  private static MigrationState withReconciledAt(MigrationState s, long at) {
+    return new MigrationState(
+        s.format(),
+        s.sourceUri(),
+        s.source(),
+        s.targetUri(),
+        s.target(),
+        s.partitionKey(),
+        s.onMissing(),
+        s.phase(),
+        s.feedContinuation(),
+        s.copyContinuation(),
+        s.copied(),
+        s.skipped(),
+        s.applied(),
+        s.deleted(),
+        s.throttled(),
+        s.requestUnits(),
+        s.lagSeconds(),
+        s.caughtUpAtMillis(),
+        s.updatedAtMillis(),
+        s.changeFeed(),
+        s.sourceDocuments(),
+        s.removed(),
+        s.startedAtMillis(),
+        s.ruPerSecond(),
+        s.documentsPerSecond(),
+        at);
   }
 
   private void save(MigrationState s) {
@@ -826,90 +506,29 @@ public final class Migrator implements AutoCloseable {
     }
   }
 
-  // -------------------------------------------------------------------------------- status
-
   /** The saved state, or null before the first run. */
   public MigrationState status() {
     return store.loadOrNull();
   }
 
-  // -------------------------------------------------------------------------------- verify
-
   /**
    * Compares source and target per logical partition of the target. Exact when the source is quiet
-   * and the feed drained; during catch-up, differences are the writes not yet applied.
+   * and the feed drained (and, with a latest-version feed, reconciled); during catch-up,
+   * differences are the writes not yet applied.
    */
   public VerifyReport verify() {
-    if (target == null) {
-      target = targetContainer();
-    }
-    String computed = key.computedPropertyOrNull();
-    // partition -> id -> hash
-    Map<String, Map<String, Long>> expected = new TreeMap<>();
-    long sourceDocs = 0;
-    for (ObjectNode doc : readAll(source)) {
-      ObjectNode t = key.transform(Canonical.userContent(doc, null), writing());
-      if (t == null) {
-        continue;
-      }
-      sourceDocs++;
-      expected
-          .computeIfAbsent(key.keyTextOf(t), k -> new HashMap<>())
-          .put(t.path("id").asText(), Canonical.hash(Canonical.userContent(t, computed)));
-    }
-    Map<String, Map<String, Long>> actual = new TreeMap<>();
-    long targetDocs = 0;
-    for (ObjectNode doc : readAll(target)) {
-      targetDocs++;
-      actual
-          .computeIfAbsent(key.keyTextOf(doc), k -> new HashMap<>())
-          .put(doc.path("id").asText(), Canonical.hash(Canonical.userContent(doc, computed)));
-    }
-    TreeSet<String> partitions = new TreeSet<>(expected.keySet());
-    partitions.addAll(actual.keySet());
-    List<VerifyReport.Difference> differences = new ArrayList<>();
-    long differing = 0;
-    for (String p : partitions) {
-      Map<String, Long> e = expected.getOrDefault(p, Map.of());
-      Map<String, Long> a = actual.getOrDefault(p, Map.of());
-      if (e.size() == a.size() && sum(e) == sum(a)) {
-        continue; // count and order-independent hash agree
-      }
-      differing++;
-      TreeSet<String> ids = new TreeSet<>(e.keySet());
-      ids.addAll(a.keySet());
-      for (String id : ids) {
-        Long x = e.get(id);
-        Long y = a.get(id);
-        if (y == null) {
-          differences.add(new VerifyReport.Difference(VerifyReport.Kind.MISSING, p, id));
-        } else if (x == null) {
-          differences.add(new VerifyReport.Difference(VerifyReport.Kind.EXTRA, p, id));
-        } else if (!x.equals(y)) {
-          differences.add(new VerifyReport.Difference(VerifyReport.Kind.DIFFERENT, p, id));
-        }
-      }
-    }
-    return new VerifyReport(partitions.size(), differing, sourceDocs, targetDocs, differences);
-  }
-
-  private static long sum(Map<String, Long> hashes) {
-    long s = 0;
-    for (long h : hashes.values()) {
-      s += h;
-    }
-    return s;
+    return Verifier.verify(key, spec.onMissing(), reads.all(source), reads.all(target));
   }
 
   // ------------------------------------------------------------------------------- cutover
 
   /**
    * Waits until the source has been quiet (no change in the feed) for {@code quiet}, drains the
-   * feed, verifies and says whether to switch.
+   * feed (with a latest-version feed, reconciles), verifies and says whether to switch.
    */
   public Cutover cutover(Duration quiet, Duration timeout) {
     long deadline = now() + timeout.toMillis();
-    MigrationState s = run(true, () -> false);
+    MigrationState s = run(true, false, () -> false);
     long lastChange = now();
     long applied = s.applied();
     while (now() - lastChange < quiet.toMillis()) {
@@ -925,12 +544,13 @@ public final class Migrator implements AutoCloseable {
             s);
       }
       sleep(options.pollInterval());
-      s = run(true, () -> false);
+      s = run(true, false, () -> false);
       if (s.applied() != applied) {
         applied = s.applied();
         lastChange = now();
       }
     }
+    s = run(true, true, () -> false);
     VerifyReport v = verify();
     if (v.equal()) {
       return new Cutover(
@@ -954,66 +574,9 @@ public final class Migrator implements AutoCloseable {
         s);
   }
 
-  // --------------------------------------------------------------------------------- reads
-
-  private Iterable<ObjectNode> readAll(CosmosContainer c) {
-    return readAll(c, new SqlQuerySpec("SELECT * FROM c"));
-  }
-
-  /** Every result of a query, page by page through the RU cap, restarting a throttled page. */
-  private Iterable<ObjectNode> readAll(CosmosContainer c, SqlQuerySpec q) {
-    return () ->
-        new Iterator<>() {
-          private String cont;
-          private boolean done;
-          private Iterator<ObjectNode> page = java.util.Collections.emptyIterator();
-          private Iterator<FeedResponse<ObjectNode>> pages;
-
-          @Override
-          public boolean hasNext() {
-            while (!page.hasNext() && !done) {
-              try {
-                if (pages == null) {
-                  pages =
-                      c.queryItems(q, new CosmosQueryRequestOptions(), ObjectNode.class)
-                          .iterableByPage(cont, Math.max(READ_PAGE, options.pageSize()))
-                          .iterator();
-                }
-                Iterator<FeedResponse<ObjectNode>> ps = pages;
-                FeedResponse<ObjectNode> p =
-                    sdk.page(
-                        () -> ps.hasNext() ? ps.next() : null,
-                        r -> r == null ? 0 : r.getRequestCharge());
-                if (p == null) {
-                  done = true;
-                } else {
-                  page = p.getResults().iterator();
-                  cont = p.getContinuationToken();
-                  done = cont == null;
-                }
-              } catch (CosmosException e) {
-                if (e.getStatusCode() != 429) {
-                  throw e;
-                }
-                pages = null; // again from the last page read
-              }
-            }
-            return page.hasNext();
-          }
-
-          @Override
-          public ObjectNode next() {
-            if (!hasNext()) {
-              throw new java.util.NoSuchElementException();
-            }
-            return page.next();
-          }
-        };
-  }
-
   @Override
   public void close() {
-    writers.shutdownNow();
+    writes.close();
     if (targetClient != sourceClient) {
       targetClient.close();
     }

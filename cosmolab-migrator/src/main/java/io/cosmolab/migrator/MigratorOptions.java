@@ -14,6 +14,10 @@ import java.util.Objects;
  * @param parallelism writes in flight at once
  * @param pageSize documents per page of the snapshot and of the change feed
  * @param pollInterval how long to wait when the change feed has nothing new
+ * @param changeFeed which change feed to tail (see {@link ChangeFeedMode}); a resumed run keeps the
+ *     mode its state saved
+ * @param reconcileInterval with the latest-version feed, the least time between two reconciliation
+ *     passes while tailing
  */
 public record MigratorOptions(
     InstantSource clock,
@@ -21,28 +25,50 @@ public record MigratorOptions(
     Fault fault,
     int parallelism,
     int pageSize,
-    Duration pollInterval) {
+    Duration pollInterval,
+    ChangeFeedMode changeFeed,
+    Duration reconcileInterval) {
 
   public MigratorOptions {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(fault, "fault");
+    Objects.requireNonNull(changeFeed, "changeFeed");
+    Objects.requireNonNull(reconcileInterval, "reconcileInterval");
     if (parallelism < 1 || pageSize < 1) {
       throw new IllegalArgumentException("parallelism and page size are 1 or more");
     }
   }
 
-  /** Defaults: 8 writes in flight, pages of 500, polling every 250 ms. */
+  /**
+   * Defaults: 8 writes in flight, pages of 500, polling every 250 ms, the change feed chosen
+   * automatically, reconciliation at most once a minute while tailing.
+   */
   public static MigratorOptions of(InstantSource clock) {
-    return new MigratorOptions(clock, Sleeper.THREAD, Fault.NONE, 8, 500, Duration.ofMillis(250));
+    return new MigratorOptions(
+        clock,
+        Sleeper.THREAD,
+        Fault.NONE,
+        8,
+        500,
+        Duration.ofMillis(250),
+        ChangeFeedMode.AUTO,
+        Duration.ofMinutes(1));
   }
 
   public MigratorOptions withFault(Fault f) {
-    return new MigratorOptions(clock, sleeper, f, parallelism, pageSize, pollInterval);
+    return new MigratorOptions(
+        clock, sleeper, f, parallelism, pageSize, pollInterval, changeFeed, reconcileInterval);
   }
 
   public MigratorOptions withPageSize(int n) {
-    return new MigratorOptions(clock, sleeper, fault, parallelism, n, pollInterval);
+    return new MigratorOptions(
+        clock, sleeper, fault, parallelism, n, pollInterval, changeFeed, reconcileInterval);
+  }
+
+  public MigratorOptions withChangeFeed(ChangeFeedMode m) {
+    return new MigratorOptions(
+        clock, sleeper, fault, parallelism, pageSize, pollInterval, m, reconcileInterval);
   }
 
   /** Waits. */

@@ -42,6 +42,15 @@ public record OnMissing(Mode mode, String value) {
         "--on-missing is skip, fail or default=VALUE, was '" + text + "'");
   }
 
+  /**
+   * How documents lacking the key are handled once a run has started: {@code fail} stopped a run
+   * whose plan found any; a document that arrives later without the key is skipped and counted (a
+   * run cannot stop on it without stopping for good, since it would meet it again on resume).
+   */
+  public OnMissing onceRunning() {
+    return mode == Mode.FAIL ? SKIP : this;
+  }
+
   @Override
   public String toString() {
     return mode == Mode.DEFAULT

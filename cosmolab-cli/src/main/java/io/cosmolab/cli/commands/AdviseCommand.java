@@ -385,18 +385,6 @@ public final class AdviseCommand implements Callable<Integer> {
     }
   }
 
-  /** A progress bar line: {@code [===== ] 45% detail}. */
-  static String bar(double fraction, String detail) {
-    int filled = (int) Math.round(Math.min(1, fraction) * 30);
-    return String.format(
-        Locale.ROOT,
-        "\r[%s%s] %3.0f%%  %s",
-        "=".repeat(filled),
-        " ".repeat(30 - filled),
-        Math.min(1, fraction) * 100,
-        detail);
-  }
-
   /** Documents of a source whose size is known in documents, with a progress bar. */
   private static final class Counted implements Iterator<ObjectNode> {
     private final Iterator<ObjectNode> source;
@@ -432,7 +420,9 @@ public final class AdviseCommand implements Callable<Integer> {
 
     private void show(String end) {
       progress.print(
-          bar(count / (double) expected, String.format(Locale.ROOT, "%,d documents sampled", count))
+          io.cosmolab.cli.Terminal.bar(
+                  count / (double) expected,
+                  String.format(Locale.ROOT, "%,d documents sampled", count))
               + end);
       progress.flush();
     }
@@ -511,7 +501,7 @@ public final class AdviseCommand implements Callable<Integer> {
       long read = done + (current == null ? 0 : current.bytesRead());
       double seconds = Math.max(1e-9, (now - started) / 1e9);
       progress.print(
-          bar(
+          io.cosmolab.cli.Terminal.bar(
                   total == 0 ? 1 : read / (double) total,
                   String.format(
                       Locale.ROOT,

@@ -301,48 +301,129 @@ public final class MigrateCommand implements Runnable {
         description = "Stop once the copy is done and the change feed has nothing new (lag < 2 s).")
     boolean untilCaughtUp;
 
+    @Option(
+        names = "--change-feed",
+        paramLabel = "auto|all-versions-and-deletes|latest-version",
+        defaultValue = "auto",
+        description =
+            "The source feed to tail (${DEFAULT-VALUE}: all versions and deletes where the source"
+                + " serves it, else the latest version). With latest-version, which has no"
+                + " deletes, a reconciliation pass (a read of both containers) removes what the"
+                + " source no longer has: whenever the feed is drained, at most once a minute,"
+                + " at the end of --until-caught-up and before cutover verifies. A resumed run"
+                + " keeps the feed it started with.")
+    String changeFeed;
+
+    @Option(
+        names = "--progress",
+        negatable = true,
+        description = "Show progress on stderr (default: when stderr is a terminal).")
+    Boolean progress;
+
     @Override
     public Integer call() {
       MigrationSpec s = what.spec(accounts, target);
       PrintWriter err = spec.commandLine().getErr();
       PrintWriter out = spec.commandLine().getOut();
-      try (Migrator m = Migrator.open(s, state, options())) {
+      boolean show = io.cosmolab.cli.Terminal.showProgress(progress);
+      MigratorOptions o =
+          options().withChangeFeed(io.cosmolab.migrator.ChangeFeedMode.parse(changeFeed));
+      try (Migrator m = Migrator.open(s, state, o)) {
         long[] last = {0};
         MigrationState end =
             m.run(
                 untilCaughtUp,
                 () -> {
                   long now = System.nanoTime();
-                  if (now - last[0] > 1_000_000_000L) {
+                  if (show && now - last[0] > 1_000_000_000L) {
                     last[0] = now;
                     MigrationState st = m.status();
                     if (st != null) {
-                      err.print("\r" + line(st));
+                      err.print(progress(st));
                       err.flush();
                     }
                   }
                   return false;
                 });
-        err.println();
+        if (show) {
+          err.println();
+        }
         out.println(line(end));
         return 0;
       }
     }
   }
 
+  /** The state in one line: where the run is, its rates, and its totals. */
   static String line(MigrationState s) {
+    String where;
+    if (s.phase() == MigrationState.Phase.COPYING) {
+      double eta = s.copyEtaSeconds();
+      where =
+          String.format(
+              Locale.ROOT,
+              "copying: copied %,d%s%s",
+              s.copied(),
+              s.sourceDocuments() > 0
+                  ? String.format(
+                      Locale.ROOT,
+                      " of ~%,d (%.0f%%)",
+                      s.sourceDocuments(),
+                      100.0 * copyFraction(s))
+                  : "",
+              eta >= 0 ? String.format(Locale.ROOT, ", ETA %s", duration(eta)) : "");
+    } else {
+      where = String.format(Locale.ROOT, "catching up: copied %,d", s.copied());
+    }
     return String.format(
         Locale.ROOT,
-        "%s: copied %,d, skipped %,d, applied %,d (%,d deletes), lag %.1f s, %,d 429s, %,.0f RU%s",
-        s.phase() == MigrationState.Phase.COPYING ? "copying" : "catching up",
-        s.copied(),
+        "%s, skipped %,d, applied %,d (%,d deletes%s), lag %.1f s; %,.0f docs/s, %,.0f RU/s;"
+            + " %,d 429s, %,.0f RU in all; %s feed%s",
+        where,
         s.skipped(),
         s.applied(),
         s.deleted(),
+        s.changeFeedMode() == io.cosmolab.migrator.ChangeFeedMode.LATEST_VERSION
+            ? String.format(Locale.ROOT, ", %,d removed by reconciliation", s.removed())
+            : "",
         s.lagSeconds(),
+        s.documentsPerSecond(),
+        s.ruPerSecond(),
         s.throttled(),
         s.requestUnits(),
+        s.changeFeedMode(),
         s.ready() ? " - ready" : "");
+  }
+
+  /** The bar while copying; the line while catching up. */
+  static String progress(MigrationState s) {
+    if (s.phase() == MigrationState.Phase.COPYING && s.sourceDocuments() > 0) {
+      double eta = s.copyEtaSeconds();
+      return io.cosmolab.cli.Terminal.bar(
+          copyFraction(s),
+          String.format(
+              Locale.ROOT,
+              "%,d of ~%,d copied, %,.0f docs/s, %,.0f RU/s%s   ",
+              s.copied() + s.skipped(),
+              s.sourceDocuments(),
+              s.documentsPerSecond(),
+              s.ruPerSecond(),
+              eta >= 0 ? ", ETA " + duration(eta) : ""));
+    }
+    return "\r" + line(s) + "   ";
+  }
+
+  private static double copyFraction(MigrationState s) {
+    return Math.min(1, (s.copied() + s.skipped()) / (double) Math.max(1, s.sourceDocuments()));
+  }
+
+  static String duration(double seconds) {
+    long t = Math.round(seconds);
+    return t < 60
+        ? t + " s"
+        : t < 3600
+            ? String.format(Locale.ROOT, "%d min %02d s", t / 60, t % 60)
+            : String.format(Locale.ROOT, "%d h %02d min", t / 3600, t / 60 % 60);
   }
 
   /** Options of the commands that work from a state directory. */

@@ -106,7 +106,7 @@ public final class RehearseCommand implements Callable<Integer> {
             if (second % 10 == 0 || second == total) {
               double wall = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
               err.print(
-                  AdviseCommand.bar(
+                  io.cosmolab.cli.Terminal.bar(
                       second / (double) total,
                       String.format(
                           Locale.ROOT,

@@ -1,0 +1,91 @@
+package io.cosmolab.migrator.internal;
+
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.SqlQuerySpec;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * Whole-container reads for plan, verify and reconciliation: every result of a query, page by page
+ * through the RU cap. The SDK's page iterator cannot go on after an error, so a throttled page (its
+ * retry-after already waited by {@link Sdk#page}) starts a new iterator from the last continuation
+ * read: nothing is read twice and nothing skipped.
+ */
+public final class Reads {
+  private final Sdk sdk;
+  private final int pageSize;
+
+  public Reads(Sdk sdk, int pageSize) {
+    this.sdk = sdk;
+    this.pageSize = pageSize;
+  }
+
+  /** Every document of {@code c}. */
+  public Iterable<ObjectNode> all(CosmosContainer c) {
+    return all(c, new SqlQuerySpec("SELECT * FROM c"));
+  }
+
+  /** Every result of {@code q} over {@code c}. */
+  public Iterable<ObjectNode> all(CosmosContainer c, SqlQuerySpec q) {
+    return () -> new Results(c, q);
+  }
+
+  private final class Results implements Iterator<ObjectNode> {
+    private final CosmosContainer container;
+    private final SqlQuerySpec query;
+    private String continuation;
+    private boolean done;
+    private Iterator<ObjectNode> page = Collections.emptyIterator();
+    private Iterator<FeedResponse<ObjectNode>> pages;
+
+    Results(CosmosContainer container, SqlQuerySpec query) {
+      this.container = container;
+      this.query = query;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (!page.hasNext() && !done) {
+        try {
+          if (pages == null) {
+            pages =
+                container
+                    .queryItems(query, new CosmosQueryRequestOptions(), ObjectNode.class)
+                    .iterableByPage(continuation, pageSize)
+                    .iterator();
+          }
+          Iterator<FeedResponse<ObjectNode>> ps = pages;
+          FeedResponse<ObjectNode> p =
+              sdk.page(
+                  () -> ps.hasNext() ? ps.next() : null, r -> r == null ? 0 : r.getRequestCharge());
+          if (p == null) {
+            done = true;
+          } else {
+            page = p.getResults().iterator();
+            continuation = p.getContinuationToken();
+            done = continuation == null;
+          }
+        } catch (CosmosException e) {
+          if (e.getStatusCode() != 429) {
+            throw e;
+          }
+          pages = null; // again from the last page read
+        }
+      }
+      return page.hasNext();
+    }
+
+    @Override
+    public ObjectNode next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return page.next();
+    }
+  }
+}
