@@ -6,6 +6,7 @@ import io.cosmolab.advisor.candidate.CandidateDiscovery;
 import io.cosmolab.advisor.load.Reservoir;
 import io.cosmolab.advisor.load.Route;
 import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.stats.ValueKinds;
 import io.cosmolab.advisor.workload.Access;
 import io.cosmolab.advisor.workload.Operation;
 import io.cosmolab.engine.document.DocumentShape;
@@ -72,7 +73,9 @@ public final class Advisor {
         options.peak().isEmpty()
             ? null
             : new Reservoir(addressedFields(options, candidates), stats);
-    Pass pass = new Pass(stats, reservoir);
+    // without a workload, what the values are is all there is to say how a key is used
+    ValueKinds kinds = options.peak().isEmpty() ? new ValueKinds(candidates) : null;
+    Pass pass = new Pass(stats, reservoir, kinds);
     for (ObjectNode d : head) {
       pass.add(d);
     }
@@ -83,7 +86,7 @@ public final class Advisor {
     int meanTerms = reservoir == null ? 0 : reservoir.meanTerms();
     List<Advice> out = new ArrayList<>();
     for (CandidateStats s : stats) {
-      out.add(Findings.advise(s, options, reservoir, meanSize, meanTerms));
+      out.add(Findings.advise(s, options, reservoir, meanSize, meanTerms, kinds));
     }
     if (options.findMinimum()) {
       out = Findings.comparedByCost(out);
@@ -143,14 +146,16 @@ public final class Advisor {
   private static final class Pass {
     final List<CandidateStats> stats;
     final Reservoir reservoir;
+    final ValueKinds kinds;
     final long[] hashes;
     long documents;
     long bytes;
     long touched;
 
-    Pass(List<CandidateStats> stats, Reservoir reservoir) {
+    Pass(List<CandidateStats> stats, Reservoir reservoir, ValueKinds kinds) {
       this.stats = stats;
       this.reservoir = reservoir;
+      this.kinds = kinds;
       this.hashes = new long[stats.size()];
     }
 
@@ -160,6 +165,9 @@ public final class Advisor {
       bytes += size;
       if (reservoir != null) {
         reservoir.offer(d);
+      }
+      if (kinds != null) {
+        kinds.add(d);
       }
       // Three passes: every candidate's key hash (the document is in cache), then a read of every
       // candidate's window slot (independent loads: their cache misses overlap), then the

@@ -4,6 +4,7 @@ import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.load.Demand;
 import io.cosmolab.advisor.load.Reservoir;
 import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.stats.ValueKinds;
 import io.cosmolab.advisor.workload.ContainerWorkload;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.engine.throughput.Throughput;
@@ -43,8 +44,16 @@ final class Findings {
     return key.length() <= 40 ? key : key.substring(0, 37) + "...";
   }
 
+  /**
+   * @param kinds what each path's values are, when there is no workload (null with one)
+   */
   static Advice advise(
-      CandidateStats s, AdvisorOptions options, Reservoir reservoir, int meanSize, int meanTerms) {
+      CandidateStats s,
+      AdvisorOptions options,
+      Reservoir reservoir,
+      int meanSize,
+      int meanTerms,
+      ValueKinds kinds) {
     Limits limits = Limits.SERVICE;
     Candidate candidate = s.candidate();
     long docs = s.documents();
@@ -106,6 +115,9 @@ final class Findings {
             (topBytes.isEmpty() ? largestSample : topBytes.get(0).lowerBound()) * factorHorizon);
     f.storageReasons(s, options, missingShare, topBytes, largest, surely);
     f.keyReasons(s, topDocs, partitions, hotRatio, timeBased);
+    if (demand == null && kinds != null) {
+      f.unjudged(candidate, kinds, timeBased);
+    }
 
     Advice.Peak peak = null;
     Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
@@ -334,6 +346,46 @@ final class Findings {
         break;
       }
     }
+  }
+
+  /**
+   * Without a workload: says what could not be judged, and takes points from keys whose names or
+   * values suggest they change (a state, a quantity, a flag), or that are time-valued (each
+   * moment's writes share one value: how many there are, only a workload says).
+   */
+  private void unjudged(Candidate candidate, ValueKinds kinds, boolean timeBased) {
+    List<String> measures = new ArrayList<>();
+    int times = 0;
+    for (String p : candidate.paths()) {
+      switch (kinds.kindOf(p)) {
+        case MEASURE, STATE, FLAG -> measures.add(p);
+        case TIME -> times++;
+        default -> {}
+      }
+    }
+    if (!measures.isEmpty()) {
+      add(
+          4,
+          30,
+          "%s %s a value that changes (a state, a quantity, a flag: by its name or its values):"
+              + " an update cannot change a key, and queries seldom filter by it exactly",
+          String.join(", ", measures),
+          measures.size() == 1 ? "looks like" : "look like");
+    }
+    if (times == candidate.paths().size() && !timeBased) {
+      add(
+          4,
+          20,
+          "values are date-times: every write of one moment shares one value, so at a busy"
+              + " moment they all land on one logical partition (the write rate, only a"
+              + " workload gives)");
+    }
+    add(
+        7,
+        10,
+        "not judged without a workload: reads by the key (targeted or fan-out), writes that"
+            + " lack it, and updates that change it. Give the operations at peak (--workload) to"
+            + " rank by them");
   }
 
   /**

@@ -183,6 +183,65 @@ class AdvisorTest {
   }
 
   @Test
+  void withoutAWorkload_keysThatChangeAreNotRecommended_andNoKeyGetsAFullScore() {
+    List<ObjectNode> orders = new ArrayList<>();
+    Random r = new Random(21);
+    String[] statuses = {"new", "paid", "shipped", "returned"};
+    for (int i = 0; i < 5000; i++) {
+      ObjectNode d = JSON.createObjectNode();
+      d.put("id", "o" + i);
+      d.put("customerId", "c" + r.nextInt(3000));
+      d.put("total", Math.round(r.nextDouble() * 50_000) / 100.0);
+      d.put("status", statuses[r.nextInt(4)]);
+      d.put("orderStatus", statuses[r.nextInt(4)] + "-" + r.nextInt(400));
+      d.put("gift", r.nextBoolean());
+      d.put(
+          "placedAt", String.format("2026-11-%02dT%02d:00:00Z", 1 + r.nextInt(28), r.nextInt(24)));
+      orders.add(d);
+    }
+    List<Advice> ranked =
+        Advisor.analyze(
+            orders.iterator(),
+            List.of(
+                Candidate.single("/customerId"),
+                Candidate.single("/total"),
+                Candidate.single("/orderStatus"),
+                Candidate.synthetic("/customerId", "/total"),
+                Candidate.single("/placedAt")),
+            AdvisorOptions.of(Throughput.manual(12_000)));
+    Map<String, Advice> by = new HashMap<>();
+    ranked.forEach(a -> by.put(a.candidate(), a));
+    assertThat(ranked).allMatch(a -> a.score() < 100);
+    assertThat(ranked)
+        .allMatch(a -> a.reasons().stream().anyMatch(x -> x.startsWith("not judged without a")));
+    assertThat(ranked.get(0).candidate()).isEqualTo("/customerId");
+    assertThat(ranked.get(0).verdict()).isEqualTo("recommended");
+    for (String changing : List.of("/total", "/orderStatus", "/customerId+/total")) {
+      assertThat(by.get(changing).verdict()).as(changing).isNotEqualTo("recommended");
+      assertThat(by.get(changing).reasons())
+          .as(changing)
+          .anyMatch(x -> x.contains("a value that changes"));
+    }
+    assertThat(by.get("/placedAt").reasons()).anyMatch(x -> x.startsWith("values are date-times"));
+    assertThat(by.get("/placedAt").verdict()).isNotEqualTo("recommended");
+  }
+
+  @Test
+  void withAWorkload_theValuesKindsAreLeftToIt() {
+    List<Advice> ranked =
+        Advisor.analyze(
+            sessions(2000, 0, 3).iterator(),
+            List.of(Candidate.single("/userId")),
+            new AdvisorOptions(
+                Throughput.manual(6000),
+                0,
+                List.of(
+                    new io.cosmolab.advisor.workload.Operation(
+                        io.cosmolab.advisor.workload.Operation.Type.READ, 100))));
+    assertThat(ranked.get(0).reasons()).noneMatch(x -> x.startsWith("not judged"));
+  }
+
+  @Test
   void hierarchicalLevels_highCardinalityFirst_areReportedAsTheWrongOrder() {
     List<Advice> ranked =
         Advisor.analyze(
