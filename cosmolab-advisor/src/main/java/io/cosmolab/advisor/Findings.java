@@ -151,14 +151,7 @@ final class Findings {
       byRu = topByRu(demand.perKey(), total);
       routing = f.routing(demand, candidate, partitions, total);
       if (minimum == null) {
-        f.add(
-            1,
-            40,
-            "no throughput avoids 429: %s alone needs ~%.0f RU/s at peak, past the 10,000 RU/s"
-                + " one physical partition serves",
-            byRu.isEmpty() ? "one key" : shortKey(byRu.get(0).key()),
-            byRu.isEmpty() ? busiest : byRu.get(0).weight());
-        f.score = Math.min(f.score, 40);
+        f.unservable(candidate, demand, byRu, busiest, limits);
       } else if (over > 0.001) {
         f.add(
             2,
@@ -347,6 +340,76 @@ final class Findings {
       }
     }
   }
+
+  /**
+   * No throughput serves the peak on the layout throughput creates. Only a logical partition that
+   * alone needs more than one physical partition's RU/s is past every remedy; a hierarchical key's
+   * prefix is not: its logical partitions can be spread by a split inside it.
+   */
+  private void unservable(
+      Candidate candidate, Demand demand, List<Advice.Share> byRu, double busiest, Limits limits) {
+    double ceiling = limits.physicalPartitionRu();
+    if (!byRu.isEmpty() && byRu.get(0).weight() > ceiling) {
+      add(
+          1,
+          40,
+          "no throughput avoids 429: %s alone needs ~%.0f RU/s at peak, past the %,.0f RU/s one"
+              + " physical partition serves, and a logical partition is never split",
+          shortKey(byRu.get(0).key()),
+          byRu.get(0).weight(),
+          ceiling);
+      score = Math.min(score, 40);
+      return;
+    }
+    // the most partitions throughput makes: what is left in the busiest is one EPK bucket, which
+    // under a hierarchical key is a first-level value (every EPK of a prefix starts alike)
+    double unsplit = 0;
+    for (double x : demand.at(Demand.maxPartitions())) {
+      unsplit = Math.max(unsplit, x);
+    }
+    String prefix =
+        candidate.kind() == Candidate.Kind.HIERARCHICAL && !byRu.isEmpty()
+            ? firstLevel(byRu.get(0).key())
+            : null;
+    if (prefix != null && unsplit > ceiling) {
+      add(
+          2,
+          25,
+          "no throughput avoids 429 on the layout throughput creates: the prefix %s needs ~%.0f"
+              + " RU/s on one physical partition, past the %,.0f it serves; throughput splits cut"
+              + " at range midpoints, never inside a prefix [A]. Its busiest logical partition"
+              + " needs only ~%.0f RU/s, so a split inside the prefix spreads it: a storage split"
+              + " at the median does, once the prefix holds most of a full partition, and so does"
+              + " a manual partition split",
+          shortKey(prefix),
+          unsplit,
+          ceiling,
+          byRu.get(0).weight());
+      return;
+    }
+    add(
+        1,
+        40,
+        "no throughput up to %d physical partitions avoids 429: the busiest still needs ~%.0f"
+            + " RU/s at peak, past the %,.0f RU/s one serves",
+        Demand.maxPartitions(),
+        busiest,
+        ceiling);
+    score = Math.min(score, 40);
+  }
+
+  /** {@code ["acme"]} of a hierarchical key's text {@code ["acme","u1"]}, or null. */
+  private static String firstLevel(String keyText) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode k = PREFIX_READER.readTree(keyText);
+      return k.isArray() && k.size() > 1 ? "[" + k.get(0).toString() + "]" : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper PREFIX_READER =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /**
    * Without a workload: says what could not be judged, and takes points from keys whose names or

@@ -2,6 +2,7 @@ package io.cosmolab.advisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -224,6 +225,42 @@ class AdvisorTest {
     }
     assertThat(by.get("/placedAt").reasons()).anyMatch(x -> x.startsWith("values are date-times"));
     assertThat(by.get("/placedAt").verdict()).isNotEqualTo("recommended");
+  }
+
+  @Test
+  void aWhaleTenant_underAHierarchicalKey_isNotCalledPastRemedy_andTheNumbersQuotedAreItsOwn() {
+    List<Advice> ranked =
+        Advisor.analyze(
+            sessions(20_000, 0.4, 17).iterator(),
+            List.of(Candidate.single("/tenantId"), Candidate.hierarchical("/tenantId", "/userId")),
+            new AdvisorOptions(
+                Throughput.manual(40_000),
+                0,
+                List.of(
+                    new io.cosmolab.advisor.workload.Operation(
+                        io.cosmolab.advisor.workload.Operation.Type.READ, 60_000))));
+    Map<String, Advice> by = new HashMap<>();
+    ranked.forEach(a -> by.put(a.candidate(), a));
+    Advice tenant = by.get("/tenantId");
+    Advice hierarchical = by.get("/tenantId > /userId");
+    // the vip tenant alone is one logical partition under /tenantId: past every remedy
+    assertThat(tenant.verdict()).isEqualTo("rejected");
+    assertThat(tenant.reasons())
+        .anyMatch(r -> r.startsWith("no throughput avoids 429: [\"vip\"] alone needs"));
+    // under the hierarchical key it is a prefix of many small logical partitions
+    assertThat(hierarchical.verdict()).isNotEqualTo("rejected");
+    String reason =
+        hierarchical.reasons().stream()
+            .filter(r -> r.startsWith("no throughput avoids 429"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(reason).contains("the prefix [\"vip\"]").contains("split inside the prefix");
+    double quoted =
+        Double.parseDouble(
+            reason.replaceAll(".*busiest logical partition needs only ~(\\d+).*", "$1"));
+    assertThat(quoted)
+        .isLessThan(10_000)
+        .isEqualTo(hierarchical.topByRu().get(0).weight(), within(1.0));
   }
 
   @Test

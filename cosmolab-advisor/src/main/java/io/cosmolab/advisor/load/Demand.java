@@ -290,6 +290,11 @@ public final class Demand {
   /** The largest partitions searched for a minimum: a quarter of the buckets. */
   private static final int MAX_PARTITIONS = EpkBuckets.COUNT / 4;
 
+  /** The most physical partitions {@link #minimum} tries. */
+  public static int maxPartitions() {
+    return MAX_PARTITIONS;
+  }
+
   /** A throughput and the physical partitions it runs on. */
   public record Sizing(Throughput throughput, int partitions) {}
 
