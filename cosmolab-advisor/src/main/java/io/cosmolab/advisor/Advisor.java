@@ -73,8 +73,9 @@ public final class Advisor {
         options.peak().isEmpty()
             ? null
             : new Reservoir(addressedFields(options, candidates), stats);
-    // without a workload, what the values are is all there is to say how a key is used
-    ValueKinds kinds = options.peak().isEmpty() ? new ValueKinds(candidates) : null;
+    // what the values are: date-time keys, and without a workload all there is to say how a key
+    // is used
+    ValueKinds kinds = new ValueKinds(candidates);
     Pass pass = new Pass(stats, reservoir, kinds);
     for (ObjectNode d : head) {
       pass.add(d);

@@ -65,7 +65,13 @@ final class Findings {
     double monotonicity = s.monotonicity();
     // A key that rises with arrival order is harmless when each write has its own value (the
     // hash spreads them); it is the "time-based key" trap when consecutive writes share one.
-    boolean timeBased = monotonicity >= 0.9 && s.meanRun() >= 5 && docs >= 100;
+    boolean rising = monotonicity >= 0.9 && s.meanRun() >= 5 && docs >= 100;
+    // Date-time values shared by many documents (a day, an hour) are the same trap even when the
+    // sample is not in arrival order: the writes of one moment carry the moment's value.
+    double perValue = s.distinctEstimate() <= 0 ? 0 : docs / s.distinctEstimate();
+    boolean timeValued =
+        kinds != null && kinds.allTime(candidate.paths()) && perValue >= 5 && docs >= 100;
+    boolean timeBased = rising || timeValued;
     Demand demand =
         options.peak().isEmpty()
             ? null
@@ -114,7 +120,7 @@ final class Findings {
         Math.round(
             (topBytes.isEmpty() ? largestSample : topBytes.get(0).lowerBound()) * factorHorizon);
     f.storageReasons(s, options, missingShare, topBytes, largest, surely);
-    f.keyReasons(s, topDocs, partitions, hotRatio, timeBased);
+    f.keyReasons(s, topDocs, partitions, hotRatio, rising, timeValued ? perValue : 0);
     if (demand == null && kinds != null) {
       f.unjudged(candidate, kinds, timeBased);
     }
@@ -281,7 +287,8 @@ final class Findings {
       List<CandidateStats.Heavy> topDocs,
       int partitions,
       double hotRatio,
-      boolean timeBased) {
+      boolean rising,
+      double perTimeValue) {
     Candidate candidate = s.candidate();
     long docs = s.documents();
     double monotonicity = s.monotonicity();
@@ -305,7 +312,7 @@ final class Findings {
     if (hotRatio > 1.5 && !hotKey) {
       add(5, 20, "uneven partitions: the busiest holds %.1f× the mean of %d", hotRatio, partitions);
     }
-    if (timeBased) {
+    if (rising) {
       add(
           1,
           35,
@@ -314,6 +321,16 @@ final class Findings {
               + " partition",
           monotonicity * 100,
           s.meanRun());
+    } else if (perTimeValue > 0) {
+      add(
+          1,
+          35,
+          "time-based key: its values are date-times and ~%.0f documents share each one, so each"
+              + " moment's writes carry the same value and land on one logical and one physical"
+              + " partition",
+          perTimeValue);
+    }
+    if (rising || perTimeValue > 0) {
       score = Math.min(score, 45); // the busiest hour all goes to one partition: reject
     }
     if (distinct < Math.max(100, 10.0 * partitions)) {

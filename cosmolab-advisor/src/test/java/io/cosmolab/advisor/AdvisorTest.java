@@ -198,6 +198,11 @@ class AdvisorTest {
       d.put("gift", r.nextBoolean());
       d.put(
           "placedAt", String.format("2026-11-%02dT%02d:00:00Z", 1 + r.nextInt(28), r.nextInt(24)));
+      d.put(
+          "stampedAt",
+          String.format(
+              "2026-11-%02dT%02d:%02d:%02dZ",
+              1 + r.nextInt(28), r.nextInt(24), r.nextInt(60), r.nextInt(60)));
       orders.add(d);
     }
     List<Advice> ranked =
@@ -208,7 +213,8 @@ class AdvisorTest {
                 Candidate.single("/total"),
                 Candidate.single("/orderStatus"),
                 Candidate.synthetic("/customerId", "/total"),
-                Candidate.single("/placedAt")),
+                Candidate.single("/placedAt"),
+                Candidate.single("/stampedAt")),
             AdvisorOptions.of(Throughput.manual(12_000)));
     Map<String, Advice> by = new HashMap<>();
     ranked.forEach(a -> by.put(a.candidate(), a));
@@ -223,8 +229,13 @@ class AdvisorTest {
           .as(changing)
           .anyMatch(x -> x.contains("a value that changes"));
     }
-    assertThat(by.get("/placedAt").reasons()).anyMatch(x -> x.startsWith("values are date-times"));
-    assertThat(by.get("/placedAt").verdict()).isNotEqualTo("recommended");
+    // hours, shared by ~7 orders each: the time-based trap, from the values alone
+    assertThat(by.get("/placedAt").reasons())
+        .anyMatch(x -> x.startsWith("time-based key: its values are date-times"));
+    assertThat(by.get("/placedAt").verdict()).isEqualTo("rejected");
+    // seconds, nearly one per order: only the write rate could tell, and there is none
+    assertThat(by.get("/stampedAt").reasons()).anyMatch(x -> x.startsWith("values are date-times"));
+    assertThat(by.get("/stampedAt").verdict()).isNotEqualTo("recommended");
   }
 
   @Test
@@ -276,6 +287,36 @@ class AdvisorTest {
                     new io.cosmolab.advisor.workload.Operation(
                         io.cosmolab.advisor.workload.Operation.Type.READ, 100))));
     assertThat(ranked.get(0).reasons()).noneMatch(x -> x.startsWith("not judged"));
+  }
+
+  @Test
+  void aDateKey_inASampleNotInArrivalOrder_isStillTimeBased_andItsCreatesLandOnOnePartition() {
+    List<ObjectNode> orders = new ArrayList<>();
+    Random r = new Random(8);
+    for (int i = 0; i < 6000; i++) {
+      ObjectNode d = JSON.createObjectNode();
+      d.put("id", "o" + i);
+      d.put("orderDate", String.format("2026-%02d-%02d", 1 + r.nextInt(12), 1 + r.nextInt(28)));
+      d.put("userId", "u" + r.nextInt(2000));
+      orders.add(d);
+    }
+    List<Advice> ranked =
+        Advisor.analyze(
+            orders.iterator(),
+            List.of(Candidate.single("/orderDate"), Candidate.single("/userId")),
+            new AdvisorOptions(
+                Throughput.manual(30_000),
+                0,
+                List.of(
+                    new io.cosmolab.advisor.workload.Operation(
+                        io.cosmolab.advisor.workload.Operation.Type.CREATE, 3_000))));
+    Advice date = ranked.stream().filter(a -> a.candidate().equals("/orderDate")).findFirst().get();
+    assertThat(date.monotonicity()).isLessThan(0.6); // shuffled: arrival order says nothing
+    assertThat(date.reasons())
+        .anyMatch(x -> x.startsWith("time-based key: its values are date-times"));
+    assertThat(date.verdict()).isEqualTo("rejected");
+    assertThat(date.peak().predicted429Share()).isPositive();
+    assertThat(ranked.get(0).candidate()).isEqualTo("/userId");
   }
 
   @Test

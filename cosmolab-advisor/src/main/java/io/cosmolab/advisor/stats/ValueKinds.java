@@ -129,6 +129,16 @@ public final class ValueKinds {
     return Kind.TEXT;
   }
 
+  /** Whether every one of {@code paths} holds date-times. */
+  public boolean allTime(List<String> paths) {
+    for (String p : paths) {
+      if (kindOf(p) != Kind.TIME) {
+        return false;
+      }
+    }
+    return !paths.isEmpty();
+  }
+
   /** Every path's kind, for a report. */
   public Map<String, Kind> kinds() {
     Map<String, Kind> out = new HashMap<>();
