@@ -63,7 +63,8 @@ public final class HtmlReport {
         .a(".recommended{color:#137333}.risky{color:#b06000}.rejected{color:#c5221f}")
         .a("details{border:1px solid #e3e6ec;border-radius:6px;margin:10px 0;padding:6px 12px}")
         .a("summary{cursor:pointer;font-weight:600}.charts{display:flex;flex-wrap:wrap;gap:16px}")
-        .a("figure{margin:0}figcaption{font-size:12px;color:#555}svg text{font-size:10px}")
+        .a("figure{margin:0;max-width:420px}figcaption{font-size:12px;color:#555}")
+        .a("svg text{font-size:10px}")
         .a("</style></head><body>\n<h1>Partition-key advice</h1>\n")
         .f(
             "<p>Schema <code>%s</code>. Keys are hashed and laid out by the cosmolab engine; RU by"
@@ -162,44 +163,79 @@ public final class HtmlReport {
     a("</div></details>\n");
   }
 
+  /** Room above the tallest bar for its value label. */
+  private static final int HEADROOM = 14;
+
   /** Bars per physical partition: RU/s at peak against the budget, or storage shares. */
   private void partitions(Advice x) {
     boolean peak = x.peak() != null;
     List<Double> values = peak ? x.peak().ruPerSecondByPartition() : x.layout().storageShares();
     double budget = peak ? x.peak().budgetRuPerSecond() : 1.0 / Math.max(1, values.size());
     double max = budget;
+    double busiest = 0;
     for (double v : values) {
       max = Math.max(max, v);
+      busiest = Math.max(busiest, v);
     }
     figureStart(
         peak
-            ? "RU/s per physical partition at peak; the line is each one's budget"
-            : "Share of storage per physical partition; the line is an even share");
-    double bw = (W - 2.0 * PAD) / Math.max(1, values.size());
-    for (int i = 0; i < values.size(); i++) {
+            ? "RU/s per physical partition at peak, by partition number; the dashed line is each"
+                + " one's budget"
+            : "Share of storage per physical partition, by partition number; the dashed line is an"
+                + " even share");
+    int n = values.size();
+    double bw = (W - 2.0 * PAD) / Math.max(1, n);
+    double plot = H - 2 * PAD - HEADROOM;
+    int every = Math.max(1, (int) Math.ceil(n / 16.0)); // partition numbers that fit
+    for (int i = 0; i < n; i++) {
       double v = values.get(i);
-      double h = max == 0 ? 0 : v / max * (H - 2 * PAD);
+      double h = max == 0 ? 0 : v / max * plot;
+      double left = PAD + i * bw;
+      String value = peak ? compact(v) : percent(v);
       f(
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>"
               + "partition %d: %s</title></rect>",
-          PAD + i * bw + bw * 0.1,
+          left + bw * 0.1,
           H - PAD - h,
           Math.max(0.5, bw * 0.8),
           h,
           v > budget * 1.0001 ? "#d93025" : "#4c8bf5",
           i,
-          peak ? String.format(Locale.ROOT, "%,.0f RU/s", v) : percent(v));
+          esc(peak ? String.format(Locale.ROOT, "%,.0f RU/s", v) : percent(v)));
+      if (bw >= 6.0 * value.length() + 2 || v == busiest) { // ~6 px a character at 10 px
+        f(
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+            left + bw / 2, H - PAD - h - 3, esc(value));
+      }
+      if (i % every == 0) {
+        f(
+            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+            left + bw / 2, H - PAD + 12, i);
+      }
     }
-    double by = H - PAD - (max == 0 ? 0 : budget / max * (H - 2 * PAD));
+    double by = H - PAD - (max == 0 ? 0 : budget / max * plot);
     f(
         "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#202124\""
             + " stroke-dasharray=\"4 3\"/>",
         PAD, W - PAD, by, by);
     f(
-        "<text x=\"%d\" y=\"%.1f\">%s</text>",
-        W - PAD - 70, by - 3, peak ? String.format(Locale.ROOT, "budget %,.0f", budget) : "even");
-    axes(peak ? String.format(Locale.ROOT, "max %,.0f RU/s", max) : percent(max), "partitions");
+        "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">- - %s</text>",
+        W - PAD,
+        PAD - 6,
+        esc(peak ? String.format(Locale.ROOT, "budget %,.0f RU/s", budget) : "even share"));
+    axes(peak ? String.format(Locale.ROOT, "max %,.0f RU/s", max) : percent(max), "partition");
     figureEnd();
+  }
+
+  /** 9,660 as 9.7k, 25,439 as 25k: a bar's value in the width of a bar. */
+  static String compact(double v) {
+    if (v >= 10_000) {
+      return String.format(Locale.ROOT, "%.0fk", v / 1000);
+    }
+    if (v >= 1000) {
+      return String.format(Locale.ROOT, "%.1fk", v / 1000);
+    }
+    return String.format(Locale.ROOT, "%.0f", v);
   }
 
   private void lorenz(Advice.Storage s, Advice.Peak peak) {
@@ -207,74 +243,104 @@ public final class HtmlReport {
         peak == null
             ? String.format(
                 Locale.ROOT,
-                "Cumulative share of storage by key value, smallest first (Gini %.2f)",
+                "Cumulative share of storage by key value, smallest first (Gini %.2f; the dashed"
+                    + " diagonal is a perfectly even spread)",
                 s.gini())
             : String.format(
                 Locale.ROOT,
                 "Cumulative share of storage (blue, Gini %.2f) and of RU/s at peak (orange, Gini"
-                    + " %.2f) by key value, smallest first",
+                    + " %.2f) by key value, smallest first; the dashed diagonal is an even spread",
                 s.gini(),
                 peak.gini()));
-    int side = H - 2 * PAD;
+    int width = W - 2 * PAD;
+    int height = H - 2 * PAD;
     f(
         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#9aa0a6\""
             + " stroke-dasharray=\"4 3\"/>",
-        PAD, H - PAD, PAD + side, PAD);
-    polyline(s.lorenz(), side, "#4c8bf5");
-    if (peak != null) {
-      polyline(peak.lorenz(), side, "#f29900");
+        PAD, H - PAD, PAD + width, PAD);
+    for (int t = 0; t <= 2; t++) { // ticks at 0, 50 and 100 %
+      double x = PAD + width * t / 2.0;
+      double y = H - PAD - height * t / 2.0;
+      f(
+          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>"
+              + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>",
+          x, H - PAD + 12, 50 * t, PAD - 3, y + 3, 50 * t);
     }
-    axes("100% of storage", "keys, 0 → 100%");
+    polyline(s.lorenz(), width, height, "#4c8bf5");
+    if (peak != null) {
+      polyline(peak.lorenz(), width, height, "#f29900");
+    }
+    axes("share", "keys, smallest first");
     figureEnd();
   }
 
-  private void polyline(List<Advice.Point> curve, int side, String colour) {
+  private void polyline(List<Advice.Point> curve, int width, int height, String colour) {
     StringBuilder points = new StringBuilder();
     for (Advice.Point p : curve) {
       points.append(
           String.format(
-              Locale.ROOT, "%.1f,%.1f ", PAD + p.keys() * side, H - PAD - p.share() * side));
+              Locale.ROOT, "%.1f,%.1f ", PAD + p.keys() * width, H - PAD - p.share() * height));
     }
     f("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>", colour, points);
   }
+
+  /** Width of the key labels of the heaviest-keys chart. */
+  private static final int LABEL = 170;
 
   private void topKeys(Advice x) {
     boolean ru = !x.topByRu().isEmpty();
     List<Advice.Share> top = ru ? x.topByRu() : x.topByBytes();
     figureStart(ru ? "Heaviest keys by RU/s at peak" : "Heaviest keys by storage");
+    if (top.isEmpty()) {
+      f(
+          "<text x=\"%d\" y=\"%d\">No key stands out: none holds more than one document in"
+              + " the sample's windows.</text><text x=\"%d\" y=\"%d\">The largest logical"
+              + " partition is %s now.</text>",
+          PAD, PAD + 12, PAD, PAD + 28, esc(bytes(x.storage().largestLogicalPartitionNowBytes())));
+      figureEnd();
+      return;
+    }
     double max = 0;
     for (Advice.Share t : top) {
       max = Math.max(max, t.share());
     }
     int row = 0;
     for (Advice.Share t : top) {
-      double w = max == 0 ? 0 : t.share() / max * (W - 2 * PAD - 120);
+      double w = max == 0 ? 0 : t.share() / max * (W - 2 * PAD - LABEL - 80);
       double y = PAD + row * 24.0;
-      f("<text x=\"%d\" y=\"%.1f\">%s</text>", PAD, y + 12, esc(shorten(t.key())))
+      String value =
+          ru
+              ? String.format(Locale.ROOT, "%,.0f RU/s, %s", t.weight(), percent(t.share()))
+              : percent(t.share());
+      f(
+              "<text x=\"%d\" y=\"%.1f\"><title>%s</title>%s</text>",
+              8, y + 12, esc(t.key()), esc(shorten(t.key())))
           .f(
               "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"14\" fill=\"#f29900\"/>",
-              PAD + 120, y + 2, Math.max(0.5, w))
-          .f("<text x=\"%.1f\" y=\"%.1f\">%s</text>", PAD + 124 + w, y + 12, percent(t.share()));
+              8 + LABEL, y + 2, Math.max(0.5, w))
+          .f("<text x=\"%.1f\" y=\"%.1f\">%s</text>", 12 + LABEL + w, y + 12, esc(value));
       row++;
     }
     figureEnd();
   }
 
   private void sizes(Advice.Storage s) {
-    figureStart("Logical partitions by size at the horizon (keys per class; 20 GB is the limit)");
+    figureStart(
+        "Logical partitions by size at the horizon (keys per class, log scale; 20 GB is the"
+            + " limit)");
     long max = 1;
     for (Advice.SizeClass c : s.logicalPartitionSizes()) {
       max = Math.max(max, c.keys());
     }
     int n = s.logicalPartitionSizes().size();
     double bw = (W - 2.0 * PAD) / n;
+    double plot = H - 2 * PAD - HEADROOM;
     for (int i = 0; i < n; i++) {
       Advice.SizeClass c = s.logicalPartitionSizes().get(i);
       // a log scale, so one key past 20 GB shows beside a million small ones
       double h =
-          c.keys() == 0
-              ? 0
-              : Math.log1p((double) c.keys()) / Math.log1p((double) max) * (H - 2 * PAD);
+          c.keys() == 0 ? 0 : Math.log1p((double) c.keys()) / Math.log1p((double) max) * plot;
+      double middle = PAD + i * bw + bw / 2;
       f(
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s:"
               + " %,d keys</title></rect>",
@@ -285,11 +351,18 @@ public final class HtmlReport {
           c.upToBytes() < 0 ? "#d93025" : "#34a853",
           esc(c.label()),
           c.keys());
+      // labels alternate between two rows, so neighbours never overlap
       f(
-          "<text x=\"%.1f\" y=\"%d\">%s</text><text x=\"%.1f\" y=\"%.1f\">%,d</text>",
-          PAD + i * bw, H - PAD + 14, esc(c.label()), PAD + i * bw + 2, H - PAD - h - 3, c.keys());
+          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>"
+              + "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%,d</text>",
+          middle,
+          H - PAD + (i % 2 == 0 ? 12 : 24),
+          esc(c.label()),
+          middle,
+          H - PAD - h - 3,
+          c.keys());
     }
-    axes("keys (log)", "");
+    axes("keys", "");
     figureEnd();
   }
 
@@ -316,12 +389,21 @@ public final class HtmlReport {
     f("<text x=\"%d\" y=\"%d\">%s</text>", W - PAD - 90, H - 6, esc(xLabel));
   }
 
-  private static String shorten(String key) {
-    return key.length() <= 22 ? key : key.substring(0, 20) + "…";
+  /** Long keys keep both ends (where hierarchical keys differ): {@code ["acme","acm…u418"]}. */
+  static String shorten(String key) {
+    return key.length() <= 28 ? key : key.substring(0, 13) + "…" + key.substring(key.length() - 13);
   }
 
-  private static String percent(double share) {
-    return String.format(Locale.ROOT, "%.1f%%", share * 100);
+  /** A share with the precision it needs: 37.0%, 0.24%, 0.003%, never a misleading 0.0%. */
+  static String percent(double share) {
+    double p = share * 100;
+    if (p == 0 || p >= 1) {
+      return String.format(Locale.ROOT, "%.1f%%", p);
+    }
+    if (p >= 0.01) {
+      return String.format(Locale.ROOT, "%.2f%%", p);
+    }
+    return "<0.01%";
   }
 
   /** Bytes as B, KB, MB or GB (binary). */
