@@ -227,4 +227,65 @@ class MetricsEndpointTest {
       assertThat(off.metricsEnabled()).isFalse();
     }
   }
+
+  static HttpResponse<String> post(URI endpoint, String path, String json) {
+    try {
+      return HTTP.send(
+          HttpRequest.newBuilder(endpoint.resolve(path))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(json))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void theQueryExplorer_takesParameters_inTheRestFormAndAsAnObject_andNamesABadOne()
+      throws Exception {
+    try (CosmosEngine engine = CosmosEngine.builder().build();
+        GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
+      var c =
+          engine
+              .createDatabase("shop")
+              .createContainer(ContainerSettings.of("orders", PartitionKeyDefinition.hash("/pk")));
+      for (int i = 0; i < 30; i++) {
+        c.create(
+            (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(
+                        "{\"id\":\"d" + i + "\",\"pk\":\"t" + (i % 3) + "\",\"n\":" + i + "}"));
+      }
+      String path = "/_explorer/api/dbs/shop/colls/orders/query";
+      var json = new com.fasterxml.jackson.databind.ObjectMapper();
+      for (String parameters :
+          List.of(
+              "[{\"name\":\"@t\",\"value\":\"t1\"},{\"name\":\"@min\",\"value\":10}]",
+              "{\"@t\":\"t1\",\"@min\":10}")) {
+        HttpResponse<String> r =
+            post(
+                server.endpoint(),
+                path,
+                "{\"query\":\"SELECT VALUE c.id FROM c WHERE c.pk = @t AND c.n >= @min\","
+                    + "\"parameters\":"
+                    + parameters
+                    + "}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        var body = json.readTree(r.body());
+        assertThat(body.get("rows")).hasSize(7); // 10, 13, ..., 28
+        assertThat(body.get("requestCharge").asDouble()).isPositive();
+      }
+      HttpResponse<String> bad =
+          post(
+              server.endpoint(),
+              path,
+              "{\"query\":\"SELECT * FROM c WHERE c.pk = @t\",\"parameters\":{\"t\":\"t1\"}}");
+      assertThat(bad.statusCode()).isEqualTo(400);
+      assertThat(bad.body()).contains("a parameter name starts with @").contains("'t'");
+    }
+  }
 }

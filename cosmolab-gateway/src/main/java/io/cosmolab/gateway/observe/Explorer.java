@@ -354,6 +354,43 @@ final class Explorer {
     return a;
   }
 
+  /**
+   * A query's parameters as the REST API sends them, {@code [{"name": "@t", "value": "acme"}]}, or
+   * as an object, {@code {"@t": "acme"}}.
+   */
+  static Map<String, JsonNode> parameters(JsonNode p) {
+    if (p == null || p.isNull()) {
+      return Map.of();
+    }
+    Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+    if (p.isObject()) {
+      for (Map.Entry<String, JsonNode> e : p.properties()) {
+        out.put(parameterName(e.getKey()), e.getValue());
+      }
+      return out;
+    }
+    if (!p.isArray()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "parameters must be [{\"name\": \"@p\", \"value\": ...}] or {\"@p\": ...}, was %s", p);
+    }
+    for (JsonNode e : p) {
+      if (!e.isObject() || !e.path("name").isTextual() || !e.has("value")) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "each parameter is {\"name\": \"@p\", \"value\": ...}, was %s", e);
+      }
+      out.put(parameterName(e.get("name").asText()), e.get("value"));
+    }
+    return out;
+  }
+
+  private static String parameterName(String name) {
+    if (!name.startsWith("@") || name.length() < 2) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a parameter name starts with @, such as @tenant, was '%s'", name);
+    }
+    return name;
+  }
+
   private ObjectNode query(Container c, JsonNode body) {
     String text = text(body, "query");
     PartitionKeyValue key = null;
@@ -362,6 +399,7 @@ final class Explorer {
       key = PartitionKeyValue.fromJson(pk.isArray() ? pk : F.arrayNode().add(pk));
     }
     int max = Math.max(1, Math.min(MAX_ROWS, body.path("maxItems").asInt(100)));
+    Map<String, JsonNode> parameters = parameters(body.get("parameters"));
     ObjectNode out = F.objectNode();
     out.put("query", text);
     // the partitions it visits: the one of its key, or the ranges its plan needs
@@ -374,7 +412,7 @@ final class Explorer {
     }
     ObjectNode plan;
     try {
-      plan = c.queryPlan(text, Map.of());
+      plan = c.queryPlan(text, parameters);
     } catch (io.cosmolab.engine.error.CosmosException e) {
       // a query the SDKs' planner form cannot describe may still run: show why, and run it
       plan = F.objectNode().put("error", e.getMessage());
@@ -382,16 +420,22 @@ final class Explorer {
     out.set("plan", plan);
     if (key == null) {
       for (JsonNode range : plan.path("queryRanges")) {
-        EpkRange r = new EpkRange(range.path("min").asText(), range.path("max").asText());
-        for (PartitionKeyRange x : c.routing().overlapping(r)) {
-          visited.add(x.id());
+        String low = range.path("min").asText();
+        String high = range.path("max").asText();
+        if (low.equals(high)) { // a point: the EPK of the one key the filter names
+          visited.add(c.routing().rangeFor(low).id());
+          continue;
         }
-        if (range.path("min").asText().equals(range.path("max").asText())) {
-          visited.add(c.routing().rangeFor(range.path("min").asText()).id());
+        for (PartitionKeyRange x : c.routing().overlapping(new EpkRange(low, high))) {
+          visited.add(x.id());
         }
       }
     }
-    QueryRequest q = QueryRequest.of(text).withPartitionKey(key).withMaxItemCount(max);
+    QueryRequest q =
+        QueryRequest.of(text)
+            .withParameters(parameters)
+            .withPartitionKey(key)
+            .withMaxItemCount(max);
     ArrayNode rows = out.putArray("rows");
     double charge = 0;
     long retrieved = 0;

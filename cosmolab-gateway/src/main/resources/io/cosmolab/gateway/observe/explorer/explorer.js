@@ -242,10 +242,12 @@ async function runQuery() {
   const out = document.getElementById("query-result");
   const text = document.getElementById("query-text").value;
   const pkText = document.getElementById("query-pk").value.trim();
+  const paramsText = document.getElementById("query-params").value.trim();
   out.replaceChildren(el("p", { class: "muted" }, "running…"));
   try {
     const body = { query: text, maxItems: 100 };
-    if (pkText) body.partitionKey = JSON.parse(pkText);
+    if (pkText) body.partitionKey = parseField("partition key", pkText);
+    if (paramsText) body.parameters = parseField("parameters", paramsText);
     const r = await api(containerPath(state.db, state.coll) + "query", body);
     out.replaceChildren(
       el("div", { class: "stats", id: "query-stats" },
@@ -259,6 +261,14 @@ async function runQuery() {
       el("details", {}, el("summary", {}, "query plan"), el("pre", {}, JSON.stringify(r.plan, null, 2))));
   } catch (e) {
     out.replaceChildren(el("p", { class: "error" }, e.message));
+  }
+}
+
+function parseField(name, text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(name + " is not JSON: " + e.message);
   }
 }
 
