@@ -311,7 +311,9 @@ final class ExpressionCompiler {
       }
       return switch (name) {
         case "COUNT" -> Values.number(count);
-        case "SUM" -> count == 0 || nonNumber ? null : Values.number(sum);
+        // SUM starts at 0, so over no values it is 0, as the service answers (its emulator tests:
+        // "sum and count default the counter at 0"); a non-number makes it undefined.
+        case "SUM" -> nonNumber ? null : Values.number(sum);
         case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
         default -> best; // MIN, MAX: undefined over no values
       };
