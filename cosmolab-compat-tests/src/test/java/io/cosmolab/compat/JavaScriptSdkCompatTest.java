@@ -43,6 +43,7 @@ class JavaScriptSdkCompatTest {
       assertThat(test.output())
           .contains("\"crud\":\"ok\"")
           .contains("\"queryRows\":100")
+          .contains("\"plans\":\"ok\"")
           .contains("\"changeFeedNew\":5");
     }
   }
