@@ -168,6 +168,35 @@ class QueryCompatTest {
   }
 
   @Test
+  void orderByAnArrayElementsProperty_worksOnOneAndEightPartitions(CosmosClient client) {
+    // the official samples' query over their family documents
+    CosmosDatabase db = client.getDatabase("queries");
+    for (int partitions : new int[] {1, 8}) {
+      CosmosContainer families = Fixtures.container(db, "families" + partitions, partitions, "/pk");
+      int[][] grades = {{5, 1}, {8}, {2}, {7, 3}};
+      for (int i = 0; i < grades.length; i++) {
+        ObjectNode d = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        d.put("id", "f" + i).put("pk", "k" + i);
+        var children = d.putArray("Children");
+        for (int g : grades[i]) {
+          children.addObject().put("Grade", g);
+        }
+        families.createItem(d);
+      }
+      List<String> ids = new ArrayList<>();
+      for (JsonNode row :
+          run(
+              families,
+              new SqlQuerySpec(
+                  "SELECT c.id, c.Children[0].Grade AS g FROM c ORDER BY c.Children[0].Grade"),
+              2)) {
+        ids.add(row.get("id").asText());
+      }
+      assertThat(ids).as("%d partitions", partitions).containsExactly("f2", "f0", "f3", "f1");
+    }
+  }
+
+  @Test
   void sumOverNoValues_isZero_onOneAndEightPartitions() {
     for (CosmosContainer c : List.of(single, spread)) {
       List<JsonNode> rows = run(c, new SqlQuerySpec("SELECT VALUE SUM(c.missing) FROM c"), 5);
