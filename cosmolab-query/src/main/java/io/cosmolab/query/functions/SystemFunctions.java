@@ -119,6 +119,54 @@ public final class SystemFunctions {
     return a.size() > at && a.get(at) != null && a.get(at).isBoolean() && a.get(at).booleanValue();
   }
 
+  /** The sum (0), average (1) or median (2) of an array of numbers; undefined otherwise. */
+  private static JsonNode arrayNumbers(JsonNode array, int what) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    double[] values = new double[array.size()];
+    double sum = 0;
+    for (int i = 0; i < values.length; i++) {
+      JsonNode v = array.get(i);
+      if (!isNumber(v)) {
+        return null;
+      }
+      values[i] = v.doubleValue();
+      sum += values[i];
+    }
+    if (what == 0) {
+      return Values.number(sum);
+    }
+    if (values.length == 0) {
+      return null;
+    }
+    if (what == 1) {
+      return Values.number(sum / values.length);
+    }
+    java.util.Arrays.sort(values);
+    int mid = values.length / 2;
+    return Values.number(
+        values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2);
+  }
+
+  /** The greatest or least primitive of an array in the cross-type order; undefined otherwise. */
+  private static JsonNode arrayExtreme(JsonNode array, boolean max) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    JsonNode best = null;
+    for (JsonNode v : array) {
+      if (v.isContainerNode()) {
+        return null;
+      }
+      int cmp = best == null ? 0 : Values.ORDER.compare(v, best);
+      if (best == null || (max ? cmp > 0 : cmp < 0)) {
+        best = v;
+      }
+    }
+    return best;
+  }
+
   private static boolean isInteger(JsonNode v) {
     return isNumber(v)
         && v.doubleValue() == Math.rint(v.doubleValue())
@@ -427,6 +475,16 @@ public final class SystemFunctions {
         });
     def("ARRAY_CONTAINS_ANY", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, false));
     def("ARRAY_CONTAINS_ALL", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, true));
+    // ARRAY_SUM, ARRAY_AVG, ARRAY_MEDIAN: numbers only, else undefined [D "ARRAY_SUM"]; the
+    // reference's examples: ARRAY_SUM([1, 2, 3, 4]) = 10, of strings or a mix undefined. AVG and
+    // MEDIAN of no numbers are undefined [H].
+    def("ARRAY_SUM", 1, 1, (a, c) -> arrayNumbers(a.get(0), 0));
+    def("ARRAY_AVG", 1, 1, (a, c) -> arrayNumbers(a.get(0), 1));
+    def("ARRAY_MEDIAN", 1, 1, (a, c) -> arrayNumbers(a.get(0), 2));
+    // ARRAY_MAX, ARRAY_MIN: numbers, strings, booleans and nulls, compared across types in the
+    // order null < booleans < numbers < strings [D "ARRAY_MAX"]; ARRAY_MIN mirrors it [H]
+    def("ARRAY_MAX", 1, 1, (a, c) -> arrayExtreme(a.get(0), true));
+    def("ARRAY_MIN", 1, 1, (a, c) -> arrayExtreme(a.get(0), false));
     def(
         "ARRAY_LENGTH",
         1,
