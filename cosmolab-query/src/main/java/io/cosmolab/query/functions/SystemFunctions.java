@@ -225,6 +225,25 @@ public final class SystemFunctions {
           return Values.number(
               a.get(0).textValue().indexOf(a.get(1).textValue(), Math.max(0, from)));
         });
+    // the last occurrence that ends at or before the optional position: the reference's examples
+    // give LASTINDEXOF("abcdeabc", "abc", 6) = 0 and (…, 7) = 5 [D "LASTINDEXOF"]
+    def(
+        "LASTINDEXOF",
+        2,
+        3,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isString(a.get(1)) || (a.size() > 2 && !isNumber(a.get(2)))) {
+            return null;
+          }
+          String text = a.get(0).textValue();
+          String sought = a.get(1).textValue();
+          long from =
+              a.size() > 2 ? (long) a.get(2).doubleValue() - sought.length() + 1 : text.length();
+          if (from < 0) {
+            return Values.number(-1);
+          }
+          return Values.number(text.lastIndexOf(sought, (int) Math.min(from, text.length())));
+        });
     def(
         "LEFT",
         2,
@@ -511,6 +530,44 @@ public final class SystemFunctions {
         });
     def("SETINTERSECT", 2, 2, (a, c) -> setOp(a, true));
     def("SETUNION", 2, 2, (a, c) -> setOp(a, false));
+    // the first array's distinct elements that the second lacks [D "SETDIFFERENCE"]
+    def(
+        "SETDIFFERENCE",
+        2,
+        2,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || a.get(1) == null || !a.get(1).isArray()) {
+            return null;
+          }
+          ArrayNode out = NODES.arrayNode();
+          for (JsonNode x : a.get(0)) {
+            if (!contains(out, x) && !contains(a.get(1), x)) {
+              out.add(x);
+            }
+          }
+          return out;
+        });
+    // equal once duplicates are removed, in any order [D "SETEQUAL"]
+    def(
+        "SETEQUAL",
+        2,
+        2,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || a.get(1) == null || !a.get(1).isArray()) {
+            return null;
+          }
+          for (JsonNode x : a.get(0)) {
+            if (!contains(a.get(1), x)) {
+              return Values.bool(false);
+            }
+          }
+          for (JsonNode x : a.get(1)) {
+            if (!contains(a.get(0), x)) {
+              return Values.bool(false);
+            }
+          }
+          return Values.bool(true);
+        });
     def(
         "CHOOSE",
         2,
@@ -639,6 +696,15 @@ public final class SystemFunctions {
       }
     }
     return Values.bool(all);
+  }
+
+  private static boolean contains(JsonNode array, JsonNode v) {
+    for (JsonNode x : array) {
+      if (Values.deepEquals(x, v)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static JsonNode setOp(List<JsonNode> a, boolean intersect) {
