@@ -167,6 +167,33 @@ public final class SystemFunctions {
     return best;
   }
 
+  private static JsonNode trim(
+      List<JsonNode> a,
+      boolean leading,
+      boolean trailing,
+      java.util.function.UnaryOperator<String> whitespace) {
+    if (!isString(a.get(0))) {
+      return null;
+    }
+    if (a.size() < 2) {
+      return Values.text(whitespace.apply(a.get(0).textValue()));
+    }
+    if (!isString(a.get(1))) {
+      return null;
+    }
+    String s = a.get(0).textValue();
+    String chars = a.get(1).textValue();
+    int start = 0;
+    int end = s.length();
+    while (leading && start < end && chars.indexOf(s.charAt(start)) >= 0) {
+      start++;
+    }
+    while (trailing && end > start && chars.indexOf(s.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return Values.text(s.substring(start, end));
+  }
+
   private static boolean isInteger(JsonNode v) {
     return isNumber(v)
         && v.doubleValue() == Math.rint(v.doubleValue())
@@ -276,9 +303,11 @@ public final class SystemFunctions {
     def("UPPER", 1, 1, (a, c) -> str(a, s -> s.toUpperCase(Locale.ROOT)));
     // a loop, not "\\s+$": that regex backtracks over every run of spaces, quadratic on input
     // such as 100,000 spaces and a letter
-    def("LTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimLeading));
-    def("RTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimTrailing));
-    def("TRIM", 1, 1, (a, c) -> str(a, String::strip));
+    // With a second argument, any of its characters are trimmed instead of whitespace [D "TRIM":
+    // TRIM("-_-AdventureWorks-_-", "-_") is "AdventureWorks"]; LTRIM and RTRIM alike [H]
+    def("LTRIM", 1, 2, (a, c) -> trim(a, true, false, SystemFunctions::trimLeading));
+    def("RTRIM", 1, 2, (a, c) -> trim(a, false, true, SystemFunctions::trimTrailing));
+    def("TRIM", 1, 2, (a, c) -> trim(a, true, true, String::strip));
     def("REVERSE", 1, 1, (a, c) -> str(a, s -> new StringBuilder(s).reverse().toString()));
     def(
         "REPLACE",
