@@ -412,13 +412,14 @@ public final class SystemFunctions {
     def("ACOS", 1, 1, (a, c) -> math1(a, Math::acos));
     def("ASIN", 1, 1, (a, c) -> math1(a, Math::asin));
     def("ATAN", 1, 1, (a, c) -> math1(a, Math::atan));
+    // ATN2(y, x): the reference's example ATN2(35.175643, 129.44) is 0.265344532064832 [D]
     def(
         "ATN2",
         2,
         2,
         (a, c) ->
             allNumbers(a)
-                ? Values.number(Math.atan2(a.get(1).doubleValue(), a.get(0).doubleValue()))
+                ? Values.number(Math.atan2(a.get(0).doubleValue(), a.get(1).doubleValue()))
                 : null);
     def("CEILING", 1, 1, (a, c) -> math1(a, Math::ceil));
     def("COS", 1, 1, (a, c) -> math1(a, Math::cos));
