@@ -397,10 +397,13 @@ public final class SystemFunctions {
         2,
         2,
         (a, c) -> {
-          if (!isString(a.get(0)) || !isString(a.get(1)) || a.get(1).textValue().isEmpty()) {
+          if (!isString(a.get(0)) || !isString(a.get(1))) {
             return null;
           }
           ArrayNode out = NODES.arrayNode();
+          if (a.get(1).textValue().isEmpty()) { // the whole string [D "StringSplit"]
+            return out.add(a.get(0).textValue());
+          }
           for (String s : a.get(0).textValue().split(Pattern.quote(a.get(1).textValue()), -1)) {
             out.add(s);
           }
