@@ -473,7 +473,9 @@ public final class SystemFunctions {
             return null;
           }
           double size = a.size() == 2 ? a.get(1).doubleValue() : 1;
-          if (size <= 0) {
+          // undefined for a bin of 0 only: a negative bin floors too, NumberBin(37.752, -100) =
+          // floor(-0.37752) * -100 = 100, as the reference's example shows [D "NumberBin"]
+          if (size == 0) {
             return null;
           }
           return Values.number(Math.floor(a.get(0).doubleValue() / size) * size);
