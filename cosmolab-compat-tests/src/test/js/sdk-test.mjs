@@ -116,6 +116,29 @@ const none = await planned("SELECT VALUE SUM(c.missing) FROM c");
 check(JSON.stringify(none) === "[0]", `SUM over no values gave ${JSON.stringify(none)}`);
 results.plans = "ok";
 
+// The official samples sort families by their first child's grade: an array-index ORDER BY path
+const { container: families } = await database.containers.createIfNotExists({
+  id: "families",
+  partitionKey: { paths: ["/lastName"] },
+  throughput: 48000,
+});
+const grades = { Andersen: [5, 1], Wakefield: [8], Miller: [2], Smith: [7, 3] };
+for (const [lastName, childGrades] of Object.entries(grades)) {
+  await families.items.create({
+    id: lastName,
+    lastName,
+    Children: childGrades.map((Grade) => ({ Grade })),
+  });
+}
+for (const forceQueryPlan of [false, true]) {
+  const { resources: byGrade } = await families.items
+    .query("SELECT f.id FROM f ORDER BY f.Children[0].Grade", { forceQueryPlan, maxItemCount: 2 })
+    .fetchAll();
+  const order = byGrade.map((f) => f.id).join(",");
+  check(order === "Miller,Andersen,Smith,Wakefield", `ORDER BY Children[0].Grade gave ${order}`);
+}
+results.arrayIndexOrderBy = "ok";
+
 // Change feed from the beginning, then only what is new
 const feed = container.items.getChangeFeedIterator({
   changeFeedStartFrom: ChangeFeedStartFrom.Beginning(),

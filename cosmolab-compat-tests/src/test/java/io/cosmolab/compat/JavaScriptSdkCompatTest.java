@@ -44,6 +44,7 @@ class JavaScriptSdkCompatTest {
           .contains("\"crud\":\"ok\"")
           .contains("\"queryRows\":100")
           .contains("\"plans\":\"ok\"")
+          .contains("\"arrayIndexOrderBy\":\"ok\"")
           .contains("\"changeFeedNew\":5");
     }
   }
