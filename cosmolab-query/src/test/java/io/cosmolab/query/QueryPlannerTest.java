@@ -170,6 +170,16 @@ class QueryPlannerTest {
   }
 
   @Test
+  void makeListAndMakeSet_areValueAggregates_asTheServicePlansThem() {
+    ObjectNode list = plan("SELECT VALUE MAKELIST(c.x) FROM c");
+    assertThat(list.get("aggregates")).hasToString("[\"MakeList\"]");
+    assertThat(list.get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT VALUE [{\"item\": MAKELIST(c.x)}] FROM c AS c");
+    assertThat(plan("SELECT VALUE MAKESET(c.x) FROM c").get("aggregates"))
+        .hasToString("[\"MakeSet\"]");
+  }
+
+  @Test
   void minAndMax_partialsCarryItemAndItem2_asTheService() {
     assertThat(plan("SELECT VALUE MIN(c.x) FROM c").get("rewrittenQuery").textValue())
         .isEqualTo(

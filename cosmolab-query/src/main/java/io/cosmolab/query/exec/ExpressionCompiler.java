@@ -289,9 +289,26 @@ final class ExpressionCompiler {
       double sum = 0;
       boolean nonNumber = false;
       JsonNode best = null;
+      // MAKELIST: the defined values in input order; MAKESET: the distinct ones [D "MAKELIST"]
+      com.fasterxml.jackson.databind.node.ArrayNode list =
+          name.startsWith("MAKE")
+              ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
+              : null;
       for (Row r : group) {
         JsonNode v = argument.eval(r.bindings(), null);
         if (v == null) {
+          continue;
+        }
+        if (list != null) {
+          boolean seen = false;
+          if (name.equals("MAKESET")) {
+            for (JsonNode x : list) {
+              seen |= Values.deepEquals(x, v);
+            }
+          }
+          if (!seen) {
+            list.add(v);
+          }
           continue;
         }
         count++;
@@ -315,6 +332,7 @@ final class ExpressionCompiler {
         // "sum and count default the counter at 0"); a non-number makes it undefined.
         case "SUM" -> nonNumber ? null : Values.number(sum);
         case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
+        case "MAKELIST", "MAKESET" -> list;
         default -> best; // MIN, MAX: undefined over no values
       };
     };

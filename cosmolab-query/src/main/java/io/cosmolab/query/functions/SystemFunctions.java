@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * ({@code IIF}) and spatial.
  *
  * <p>Every function returns undefined (Java null) for arguments of the wrong type, as the service
- * does, rather than failing the query. The aggregates (COUNT, SUM, MIN, MAX, AVG) are not here:
- * they work over groups and live in the executor.
+ * does, rather than failing the query. The aggregates (COUNT, SUM, MIN, MAX, AVG, MAKELIST,
+ * MAKESET) are not here: they work over groups and live in the executor.
  */
 public final class SystemFunctions {
   private SystemFunctions() {}
@@ -83,7 +83,7 @@ public final class SystemFunctions {
 
   /** The aggregate function names. */
   public static final java.util.Set<String> AGGREGATES =
-      java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+      java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "MAKELIST", "MAKESET");
 
   /** The function with this (upper-case) name, or null. */
   public static Function lookup(String upperName) {

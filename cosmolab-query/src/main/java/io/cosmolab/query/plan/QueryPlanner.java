@@ -315,6 +315,8 @@ public final class QueryPlanner {
       case "SUM" -> "Sum";
       case "MIN" -> "Min";
       case "MAX" -> "Max";
+      case "MAKELIST" -> "MakeList";
+      case "MAKESET" -> "MakeSet";
       default -> "Average";
     };
   }
