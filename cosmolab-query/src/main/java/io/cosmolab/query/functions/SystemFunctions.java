@@ -711,18 +711,23 @@ public final class SystemFunctions {
     return true;
   }
 
+  /**
+   * ARRAY_CONTAINS_ANY (any) and _ALL (all). An undefined search value matches nothing, and makes
+   * the answer undefined when the defined ones do not decide it: ANY([1, 2], 5, undefined) and
+   * ALL([1, 2], 1, undefined) are undefined, ALL([1, 2], 5, undefined) is false, as the reference's
+   * examples show [D].
+   */
   private static JsonNode containsSome(List<JsonNode> a, boolean all) {
     if (a.get(0) == null || !a.get(0).isArray()) {
       return null;
     }
+    boolean undefinedSought = false;
     for (int i = 1; i < a.size(); i++) {
-      boolean found = false;
-      for (JsonNode e : a.get(0)) {
-        if (Values.deepEquals(e, a.get(i))) {
-          found = true;
-          break;
-        }
+      if (a.get(i) == null) {
+        undefinedSought = true;
+        continue;
       }
+      boolean found = contains(a.get(0), a.get(i));
       if (found && !all) {
         return Values.bool(true);
       }
@@ -730,7 +735,7 @@ public final class SystemFunctions {
         return Values.bool(false);
       }
     }
-    return Values.bool(all);
+    return undefinedSought ? null : Values.bool(all);
   }
 
   private static boolean contains(JsonNode array, JsonNode v) {
