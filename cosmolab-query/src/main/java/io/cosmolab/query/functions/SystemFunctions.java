@@ -194,10 +194,14 @@ public final class SystemFunctions {
     return Values.text(s.substring(start, end));
   }
 
+  /**
+   * Within the 64-bit signed range, as doubles see it: 9223372036854775807 reads as 2^63, and the
+   * reference's examples count it (and -2^63) as integers, 18446744073709551615 not [D].
+   */
   private static boolean isInteger(JsonNode v) {
     return isNumber(v)
         && v.doubleValue() == Math.rint(v.doubleValue())
-        && Math.abs(v.doubleValue()) < 0x1p63;
+        && Math.abs(v.doubleValue()) <= 0x1p63;
   }
 
   static {
