@@ -98,6 +98,47 @@ for (let i = 1; i < ordered.length; i++) {
 check(ordered[0].n === 1000, "the replaced item sorts first");
 check(pages > 1, "the query was paged");
 
+// Plans the SDK merges itself (forceQueryPlan: the plan path, as against the hosted service)
+async function planned(text) {
+  const { resources } = await container.items
+    .query(text, { forceQueryPlan: true, maxItemCount: 5 })
+    .fetchAll();
+  return resources;
+}
+const counted = await planned("SELECT VALUE COUNT(1) FROM c ORDER BY c.n");
+check(JSON.stringify(counted) === "[100]", `COUNT beside ORDER BY gave ${JSON.stringify(counted)}`);
+const keys = await planned("SELECT DISTINCT VALUE c.pk FROM c ORDER BY c.pk OFFSET 1 LIMIT 3");
+check(JSON.stringify(keys) === '["p1","p2","p3"]', `DISTINCT ORDER BY OFFSET gave ${JSON.stringify(keys)}`);
+const perKey = await planned("SELECT VALUE COUNT(1) FROM c GROUP BY c.pk");
+check(perKey.length === 10 && perKey.reduce((a, b) => a + b, 0) === 100,
+  `GROUP BY with SELECT VALUE gave ${JSON.stringify(perKey)}`);
+const none = await planned("SELECT VALUE SUM(c.missing) FROM c");
+check(JSON.stringify(none) === "[0]", `SUM over no values gave ${JSON.stringify(none)}`);
+results.plans = "ok";
+
+// The official samples sort families by their first child's grade: an array-index ORDER BY path
+const { container: families } = await database.containers.createIfNotExists({
+  id: "families",
+  partitionKey: { paths: ["/lastName"] },
+  throughput: 48000,
+});
+const grades = { Andersen: [5, 1], Wakefield: [8], Miller: [2], Smith: [7, 3] };
+for (const [lastName, childGrades] of Object.entries(grades)) {
+  await families.items.create({
+    id: lastName,
+    lastName,
+    Children: childGrades.map((Grade) => ({ Grade })),
+  });
+}
+for (const forceQueryPlan of [false, true]) {
+  const { resources: byGrade } = await families.items
+    .query("SELECT f.id FROM f ORDER BY f.Children[0].Grade", { forceQueryPlan, maxItemCount: 2 })
+    .fetchAll();
+  const order = byGrade.map((f) => f.id).join(",");
+  check(order === "Miller,Andersen,Smith,Wakefield", `ORDER BY Children[0].Grade gave ${order}`);
+}
+results.arrayIndexOrderBy = "ok";
+
 // Change feed from the beginning, then only what is new
 const feed = container.items.getChangeFeedIterator({
   changeFeedStartFrom: ChangeFeedStartFrom.Beginning(),

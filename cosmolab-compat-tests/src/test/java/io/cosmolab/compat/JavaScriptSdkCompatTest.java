@@ -43,6 +43,8 @@ class JavaScriptSdkCompatTest {
       assertThat(test.output())
           .contains("\"crud\":\"ok\"")
           .contains("\"queryRows\":100")
+          .contains("\"plans\":\"ok\"")
+          .contains("\"arrayIndexOrderBy\":\"ok\"")
           .contains("\"changeFeedNew\":5");
     }
   }

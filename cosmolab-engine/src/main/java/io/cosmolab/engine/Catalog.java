@@ -27,6 +27,7 @@ import java.util.List;
  *  "databases": [{"id", "ordinal", "createdMillis", "sharedThroughput": T|null,
  *    "containers": [{"id", "ordinal", "createdMillis", "partitionKey", "indexingPolicy",
  *      "defaultTtl", "changeFeedRetentionMinutes", "throughput": T|null, "maxEverProvisioned",
+ *      "uniqueKeys": [["/path", ...], ...], "storedProperties": {...},
  *      "routing": {"version", "nextId", "ranges": [{"id", "min", "max", "parents"}]},
  *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}]}]}
  * T = {"kind": "manual", "ru": n} | {"kind": "autoscale", "max": n}
@@ -60,6 +61,11 @@ final class Catalog {
         o.put("createdMillis", c.createdMillis());
         o.set("partitionKey", c.partitionKey().toJson());
         o.set("indexingPolicy", c.indexingPolicy().toJson());
+        ArrayNode unique = o.putArray("uniqueKeys");
+        for (List<String> key : c.uniqueKeys()) {
+          key.forEach(unique.addArray()::add);
+        }
+        o.set("storedProperties", c.storedProperties());
         if (c.defaultTimeToLive() != null) {
           o.put("defaultTtl", c.defaultTimeToLive());
         }
@@ -124,6 +130,9 @@ final class Catalog {
             ContainerSettings.of(
                     c.get("id").textValue(), PartitionKeyDefinition.fromJson(c.get("partitionKey")))
                 .withIndexingPolicy(IndexingPolicy.fromJson(c.get("indexingPolicy")))
+                .withUniqueKeys(uniqueKeys(c.get("uniqueKeys")))
+                .withStoredProperties(
+                    c.get("storedProperties") instanceof ObjectNode props ? props : null)
                 .withDefaultTimeToLive(
                     c.hasNonNull("defaultTtl") ? c.get("defaultTtl").intValue() : null)
                 .withChangeFeedRetentionMinutes(
@@ -187,5 +196,17 @@ final class Catalog {
     return n.path("kind").asText().equals("autoscale")
         ? new Throughput.Autoscale(n.get("max").asDouble())
         : new Throughput.Manual(n.get("ru").asDouble());
+  }
+
+  private static List<List<String>> uniqueKeys(JsonNode keys) {
+    List<List<String>> out = new ArrayList<>();
+    if (keys != null) {
+      for (JsonNode key : keys) {
+        List<String> paths = new ArrayList<>();
+        key.forEach(p -> paths.add(p.textValue()));
+        out.add(paths);
+      }
+    }
+    return out;
   }
 }

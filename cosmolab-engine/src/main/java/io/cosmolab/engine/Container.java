@@ -73,6 +73,8 @@ public final class Container {
   private final LogicalPartitions logical = new LogicalPartitions();
   private final TimeToLive ttl;
   private final io.cosmolab.engine.index.ContainerIndex index;
+  private final java.util.List<java.util.List<String>> uniqueKeys;
+  private volatile com.fasterxml.jackson.databind.node.ObjectNode storedProperties;
   private final io.cosmolab.engine.script.Scripts scripts;
   private final PartitionLayout layout;
   private final Throttle throttle;
@@ -113,6 +115,8 @@ public final class Container {
     double everProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
+    this.uniqueKeys = settings.uniqueKeys();
+    this.storedProperties = settings.storedProperties();
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
@@ -212,6 +216,14 @@ public final class Container {
     return maxEverProvisioned;
   }
 
+  /**
+   * The highest dedicated RU/s this container has had, across replaces and restarts (its offer's
+   * {@code maxThroughputEverProvisioned}, which bounds how low it may go: a tenth of it).
+   */
+  public double maxThroughputEverProvisioned() {
+    return maxEverProvisioned;
+  }
+
   byte[] ridBytes() {
     return ridBytes;
   }
@@ -277,6 +289,36 @@ public final class Container {
   /** The container's stored procedures, triggers and user-defined functions. */
   public io.cosmolab.engine.script.Scripts scripts() {
     return scripts;
+  }
+
+  /**
+   * The unique keys ({@code uniqueKeyPolicy}): each a list of paths whose values together are
+   * unique within a logical partition. Fixed at creation.
+   */
+  public java.util.List<java.util.List<String>> uniqueKeys() {
+    return uniqueKeys;
+  }
+
+  /** The properties kept and echoed as sent (a copy). */
+  public com.fasterxml.jackson.databind.node.ObjectNode storedProperties() {
+    return storedProperties.deepCopy();
+  }
+
+  /** Replaces the properties kept and echoed as sent (a container replace may). */
+  public void setStoredProperties(com.fasterxml.jackson.databind.node.ObjectNode properties) {
+    storedProperties = properties.deepCopy();
+    engine.catalogChanged();
+  }
+
+  /**
+   * Applies a new indexing policy. The service re-indexes online and reports its progress; here an
+   * index holds the values at its path whatever the policy, and queries consult the policy for
+   * which paths they may use, so the new policy applies at once (progress 100 %). Documents written
+   * before keep the index-term count they were charged for until they are written again [A].
+   */
+  public void setIndexingPolicy(io.cosmolab.engine.index.IndexingPolicy policy) {
+    index.setPolicy(java.util.Objects.requireNonNull(policy, "policy"));
+    engine.catalogChanged();
   }
 
   /** The default time to live: null (off), -1 (on, no default) or seconds. */

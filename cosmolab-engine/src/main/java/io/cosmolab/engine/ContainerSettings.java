@@ -20,6 +20,12 @@ import io.cosmolab.engine.throughput.Throughput;
  *     many minutes the all-versions-and-deletes feed keeps history; 0 for the latest-version feed
  *     only (an all-versions read answers 400, as on the service); null when the container has no
  *     policy ([A] the engine's window applies, and all-versions reads are served)
+ * @param uniqueKeys the {@code uniqueKeyPolicy}: each unique key is a list of paths ({@code
+ *     /address/zip}) whose values together are unique within a logical partition; empty for none.
+ *     Fixed at creation, as on the service
+ * @param storedProperties properties the engine keeps and echoes as sent but does not act on
+ *     ({@code conflictResolutionPolicy}, {@code geospatialConfig}, {@code analyticalStorageTtl},
+ *     ...): a JSON object, empty for none
  */
 public record ContainerSettings(
     String id,
@@ -28,12 +34,35 @@ public record ContainerSettings(
     Integer defaultTimeToLive,
     Integer physicalPartitions,
     io.cosmolab.engine.index.IndexingPolicy indexingPolicy,
-    Integer changeFeedRetentionMinutes) {
+    Integer changeFeedRetentionMinutes,
+    java.util.List<java.util.List<String>> uniqueKeys,
+    com.fasterxml.jackson.databind.node.ObjectNode storedProperties) {
 
   public ContainerSettings {
     if (indexingPolicy == null) {
       indexingPolicy = io.cosmolab.engine.index.IndexingPolicy.DEFAULT;
     }
+    java.util.List<java.util.List<String>> keys = new java.util.ArrayList<>();
+    for (java.util.List<String> k :
+        uniqueKeys == null ? java.util.List.<java.util.List<String>>of() : uniqueKeys) {
+      if (k.isEmpty()) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "a unique key in uniqueKeyPolicy needs at least one path");
+      }
+      for (String path : k) {
+        if (path == null || !path.startsWith("/") || path.length() < 2) {
+          throw CosmosError.BAD_REQUEST.exception(
+              "unique key path '%s' must start with '/' and name a property, e.g. \"/email\"",
+              path);
+        }
+      }
+      keys.add(java.util.List.copyOf(k));
+    }
+    uniqueKeys = java.util.List.copyOf(keys);
+    storedProperties =
+        storedProperties == null
+            ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+            : storedProperties.deepCopy();
     ResourceNames.check("container", id);
     if (partitionKey == null) {
       throw CosmosError.BAD_REQUEST.exception(
@@ -68,7 +97,7 @@ public record ContainerSettings(
 
   /** A container with this key and the default throughput. */
   public static ContainerSettings of(String id, PartitionKeyDefinition key) {
-    return new ContainerSettings(id, key, null, null, null, null, null);
+    return new ContainerSettings(id, key, null, null, null, null, null, null, null);
   }
 
   /** The container's change feed policy: minutes of all-versions history (0: latest only). */
@@ -80,7 +109,9 @@ public record ContainerSettings(
         defaultTimeToLive,
         physicalPartitions,
         indexingPolicy,
-        minutes);
+        minutes,
+        uniqueKeys,
+        storedProperties);
   }
 
   public ContainerSettings withThroughput(Throughput t) {
@@ -91,7 +122,9 @@ public record ContainerSettings(
         defaultTimeToLive,
         physicalPartitions,
         indexingPolicy,
-        changeFeedRetentionMinutes);
+        changeFeedRetentionMinutes,
+        uniqueKeys,
+        storedProperties);
   }
 
   public ContainerSettings withDefaultTimeToLive(Integer seconds) {
@@ -102,7 +135,9 @@ public record ContainerSettings(
         seconds,
         physicalPartitions,
         indexingPolicy,
-        changeFeedRetentionMinutes);
+        changeFeedRetentionMinutes,
+        uniqueKeys,
+        storedProperties);
   }
 
   public ContainerSettings withPhysicalPartitions(Integer count) {
@@ -113,7 +148,9 @@ public record ContainerSettings(
         defaultTimeToLive,
         count,
         indexingPolicy,
-        changeFeedRetentionMinutes);
+        changeFeedRetentionMinutes,
+        uniqueKeys,
+        storedProperties);
   }
 
   public ContainerSettings withIndexingPolicy(io.cosmolab.engine.index.IndexingPolicy policy) {
@@ -124,6 +161,37 @@ public record ContainerSettings(
         defaultTimeToLive,
         physicalPartitions,
         policy,
-        changeFeedRetentionMinutes);
+        changeFeedRetentionMinutes,
+        uniqueKeys,
+        storedProperties);
+  }
+
+  /** The container's unique keys, each a list of paths (fixed at creation). */
+  public ContainerSettings withUniqueKeys(java.util.List<java.util.List<String>> keys) {
+    return new ContainerSettings(
+        id,
+        partitionKey,
+        throughput,
+        defaultTimeToLive,
+        physicalPartitions,
+        indexingPolicy,
+        changeFeedRetentionMinutes,
+        keys,
+        storedProperties);
+  }
+
+  /** Properties kept and echoed as sent. */
+  public ContainerSettings withStoredProperties(
+      com.fasterxml.jackson.databind.node.ObjectNode properties) {
+    return new ContainerSettings(
+        id,
+        partitionKey,
+        throughput,
+        defaultTimeToLive,
+        physicalPartitions,
+        indexingPolicy,
+        changeFeedRetentionMinutes,
+        uniqueKeys,
+        properties);
   }
 }

@@ -27,6 +27,8 @@ public final class Database {
   private final String rid;
   private final Map<String, Container> containers = new ConcurrentHashMap<>();
   private volatile Throughput sharedThroughput;
+  // the highest shared RU/s this database ever had (not kept across restarts [A])
+  private volatile double maxSharedEverProvisioned;
   private volatile PartitionBudget[] sharedBudgets;
   private final long createdMillis;
   private final int ordinal;
@@ -51,6 +53,7 @@ public final class Database {
     if (sharedThroughput != null) {
       checkThroughput(sharedThroughput, 0, 0);
       this.sharedThroughput = sharedThroughput;
+      this.maxSharedEverProvisioned = sharedThroughput.maxRuPerSecond();
       this.sharedBudgets = budgets(sharedThroughput);
     }
   }
@@ -176,10 +179,19 @@ public final class Database {
       throw CosmosError.BAD_REQUEST.exception(
           "database '%s' has no shared throughput; set throughput on its containers instead", id);
     }
-    checkThroughput(throughput, 0, sharedThroughput.maxRuPerSecond());
+    checkThroughput(throughput, 0, maxSharedEverProvisioned);
     sharedThroughput = throughput;
+    maxSharedEverProvisioned = Math.max(maxSharedEverProvisioned, throughput.maxRuPerSecond());
     sharedBudgets = budgets(throughput);
     engine.catalogChanged();
+  }
+
+  /**
+   * The highest shared RU/s this database has had (its offer's {@code
+   * maxThroughputEverProvisioned}), or 0 without shared throughput.
+   */
+  public double maxSharedThroughputEverProvisioned() {
+    return maxSharedEverProvisioned;
   }
 
   private PartitionBudget[] budgets(Throughput t) {

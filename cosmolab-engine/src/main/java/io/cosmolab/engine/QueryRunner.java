@@ -319,7 +319,8 @@ final class QueryRunner {
     List<Boolean> ascending = new ArrayList<>();
     io.cosmolab.engine.index.IndexingPolicy policy = container.indexingPolicy();
     for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
-      List<String> segments = io.cosmolab.query.plan.IndexPredicate.path(item.expression(), root);
+      List<String> segments =
+          io.cosmolab.query.plan.IndexPredicate.documentPath(item.expression(), root);
       if (segments == null) {
         throw CosmosError.BAD_REQUEST.exception(
             "Unsupported ORDER BY clause. ORDER BY item expression %s could not be mapped to a"

@@ -1,5 +1,6 @@
 package io.cosmolab.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.batch.BatchOperation;
 import io.cosmolab.engine.batch.BatchResult;
@@ -566,6 +567,45 @@ final class WritePath {
       return t;
     }
 
+    /**
+     * The unique keys: no other live document of the logical partition (this transaction's writes
+     * included) has the same values at all of a unique key's paths. A missing value counts as null,
+     * so one document only may lack it ([D] "Unique keys": sparse unique keys are not supported).
+     * The service answers 409 "Unique index constraint violation." [R]. Checked by reading the
+     * logical partition under its lock: a cost only containers with unique keys pay [H].
+     */
+    private void checkUniqueKeys(Target t, ObjectNode body) {
+      List<List<String>> keys = container.uniqueKeys();
+      if (keys.isEmpty()) {
+        return;
+      }
+      List<List<JsonNode>> mine = uniqueValues(keys, body);
+      Map<String, StoredDocument> others = new java.util.HashMap<>();
+      for (java.util.Iterator<StoredDocument> it =
+              store.scan(new io.cosmolab.engine.partitioning.EpkRange(t.epk(), t.epk() + "0"));
+          it.hasNext(); ) {
+        StoredDocument d = it.next();
+        others.put(key(d.epk(), d.id()), d);
+      }
+      for (StoredDocument d : staged.values()) {
+        if (d.epk().equals(t.epk())) {
+          others.put(key(d.epk(), d.id()), d);
+        }
+      }
+      for (Map.Entry<String, StoredDocument> e : others.entrySet()) {
+        StoredDocument d = e.getValue();
+        if (d.id().equals(t.id()) || deleted.containsKey(e.getKey()) || ttl.isExpired(d, now)) {
+          continue;
+        }
+        List<List<JsonNode>> theirs = uniqueValues(keys, d.body());
+        for (int k = 0; k < keys.size(); k++) {
+          if (mine.get(k).equals(theirs.get(k))) {
+            throw CosmosError.CONFLICT.exception("Unique index constraint violation.");
+          }
+        }
+      }
+    }
+
     /** Stages a new version of a document, replacing {@code previous} (the stored one, or null). */
     private StoredDocument put(
         Target t, Prepared prepared, StoredDocument previous, ChangeRecord.Operation operation) {
@@ -584,6 +624,7 @@ final class WritePath {
             lpBytes,
             engine.limits().logicalPartitionBytes());
       }
+      checkUniqueKeys(t, prepared.body());
       long lsn = nextLsn(); // given back by abandon() if the transaction fails
       String docRid =
           previous != null
@@ -700,5 +741,26 @@ final class WritePath {
         firstLsn = 0;
       }
     }
+  }
+
+  /** For each unique key, the values at its paths (a missing value as null). */
+  private static List<List<JsonNode>> uniqueValues(List<List<String>> keys, JsonNode doc) {
+    List<List<JsonNode>> out = new ArrayList<>(keys.size());
+    for (List<String> key : keys) {
+      List<JsonNode> values = new ArrayList<>(key.size());
+      for (String path : key) {
+        JsonNode v = doc;
+        for (String segment : path.substring(1).split("/", -1)) {
+          String name =
+              segment.length() >= 2 && segment.startsWith("\"") && segment.endsWith("\"")
+                  ? segment.substring(1, segment.length() - 1)
+                  : segment;
+          v = v == null || !v.isObject() ? null : v.get(name);
+        }
+        values.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : v);
+      }
+      out.add(values);
+    }
+    return out;
   }
 }

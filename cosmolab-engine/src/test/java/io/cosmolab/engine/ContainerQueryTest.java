@@ -336,6 +336,32 @@ class ContainerQueryTest {
   }
 
   @Test
+  void queryPlan_expressionOverAggregates_is400WithTheServicesMessageAndNoCode() {
+    Container c = container(4);
+    io.cosmolab.engine.error.CosmosException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.cosmolab.engine.error.CosmosException.class,
+            () -> c.queryPlan("SELECT VALUE COUNT(1) + SUM(c.n) FROM c", Map.of()));
+    assertThat(e.status()).isEqualTo(400);
+    assertThat(e.getMessage())
+        .isEqualTo("Compositions of aggregates and other expressions are not allowed.");
+    // the raw query still runs completely on the server
+    seed(c);
+    assertThat(all(c, "SELECT VALUE COUNT(1) + SUM(c.n) FROM c")).hasSize(1);
+  }
+
+  @Test
+  void queryPlan_orderByWithGroupBy_is400() {
+    Container c = container(4);
+    io.cosmolab.engine.error.CosmosException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.cosmolab.engine.error.CosmosException.class,
+            () -> c.queryPlan("SELECT c.pk FROM c GROUP BY c.pk ORDER BY c.pk", Map.of()));
+    assertThat(e.status()).isEqualTo(400);
+    assertThat(e.getMessage()).contains("ORDER BY cannot be used together with GROUP BY");
+  }
+
+  @Test
   void returnedRows_areCopies() {
     Container c = container(1);
     c.create(obj("{'id':'a','pk':'p','n':1}"));

@@ -194,6 +194,33 @@ class IndexTest {
   }
 
   @Test
+  void orderByAnArrayElementsProperty_isServedByItsIndexPath_asTheOfficialSamplesUseIt() {
+    // the samples' family documents: ORDER BY c.Children[0].Grade, indexed as /Children/0/Grade
+    Container c = container("o5", IndexingPolicy.DEFAULT);
+    c.create(obj("{'id':'a','pk':'p1','Children':[{'Grade':5},{'Grade':1}]}"));
+    c.create(obj("{'id':'b','pk':'p2','Children':[{'Grade':8}]}"));
+    c.create(obj("{'id':'c','pk':'p3','Children':[{'Grade':2}]}"));
+    assertThat(ids(c, "SELECT VALUE c.id FROM c ORDER BY c.Children[0].Grade"))
+        .containsExactly("c", "a", "b");
+    assertThat(ids(c, "SELECT VALUE c.id FROM c ORDER BY c.Children[0].Grade DESC"))
+        .containsExactly("b", "a", "c");
+    Container excluded =
+        container(
+            "o6",
+            new IndexingPolicy("consistent", List.of("/*"), List.of("/Children/*", "/_etag/?")));
+    ContainerDocumentsTest.assertCosmosError(
+        () -> excluded.query(QueryRequest.of("SELECT * FROM c ORDER BY c.Children[0].Grade")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "requires a range index",
+        "/Children/0/Grade");
+    // a position that is not a literal whole number is still no document path
+    ContainerDocumentsTest.assertCosmosError(
+        () -> c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.Children[c.n].Grade")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "could not be mapped to a document path");
+  }
+
+  @Test
   void compositeIndexes_roundTripThroughTheRestForm() {
     IndexingPolicy p =
         IndexingPolicy.fromJson(

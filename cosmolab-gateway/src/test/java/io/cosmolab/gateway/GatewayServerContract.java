@@ -2,6 +2,7 @@ package io.cosmolab.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
@@ -201,6 +202,44 @@ abstract class GatewayServerContract {
     assertThat(r.body().get(2).get("statusCode").asInt()).isEqualTo(third);
     // return=minimal: no bodies
     assertThat(r.body().get(0).has("resourceBody")).isFalse();
+  }
+
+  @Test
+  void offer_reportsTheHighestThroughputEverProvisioned_notTheCurrent() {
+    engine
+        .database("db")
+        .createContainer(
+            ContainerSettings.of("peak", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(4000)));
+    String rid = engine.database("db").container("peak").rid();
+    JsonNode offer = null;
+    for (JsonNode o :
+        client.send("GET", "/offers", "offers", "", null, Map.of()).body().get("Offers")) {
+      if (o.get("offerResourceId").textValue().equals(rid)) {
+        offer = o;
+      }
+    }
+    assertThat(offer).isNotNull();
+    String id = offer.get("id").textValue();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"))
+        .put("offerThroughput", 1000);
+    SignedClient.Response lowered =
+        client.send(
+            "PUT",
+            "/offers/" + id,
+            "offers",
+            id.toLowerCase(java.util.Locale.ROOT),
+            offer.toString(),
+            Map.of());
+    assertThat(lowered.status()).isEqualTo(200);
+    JsonNode content = lowered.body().get("content");
+    assertThat(content.get("offerThroughput").intValue()).isEqualTo(1000);
+    assertThat(
+            content
+                .path("offerMinimumThroughputParameters")
+                .path("maxThroughputEverProvisioned")
+                .intValue())
+        .isEqualTo(4000);
   }
 
   @Test

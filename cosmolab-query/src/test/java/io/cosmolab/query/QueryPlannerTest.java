@@ -90,9 +90,8 @@ class QueryPlannerTest {
         .hasToString("{\"cnt\":\"Count\",\"$1\":\"Max\"}");
     assertThat(info.get("rewrittenQuery").textValue())
         .isEqualTo(
-            "SELECT {\"cnt\": {\"item\": COUNT(1)}, \"$1\": {\"item\": {\"max\": MAX(c.x),"
-                + " \"count\": COUNT(c.x)}}} AS payload FROM c"
-                + " AS c");
+            "SELECT {\"cnt\": {\"item\": COUNT(1)}, \"$1\": {\"item\": MAX(c.x), \"item2\":"
+                + " {\"max\": MAX(c.x), \"count\": COUNT(c.x)}}} AS payload FROM c AS c");
   }
 
   @Test
@@ -111,11 +110,100 @@ class QueryPlannerTest {
   }
 
   @Test
-  void unplannableShapes_sayWhy() {
-    assertThatThrownBy(() -> plan("SELECT VALUE SUM(c.x) + 1 FROM c"))
-        .hasMessageContaining("use one aggregate");
+  void expressionsOverAggregates_areRefusedWithTheServicesMessage() {
+    for (String q :
+        List.of(
+            "SELECT VALUE SUM(c.x) + 1 FROM c",
+            "SELECT VALUE COUNT(1) + SUM(c.x) FROM c",
+            "SELECT VALUE {'sum': SUM(c.x)} FROM c",
+            "SELECT VALUE [SUM(c.x)] FROM c",
+            "SELECT VALUE FLOOR(AVG(c.x)) FROM c",
+            "SELECT c.g, ABS(AVG(c.x)) AS a FROM c GROUP BY c.g",
+            "SELECT VALUE {'n': COUNT(1)} FROM c GROUP BY c.g")) {
+      assertThatThrownBy(() -> plan(q))
+          .as(q)
+          .isInstanceOfSatisfying(QueryException.class, e -> assertThat(e.code()).isEmpty())
+          .hasMessage("Compositions of aggregates and other expressions are not allowed.");
+    }
+  }
+
+  @Test
+  void orderByWithGroupBy_isRefusedAsTheServiceDocumentsIt() {
     assertThatThrownBy(() -> plan("SELECT c.g, COUNT(1) AS n FROM c GROUP BY c.g ORDER BY c.g"))
-        .hasMessageContaining("ORDER BY or SELECT VALUE together with GROUP BY");
+        .hasMessageContaining("ORDER BY cannot be used together with GROUP BY");
+  }
+
+  @Test
+  void groupByWithSelectValue_isPlanned_withThePayloadAsTheValue() {
+    ObjectNode keys = plan("SELECT VALUE c.age FROM c GROUP BY c.age");
+    assertThat(keys.get("groupByExpressions")).hasToString("[\"c.age\"]");
+    assertThat(keys.get("aggregates")).isEmpty();
+    assertThat(keys.get("groupByAliases")).isEmpty();
+    assertThat(keys.get("hasSelectValue").booleanValue()).isTrue();
+    assertThat(keys.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT [{\"item\": c.age}] AS groupByItems, c.age AS payload FROM c AS c GROUP BY"
+                + " c.age");
+    ObjectNode avg = plan("SELECT VALUE AVG(c.age) FROM c GROUP BY c.name");
+    assertThat(avg.get("aggregates")).hasToString("[\"Average\"]");
+    assertThat(avg.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT [{\"item\": c.name}] AS groupByItems, [{\"item\": {\"sum\": SUM(c.age),"
+                + " \"count\": COUNT(c.age)}}] AS payload FROM c AS c GROUP BY c.name");
+    assertThat(
+            plan("SELECT VALUE {\"age\": c.age} FROM c GROUP BY c.age")
+                .get("rewrittenQuery")
+                .textValue())
+        .isEqualTo(
+            "SELECT [{\"item\": c.age}] AS groupByItems, {\"age\": c.age} AS payload FROM c AS c"
+                + " GROUP BY c.age");
+  }
+
+  @Test
+  void valueAggregateWithOrderBy_hasNoOrderByInThePlan_andKeepsItInThePartitionQuery() {
+    ObjectNode info = plan("SELECT VALUE COUNT(1) FROM c ORDER BY c.name");
+    assertThat(info.get("orderBy")).isEmpty();
+    assertThat(info.get("orderByExpressions")).isEmpty();
+    assertThat(info.get("aggregates")).hasToString("[\"Count\"]");
+    assertThat(info.get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT VALUE [{\"item\": COUNT(1)}] FROM c AS c ORDER BY c.name ASC");
+  }
+
+  @Test
+  void makeListAndMakeSet_areValueAggregates_asTheServicePlansThem() {
+    ObjectNode list = plan("SELECT VALUE MAKELIST(c.x) FROM c");
+    assertThat(list.get("aggregates")).hasToString("[\"MakeList\"]");
+    assertThat(list.get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT VALUE [{\"item\": MAKELIST(c.x)}] FROM c AS c");
+    assertThat(plan("SELECT VALUE MAKESET(c.x) FROM c").get("aggregates"))
+        .hasToString("[\"MakeSet\"]");
+  }
+
+  @Test
+  void minAndMax_partialsCarryItemAndItem2_asTheService() {
+    assertThat(plan("SELECT VALUE MIN(c.x) FROM c").get("rewrittenQuery").textValue())
+        .isEqualTo(
+            "SELECT VALUE [{\"item\": MIN(c.x), \"item2\": {\"min\": MIN(c.x), \"count\":"
+                + " COUNT(c.x)}}] FROM c AS c");
+  }
+
+  @Test
+  void distinctWithTopOrOffset_partitionQueryKeepsDistinctAndDropsTheBounds() {
+    assertThat(plan("SELECT DISTINCT TOP 5 VALUE c.name FROM c").get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT DISTINCT VALUE c.name FROM c AS c");
+    assertThat(plan("SELECT DISTINCT * FROM c OFFSET 1 LIMIT 2").get("rewrittenQuery").textValue())
+        .isEqualTo("SELECT DISTINCT * FROM c AS c");
+    ObjectNode ordered = plan("SELECT DISTINCT TOP 3 VALUE c.a FROM c ORDER BY c.a");
+    assertThat(ordered.get("distinctType").textValue()).isEqualTo("Ordered");
+    assertThat(ordered.get("top").intValue()).isEqualTo(3);
+    assertThat(ordered.get("rewrittenQuery").textValue())
+        .startsWith("SELECT c._rid,")
+        .endsWith("ORDER BY c.a ASC");
+    assertThat(
+            plan("SELECT DISTINCT VALUE c.a FROM c ORDER BY c.a OFFSET 2 LIMIT 3")
+                .get("rewrittenQuery")
+                .textValue())
+        .endsWith("ORDER BY c.a ASC");
   }
 
   @Test

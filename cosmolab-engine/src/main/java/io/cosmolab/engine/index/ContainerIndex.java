@@ -56,7 +56,7 @@ public final class ContainerIndex {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private final IndexingPolicy policy;
+  private volatile IndexingPolicy policy;
   private final Map<List<String>, PathIndex> byPath = new ConcurrentHashMap<>();
 
   /** The index of one path: documents by value; usable once the fill completed. */
@@ -162,6 +162,14 @@ public final class ContainerIndex {
 
   public IndexingPolicy policy() {
     return policy;
+  }
+
+  /**
+   * Swaps the policy. An index holds the values at its path whatever the policy, so the indexes
+   * built stay right; the policy decides which of them queries may use.
+   */
+  public void setPolicy(IndexingPolicy newPolicy) {
+    this.policy = newPolicy;
   }
 
   /** True once at least one path is indexed (writes must then maintain it). */

@@ -15,6 +15,9 @@ public final class QueryErrors {
         e.start() < 0
             ? ""
             : String.format(Locale.ROOT, " (at offset %d to %d)", e.start(), e.end());
+    if (e.code().isEmpty()) { // a message the service sends without a code
+      return CosmosError.BAD_REQUEST.exception("%s%s", e.getMessage(), where);
+    }
     return CosmosError.BAD_REQUEST.exception("%s: %s%s", e.code(), e.getMessage(), where);
   }
 }

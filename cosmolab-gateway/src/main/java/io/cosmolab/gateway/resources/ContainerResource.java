@@ -17,7 +17,15 @@ import java.util.Map;
 
 /**
  * {@code /dbs/{db}/colls[/{coll}]}: create with a {@code Hash} or {@code MultiHash} key (and
- * optional dedicated throughput), read, list, query, replace (time to live), delete.
+ * optional dedicated throughput), read, list, query, replace, delete.
+ *
+ * <p>Every property of the body is applied, kept and echoed as sent, or refused naming it: the
+ * unique keys are enforced (and fixed at creation); the indexing policy is applied, on replace too;
+ * {@code conflictResolutionPolicy}, {@code geospatialConfig}, {@code analyticalStorageTtl}, {@code
+ * partitionKey.systemKey}, the vector and full-text policies, and the indexing policy's {@code
+ * automatic}, spatial, vector and full-text index entries are kept and echoed as sent, without
+ * effect here [A]; computed properties, client encryption and materialized views are refused with
+ * 501.
  */
 final class ContainerResource {
   private final CosmosEngine engine;
@@ -63,7 +71,9 @@ final class ContainerResource {
             .withIndexingPolicy(
                 body.hasNonNull("indexingPolicy")
                     ? IndexingPolicy.fromJson(body.get("indexingPolicy"))
-                    : null);
+                    : null)
+            .withUniqueKeys(uniqueKeys(body))
+            .withStoredProperties(storedProperties(body));
     Container c = db.createContainer(settings);
     return Responses.resource(201, ResourceJson.container(c), Map.of());
   }
@@ -88,8 +98,10 @@ final class ContainerResource {
   }
 
   /**
-   * A replace may change the default time to live. The partition key can never change (as on the
-   * service); a different indexing policy is refused, since cosmolab does not re-index in place.
+   * A replace may change the default time to live, the change feed policy, the indexing policy
+   * (applied at once: {@code x-ms-documentdb-collection-index-transformation-progress} says 100)
+   * and the properties kept as sent. The partition key and the unique keys can never change, as on
+   * the service.
    */
   private static WireResponse replace(WireRequest request, Container c) {
     ObjectNode body = Requests.object(request);
@@ -104,12 +116,20 @@ final class ContainerResource {
               + " container and a migration",
           c.id(), c.partitionKey().toJson());
     }
-    if (body.hasNonNull("indexingPolicy")
-        && !IndexingPolicy.fromJson(body.get("indexingPolicy")).equals(c.indexingPolicy())) {
-      throw CosmosError.NOT_SUPPORTED.exception(
-          "changing the indexing policy of an existing container is not supported by cosmolab;"
-              + " create the container with the policy you need");
+    if (body.has("uniqueKeyPolicy") && !uniqueKeys(body).equals(c.uniqueKeys())) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "The unique key policy of container '%s' can't be changed: unique keys are set when a"
+              + " container is created; a new policy needs a new container and a migration",
+          c.id());
     }
+    ObjectNode stored = storedProperties(body);
+    if (body.hasNonNull("indexingPolicy")) {
+      IndexingPolicy policy = IndexingPolicy.fromJson(body.get("indexingPolicy"));
+      if (!policy.equals(c.indexingPolicy())) {
+        c.setIndexingPolicy(policy);
+      }
+    }
+    c.setStoredProperties(stored);
     c.setDefaultTimeToLive(ttl(body));
     if (body.has("changeFeedPolicy")) {
       c.setChangeFeedRetentionMinutes(changeFeedRetention(body));
@@ -123,11 +143,96 @@ final class ContainerResource {
    */
   private static Map<String, String> ownerHeaders(Container c) {
     Map<String, String> h = new java.util.LinkedHashMap<>();
+    // indexing policy changes apply at once (ContainerIndex), so the transformation is done
+    h.put("x-ms-documentdb-collection-index-transformation-progress", "100");
     h.put(io.cosmolab.gateway.wire.Headers.CONTENT_PATH, c.database().rid());
     h.put(
         io.cosmolab.gateway.wire.Headers.ALT_CONTENT_PATH,
         Responses.altPath("dbs/" + c.database().id()));
     return h;
+  }
+
+  /** Container properties the gateway has no way to apply: refused rather than dropped. */
+  private static final List<String> REFUSED =
+      List.of("computedProperties", "clientEncryptionPolicy", "materializedViewDefinition");
+
+  /** Properties kept and echoed as sent, at the top level of a container. */
+  private static final List<String> STORED =
+      List.of(
+          "conflictResolutionPolicy",
+          "geospatialConfig",
+          "analyticalStorageTtl",
+          "vectorEmbeddingPolicy",
+          "fullTextPolicy");
+
+  /** Indexing policy entries kept and echoed as sent. */
+  private static final List<String> STORED_INDEXING =
+      List.of("automatic", "spatialIndexes", "vectorIndexes", "fullTextIndexes");
+
+  /**
+   * What the body asks to keep as sent: the properties above, {@code partitionKey.systemKey} and
+   * the indexing policy's entries above ({@code {"partitionKey": {...}, "indexingPolicy": {...}}}
+   * inside). Refuses a property cosmolab cannot apply.
+   */
+  static ObjectNode storedProperties(ObjectNode body) {
+    for (String name : REFUSED) {
+      if (body.hasNonNull(name) && !(body.get(name).isArray() && body.get(name).isEmpty())) {
+        throw CosmosError.NOT_SUPPORTED.exception(
+            "the container property '%s' is not supported by cosmolab yet; create the container"
+                + " without it",
+            name);
+      }
+    }
+    ObjectNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    for (String name : STORED) {
+      if (body.has(name)) {
+        out.set(name, body.get(name).deepCopy());
+      }
+    }
+    if (body.path("partitionKey").has("systemKey")) {
+      out.putObject("partitionKey").set("systemKey", body.get("partitionKey").get("systemKey"));
+    }
+    JsonNode indexing = body.get("indexingPolicy");
+    if (indexing != null && indexing.isObject()) {
+      ObjectNode kept = out.putObject("indexingPolicy");
+      for (String name : STORED_INDEXING) {
+        if (indexing.has(name)) {
+          kept.set(name, indexing.get(name).deepCopy());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@code uniqueKeyPolicy.uniqueKeys[].paths}, as lists of paths. */
+  private static List<List<String>> uniqueKeys(ObjectNode body) {
+    JsonNode policy = body.get("uniqueKeyPolicy");
+    List<List<String>> out = new ArrayList<>();
+    if (policy == null || policy.isNull()) {
+      return out;
+    }
+    JsonNode keys = policy.get("uniqueKeys");
+    if (!policy.isObject() || (keys != null && !keys.isNull() && !keys.isArray())) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "uniqueKeyPolicy must be {\"uniqueKeys\": [{\"paths\": [\"/a\", ...]}, ...]}, was %s",
+          policy);
+    }
+    if (keys == null || keys.isNull()) {
+      return out;
+    }
+    for (JsonNode key : keys) {
+      JsonNode paths = key.get("paths");
+      if (paths == null || !paths.isArray()) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "a unique key needs \"paths\": [\"/a\", ...], was %s", key);
+      }
+      List<String> list = new ArrayList<>();
+      for (JsonNode p : paths) {
+        list.add(p.isTextual() ? p.textValue() : null);
+      }
+      out.add(list);
+    }
+    return out;
   }
 
   /** {@code changeFeedPolicy.retentionDuration}, in minutes; null without a policy. */

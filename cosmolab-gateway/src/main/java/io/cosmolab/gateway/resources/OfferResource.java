@@ -159,7 +159,14 @@ final class OfferResource {
     content.put("offerIsRUPerMinuteThroughputEnabled", false);
     content
         .putObject("offerMinimumThroughputParameters")
-        .put("maxThroughputEverProvisioned", (long) t.maxRuPerSecond());
+        .put(
+            "maxThroughputEverProvisioned",
+            (long)
+                Math.max(
+                    t.maxRuPerSecond(),
+                    o.container() != null
+                        ? o.container().maxThroughputEverProvisioned()
+                        : o.database().maxSharedThroughputEverProvisioned()));
     n.put(
         "_ts",
         (o.container() != null ? o.container().createdMillis() : o.database().createdMillis())

@@ -29,8 +29,17 @@ final class ResourceJson {
   static ObjectNode container(Container c) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("id", c.id());
-    n.set("indexingPolicy", c.indexingPolicy().toJson());
-    n.set("partitionKey", c.partitionKey().toJson());
+    ObjectNode stored = c.storedProperties();
+    ObjectNode indexing = c.indexingPolicy().toJson();
+    if (stored.get("indexingPolicy") instanceof ObjectNode keptIndexing) {
+      indexing.setAll(keptIndexing);
+    }
+    n.set("indexingPolicy", indexing);
+    ObjectNode key = c.partitionKey().toJson();
+    if (stored.get("partitionKey") instanceof ObjectNode keptKey) {
+      key.setAll(keptKey);
+    }
+    n.set("partitionKey", key);
     Integer ttl = c.defaultTimeToLive();
     if (ttl != null) {
       n.put("defaultTtl", ttl);
@@ -38,12 +47,30 @@ final class ResourceJson {
     if (c.changeFeedRetentionMinutes() != null) {
       n.putObject("changeFeedPolicy").put("retentionDuration", c.changeFeedRetentionMinutes());
     }
-    n.putObject("uniqueKeyPolicy").putArray("uniqueKeys");
-    ObjectNode conflicts = n.putObject("conflictResolutionPolicy");
-    conflicts.put("mode", "LastWriterWins");
-    conflicts.put("conflictResolutionPath", "/_ts");
-    conflicts.put("conflictResolutionProcedure", "");
-    n.putObject("geospatialConfig").put("type", "Geography");
+    com.fasterxml.jackson.databind.node.ArrayNode unique =
+        n.putObject("uniqueKeyPolicy").putArray("uniqueKeys");
+    for (java.util.List<String> k : c.uniqueKeys()) {
+      k.forEach(unique.addObject().putArray("paths")::add);
+    }
+    if (stored.has("conflictResolutionPolicy")) {
+      n.set("conflictResolutionPolicy", stored.get("conflictResolutionPolicy"));
+    } else {
+      ObjectNode conflicts = n.putObject("conflictResolutionPolicy");
+      conflicts.put("mode", "LastWriterWins");
+      conflicts.put("conflictResolutionPath", "/_ts");
+      conflicts.put("conflictResolutionProcedure", "");
+    }
+    if (stored.has("geospatialConfig")) {
+      n.set("geospatialConfig", stored.get("geospatialConfig"));
+    } else {
+      n.putObject("geospatialConfig").put("type", "Geography");
+    }
+    for (String name :
+        java.util.List.of("analyticalStorageTtl", "vectorEmbeddingPolicy", "fullTextPolicy")) {
+      if (stored.has(name)) {
+        n.set(name, stored.get(name));
+      }
+    }
     n.put("_rid", c.rid());
     n.put("_ts", c.createdMillis() / 1000);
     n.put("_self", c.selfLink());

@@ -289,9 +289,26 @@ final class ExpressionCompiler {
       double sum = 0;
       boolean nonNumber = false;
       JsonNode best = null;
+      // MAKELIST: the defined values in input order; MAKESET: the distinct ones [D "MAKELIST"]
+      com.fasterxml.jackson.databind.node.ArrayNode list =
+          name.startsWith("MAKE")
+              ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
+              : null;
       for (Row r : group) {
         JsonNode v = argument.eval(r.bindings(), null);
         if (v == null) {
+          continue;
+        }
+        if (list != null) {
+          boolean seen = false;
+          if (name.equals("MAKESET")) {
+            for (JsonNode x : list) {
+              seen |= Values.deepEquals(x, v);
+            }
+          }
+          if (!seen) {
+            list.add(v);
+          }
           continue;
         }
         count++;
@@ -311,8 +328,11 @@ final class ExpressionCompiler {
       }
       return switch (name) {
         case "COUNT" -> Values.number(count);
-        case "SUM" -> count == 0 || nonNumber ? null : Values.number(sum);
+        // SUM starts at 0, so over no values it is 0, as the service answers (its emulator tests:
+        // "sum and count default the counter at 0"); a non-number makes it undefined.
+        case "SUM" -> nonNumber ? null : Values.number(sum);
         case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
+        case "MAKELIST", "MAKESET" -> list;
         default -> best; // MIN, MAX: undefined over no values
       };
     };

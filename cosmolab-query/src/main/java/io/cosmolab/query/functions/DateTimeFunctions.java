@@ -18,6 +18,56 @@ import java.util.Locale;
 final class DateTimeFunctions {
   private DateTimeFunctions() {}
 
+  /**
+   * The reference's grammar of a date-time string [D "IS_DATETIME"]: {@code YYYY-MM-DD}, then
+   * nothing, {@code Z}, or a space or {@code T} and {@code hh:mm:ss} with an optional fraction of 1
+   * to 7 digits and an optional {@code Z}; and the date and time must exist [H].
+   */
+  private static final java.util.regex.Pattern DATE_TIME =
+      java.util.regex.Pattern.compile(
+          "(\\d{4})-(\\d{2})-(\\d{2})(?:Z|[ T](\\d{2}):(\\d{2}):(\\d{2})(?:\\.\\d{1,7})?Z?)?");
+
+  private static boolean isDateTime(JsonNode v) {
+    if (v == null || !v.isTextual()) {
+      return false;
+    }
+    java.util.regex.Matcher m = DATE_TIME.matcher(v.textValue());
+    if (!m.matches()) {
+      return false;
+    }
+    try {
+      java.time.LocalDate.of(
+          Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
+    } catch (java.time.DateTimeException e) {
+      return false;
+    }
+    return m.group(4) == null
+        || (Integer.parseInt(m.group(4)) < 24
+            && Integer.parseInt(m.group(5)) < 60
+            && Integer.parseInt(m.group(6)) < 60);
+  }
+
+  private static JsonNode datePart(JsonNode v, ChronoUnit unit) {
+    Instant t = instant(v);
+    if (t == null && v != null && v.isTextual() && v.textValue().length() == 10) {
+      try {
+        t = java.time.LocalDate.parse(v.textValue()).atStartOfDay(ZoneOffset.UTC).toInstant();
+      } catch (java.time.format.DateTimeParseException e) {
+        return null;
+      }
+    }
+    if (t == null) {
+      return null;
+    }
+    LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+    return Values.number(
+        switch (unit) {
+          case YEARS -> d.getYear();
+          case MONTHS -> d.getMonthValue();
+          default -> d.getDayOfMonth();
+        });
+  }
+
   /** Ticks between 0001-01-01 and the Unix epoch. */
   private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
 
@@ -62,6 +112,12 @@ final class DateTimeFunctions {
           LocalDateTime e = LocalDateTime.ofInstant(end, ZoneOffset.UTC);
           return Values.number(unit.between(truncate(s, unit), truncate(e, unit)));
         });
+    // DAY, MONTH, YEAR: DateTimePart's day, month and year, which also take a date alone
+    // ("2024-01-10"), as the reference's examples do [D "DAY"]
+    r.def("IS_DATETIME", 1, 1, (a, c) -> Values.bool(isDateTime(a.get(0))));
+    r.def("DAY", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.DAYS));
+    r.def("MONTH", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.MONTHS));
+    r.def("YEAR", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.YEARS));
     r.def(
         "DATETIMEPART",
         2,

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * ({@code IIF}) and spatial.
  *
  * <p>Every function returns undefined (Java null) for arguments of the wrong type, as the service
- * does, rather than failing the query. The aggregates (COUNT, SUM, MIN, MAX, AVG) are not here:
- * they work over groups and live in the executor.
+ * does, rather than failing the query. The aggregates (COUNT, SUM, MIN, MAX, AVG, MAKELIST,
+ * MAKESET) are not here: they work over groups and live in the executor.
  */
 public final class SystemFunctions {
   private SystemFunctions() {}
@@ -83,7 +83,7 @@ public final class SystemFunctions {
 
   /** The aggregate function names. */
   public static final java.util.Set<String> AGGREGATES =
-      java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+      java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "MAKELIST", "MAKESET");
 
   /** The function with this (upper-case) name, or null. */
   public static Function lookup(String upperName) {
@@ -119,10 +119,89 @@ public final class SystemFunctions {
     return a.size() > at && a.get(at) != null && a.get(at).isBoolean() && a.get(at).booleanValue();
   }
 
+  /** The sum (0), average (1) or median (2) of an array of numbers; undefined otherwise. */
+  private static JsonNode arrayNumbers(JsonNode array, int what) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    double[] values = new double[array.size()];
+    double sum = 0;
+    for (int i = 0; i < values.length; i++) {
+      JsonNode v = array.get(i);
+      if (!isNumber(v)) {
+        return null;
+      }
+      values[i] = v.doubleValue();
+      sum += values[i];
+    }
+    if (what == 0) {
+      return Values.number(sum);
+    }
+    if (values.length == 0) {
+      return null;
+    }
+    if (what == 1) {
+      return Values.number(sum / values.length);
+    }
+    java.util.Arrays.sort(values);
+    int mid = values.length / 2;
+    return Values.number(
+        values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2);
+  }
+
+  /** The greatest or least primitive of an array in the cross-type order; undefined otherwise. */
+  private static JsonNode arrayExtreme(JsonNode array, boolean max) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    JsonNode best = null;
+    for (JsonNode v : array) {
+      if (v.isContainerNode()) {
+        return null;
+      }
+      int cmp = best == null ? 0 : Values.ORDER.compare(v, best);
+      if (best == null || (max ? cmp > 0 : cmp < 0)) {
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  private static JsonNode trim(
+      List<JsonNode> a,
+      boolean leading,
+      boolean trailing,
+      java.util.function.UnaryOperator<String> whitespace) {
+    if (!isString(a.get(0))) {
+      return null;
+    }
+    if (a.size() < 2) {
+      return Values.text(whitespace.apply(a.get(0).textValue()));
+    }
+    if (!isString(a.get(1))) {
+      return null;
+    }
+    String s = a.get(0).textValue();
+    String chars = a.get(1).textValue();
+    int start = 0;
+    int end = s.length();
+    while (leading && start < end && chars.indexOf(s.charAt(start)) >= 0) {
+      start++;
+    }
+    while (trailing && end > start && chars.indexOf(s.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return Values.text(s.substring(start, end));
+  }
+
+  /**
+   * Within the 64-bit signed range, as doubles see it: 9223372036854775807 reads as 2^63, and the
+   * reference's examples count it (and -2^63) as integers, 18446744073709551615 not [D].
+   */
   private static boolean isInteger(JsonNode v) {
     return isNumber(v)
         && v.doubleValue() == Math.rint(v.doubleValue())
-        && Math.abs(v.doubleValue()) < 0x1p63;
+        && Math.abs(v.doubleValue()) <= 0x1p63;
   }
 
   static {
@@ -177,6 +256,25 @@ public final class SystemFunctions {
           return Values.number(
               a.get(0).textValue().indexOf(a.get(1).textValue(), Math.max(0, from)));
         });
+    // the last occurrence that ends at or before the optional position: the reference's examples
+    // give LASTINDEXOF("abcdeabc", "abc", 6) = 0 and (…, 7) = 5 [D "LASTINDEXOF"]
+    def(
+        "LASTINDEXOF",
+        2,
+        3,
+        (a, c) -> {
+          if (!isString(a.get(0)) || !isString(a.get(1)) || (a.size() > 2 && !isNumber(a.get(2)))) {
+            return null;
+          }
+          String text = a.get(0).textValue();
+          String sought = a.get(1).textValue();
+          long from =
+              a.size() > 2 ? (long) a.get(2).doubleValue() - sought.length() + 1 : text.length();
+          if (from < 0) {
+            return Values.number(-1);
+          }
+          return Values.number(text.lastIndexOf(sought, (int) Math.min(from, text.length())));
+        });
     def(
         "LEFT",
         2,
@@ -209,9 +307,11 @@ public final class SystemFunctions {
     def("UPPER", 1, 1, (a, c) -> str(a, s -> s.toUpperCase(Locale.ROOT)));
     // a loop, not "\\s+$": that regex backtracks over every run of spaces, quadratic on input
     // such as 100,000 spaces and a letter
-    def("LTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimLeading));
-    def("RTRIM", 1, 1, (a, c) -> str(a, SystemFunctions::trimTrailing));
-    def("TRIM", 1, 1, (a, c) -> str(a, String::strip));
+    // With a second argument, any of its characters are trimmed instead of whitespace [D "TRIM":
+    // TRIM("-_-AdventureWorks-_-", "-_") is "AdventureWorks"]; LTRIM and RTRIM alike [H]
+    def("LTRIM", 1, 2, (a, c) -> trim(a, true, false, SystemFunctions::trimLeading));
+    def("RTRIM", 1, 2, (a, c) -> trim(a, false, true, SystemFunctions::trimTrailing));
+    def("TRIM", 1, 2, (a, c) -> trim(a, true, true, String::strip));
     def("REVERSE", 1, 1, (a, c) -> str(a, s -> new StringBuilder(s).reverse().toString()));
     def(
         "REPLACE",
@@ -301,10 +401,13 @@ public final class SystemFunctions {
         2,
         2,
         (a, c) -> {
-          if (!isString(a.get(0)) || !isString(a.get(1)) || a.get(1).textValue().isEmpty()) {
+          if (!isString(a.get(0)) || !isString(a.get(1))) {
             return null;
           }
           ArrayNode out = NODES.arrayNode();
+          if (a.get(1).textValue().isEmpty()) { // the whole string [D "StringSplit"]
+            return out.add(a.get(0).textValue());
+          }
           for (String s : a.get(0).textValue().split(Pattern.quote(a.get(1).textValue()), -1)) {
             out.add(s);
           }
@@ -316,13 +419,14 @@ public final class SystemFunctions {
     def("ACOS", 1, 1, (a, c) -> math1(a, Math::acos));
     def("ASIN", 1, 1, (a, c) -> math1(a, Math::asin));
     def("ATAN", 1, 1, (a, c) -> math1(a, Math::atan));
+    // ATN2(y, x): the reference's example ATN2(35.175643, 129.44) is 0.265344532064832 [D]
     def(
         "ATN2",
         2,
         2,
         (a, c) ->
             allNumbers(a)
-                ? Values.number(Math.atan2(a.get(1).doubleValue(), a.get(0).doubleValue()))
+                ? Values.number(Math.atan2(a.get(0).doubleValue(), a.get(1).doubleValue()))
                 : null);
     def("CEILING", 1, 1, (a, c) -> math1(a, Math::ceil));
     def("COS", 1, 1, (a, c) -> math1(a, Math::cos));
@@ -373,7 +477,9 @@ public final class SystemFunctions {
             return null;
           }
           double size = a.size() == 2 ? a.get(1).doubleValue() : 1;
-          if (size <= 0) {
+          // undefined for a bin of 0 only: a negative bin floors too, NumberBin(37.752, -100) =
+          // floor(-0.37752) * -100 = 100, as the reference's example shows [D "NumberBin"]
+          if (size == 0) {
             return null;
           }
           return Values.number(Math.floor(a.get(0).doubleValue() / size) * size);
@@ -427,6 +533,16 @@ public final class SystemFunctions {
         });
     def("ARRAY_CONTAINS_ANY", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, false));
     def("ARRAY_CONTAINS_ALL", 2, Integer.MAX_VALUE, (a, c) -> containsSome(a, true));
+    // ARRAY_SUM, ARRAY_AVG, ARRAY_MEDIAN: numbers only, else undefined [D "ARRAY_SUM"]; the
+    // reference's examples: ARRAY_SUM([1, 2, 3, 4]) = 10, of strings or a mix undefined. AVG and
+    // MEDIAN of no numbers are undefined [H].
+    def("ARRAY_SUM", 1, 1, (a, c) -> arrayNumbers(a.get(0), 0));
+    def("ARRAY_AVG", 1, 1, (a, c) -> arrayNumbers(a.get(0), 1));
+    def("ARRAY_MEDIAN", 1, 1, (a, c) -> arrayNumbers(a.get(0), 2));
+    // ARRAY_MAX, ARRAY_MIN: numbers, strings, booleans and nulls, compared across types in the
+    // order null < booleans < numbers < strings [D "ARRAY_MAX"]; ARRAY_MIN mirrors it [H]
+    def("ARRAY_MAX", 1, 1, (a, c) -> arrayExtreme(a.get(0), true));
+    def("ARRAY_MIN", 1, 1, (a, c) -> arrayExtreme(a.get(0), false));
     def(
         "ARRAY_LENGTH",
         1,
@@ -453,6 +569,44 @@ public final class SystemFunctions {
         });
     def("SETINTERSECT", 2, 2, (a, c) -> setOp(a, true));
     def("SETUNION", 2, 2, (a, c) -> setOp(a, false));
+    // the first array's distinct elements that the second lacks [D "SETDIFFERENCE"]
+    def(
+        "SETDIFFERENCE",
+        2,
+        2,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || a.get(1) == null || !a.get(1).isArray()) {
+            return null;
+          }
+          ArrayNode out = NODES.arrayNode();
+          for (JsonNode x : a.get(0)) {
+            if (!contains(out, x) && !contains(a.get(1), x)) {
+              out.add(x);
+            }
+          }
+          return out;
+        });
+    // equal once duplicates are removed, in any order [D "SETEQUAL"]
+    def(
+        "SETEQUAL",
+        2,
+        2,
+        (a, c) -> {
+          if (a.get(0) == null || !a.get(0).isArray() || a.get(1) == null || !a.get(1).isArray()) {
+            return null;
+          }
+          for (JsonNode x : a.get(0)) {
+            if (!contains(a.get(1), x)) {
+              return Values.bool(false);
+            }
+          }
+          for (JsonNode x : a.get(1)) {
+            if (!contains(a.get(0), x)) {
+              return Values.bool(false);
+            }
+          }
+          return Values.bool(true);
+        });
     def(
         "CHOOSE",
         2,
@@ -561,18 +715,23 @@ public final class SystemFunctions {
     return true;
   }
 
+  /**
+   * ARRAY_CONTAINS_ANY (any) and _ALL (all). An undefined search value matches nothing, and makes
+   * the answer undefined when the defined ones do not decide it: ANY([1, 2], 5, undefined) and
+   * ALL([1, 2], 1, undefined) are undefined, ALL([1, 2], 5, undefined) is false, as the reference's
+   * examples show [D].
+   */
   private static JsonNode containsSome(List<JsonNode> a, boolean all) {
     if (a.get(0) == null || !a.get(0).isArray()) {
       return null;
     }
+    boolean undefinedSought = false;
     for (int i = 1; i < a.size(); i++) {
-      boolean found = false;
-      for (JsonNode e : a.get(0)) {
-        if (Values.deepEquals(e, a.get(i))) {
-          found = true;
-          break;
-        }
+      if (a.get(i) == null) {
+        undefinedSought = true;
+        continue;
       }
+      boolean found = contains(a.get(0), a.get(i));
       if (found && !all) {
         return Values.bool(true);
       }
@@ -580,7 +739,16 @@ public final class SystemFunctions {
         return Values.bool(false);
       }
     }
-    return Values.bool(all);
+    return undefinedSought ? null : Values.bool(all);
+  }
+
+  private static boolean contains(JsonNode array, JsonNode v) {
+    for (JsonNode x : array) {
+      if (Values.deepEquals(x, v)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static JsonNode setOp(List<JsonNode> a, boolean intersect) {

@@ -116,6 +116,19 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
    * or null if it is not a plain path.
    */
   public static List<String> path(Expr e, String root) {
+    return path(e, root, false);
+  }
+
+  /**
+   * The document path an ORDER BY item reads: a property path as {@link #path}, where an array
+   * element by position is a segment too ({@code c.Children[0].Grade} → [Children, 0, Grade]), as
+   * the service indexes it ({@code /Children/0/Grade}). Null if it is not such a path.
+   */
+  public static List<String> documentPath(Expr e, String root) {
+    return path(e, root, true);
+  }
+
+  private static List<String> path(Expr e, String root, boolean positions) {
     List<String> segments = new ArrayList<>();
     Expr cur = e;
     while (true) {
@@ -127,6 +140,15 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
           && l.value() != null
           && l.value().isTextual()) {
         segments.add(0, l.value().textValue());
+        cur = i.target();
+      } else if (positions
+          && cur instanceof Expr.Index i
+          && i.index() instanceof Expr.Literal l
+          && l.value() != null
+          && l.value().isNumber()
+          && l.value().canConvertToExactIntegral()
+          && l.value().longValue() >= 0) {
+        segments.add(0, Long.toString(l.value().longValue()));
         cur = i.target();
       } else {
         break;

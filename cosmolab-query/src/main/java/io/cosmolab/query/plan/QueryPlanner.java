@@ -19,27 +19,42 @@ import java.util.Map;
 /**
  * Plans a query for clients that merge per-partition results themselves (the SDKs): the gateway's
  * {@code queryInfo} ({@code gateway-protocol.md} §7.2) with the rewritten query each partition runs
- * (§7.4).
+ * (§7.4). The shapes follow the service's own plans, as its query-plan baselines record them (the
+ * .NET SDK's {@code QueryPlanBaselineTests}: Aggregates, GroupBy, Distinct, Top, OffsetLimit,
+ * Negative):
  *
  * <ul>
  *   <li>ORDER BY: {@code SELECT r._rid, [{"item": k1}, ...] AS orderByItems, <payload> AS payload
  *       FROM ... WHERE (<where>) AND ({documentdb-formattableorderbyquery-filter}) ORDER BY ...};
- *       TOP is kept; OFFSET m LIMIT n becomes OFFSET 0 LIMIT m+n.
+ *       TOP is kept; OFFSET m LIMIT n becomes OFFSET 0 LIMIT m+n. With DISTINCT the partition query
+ *       keeps neither (the client de-duplicates first, so a partition cut at m+n rows of duplicates
+ *       would lose the rows after them).
  *   <li>VALUE aggregate: {@code SELECT VALUE [{"item": AGG(x)}] ...}; AVG as {@code {"item":
- *       {"sum": SUM(x), "count": COUNT(x)}}}, MIN and MAX as {@code {"item": {"min": MIN(x),
- *       "count": COUNT(x)}}}, as the SDKs' aggregators expect.
+ *       {"sum": SUM(x), "count": COUNT(x)}}}, MIN and MAX as {@code {"item": MIN(x), "item2":
+ *       {"min": MIN(x), "count": COUNT(x)}}}, as the SDKs' aggregators expect. An ORDER BY beside
+ *       an aggregate without GROUP BY orders one row: the plan has no {@code orderBy} (the client
+ *       would otherwise wait for {@code orderByItems}) and the partition query keeps the clause.
  *   <li>Aggregates without VALUE, and GROUP BY: {@code SELECT [{"item": g}, ...] AS groupByItems,
  *       {"alias": value or {"item": AGG(x)}} AS payload ... GROUP BY g, ...} (without GROUP BY: the
- *       payload only).
- *   <li>DISTINCT and TOP alone: no rewrite; the client de-duplicates and stops.
- *   <li>OFFSET/LIMIT alone: OFFSET 0 LIMIT m+n per partition.
+ *       payload only). With SELECT VALUE the payload is the value itself, or {@code [partial]} for
+ *       one aggregate, with the aggregate in {@code aggregates}.
+ *   <li>DISTINCT: the partition query keeps DISTINCT and drops TOP and OFFSET/LIMIT.
+ *   <li>TOP alone: no rewrite. OFFSET/LIMIT alone: OFFSET 0 LIMIT m+n per partition.
  * </ul>
+ *
+ * <p>Refused as the service refuses: an aggregate inside another expression ("Compositions of
+ * aggregates and other expressions are not allowed.", the service's text), and ORDER BY with GROUP
+ * BY (documented as not allowed; the message is ours).
  */
 public final class QueryPlanner {
   private QueryPlanner() {}
 
   /** The placeholder the SDKs replace with {@code true} or a resume predicate. */
   public static final String ORDER_BY_FILTER = "{documentdb-formattableorderbyquery-filter}";
+
+  /** The service's refusal of an expression over aggregates, word for word. */
+  public static final String COMPOSITION_REFUSED =
+      "Compositions of aggregates and other expressions are not allowed.";
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -50,16 +65,26 @@ public final class QueryPlanner {
     ObjectNode info = NODES.objectNode();
     boolean grouped = !q.groupBy().isEmpty();
     boolean aggregated = aggregated(q);
-    info.put(
-        "distinctType", !q.distinct() ? "None" : q.orderBy().isEmpty() ? "Unordered" : "Ordered");
+    if (grouped && !q.orderBy().isEmpty()) {
+      throw new QueryException(
+          "SC2208",
+          "ORDER BY cannot be used together with GROUP BY (Azure Cosmos DB for NoSQL does not"
+              + " allow it); sort the groups in the application");
+    }
+    refuseCompositions(q);
+    // An aggregate without GROUP BY yields one row; its ORDER BY orders nothing across partitions.
+    boolean ordered = !q.orderBy().isEmpty() && !aggregated;
+    info.put("distinctType", !q.distinct() ? "None" : ordered ? "Ordered" : "Unordered");
     putCount(info, "top", q.top(), params);
     putCount(info, "offset", q.offset(), params);
     putCount(info, "limit", q.limit(), params);
     ArrayNode orderBy = info.putArray("orderBy");
     ArrayNode orderByExpressions = info.putArray("orderByExpressions");
-    for (Query.OrderItem o : q.orderBy()) {
-      orderBy.add(o.ascending() ? "Ascending" : "Descending");
-      orderByExpressions.add(SqlWriter.write(o.expression()));
+    if (ordered) {
+      for (Query.OrderItem o : q.orderBy()) {
+        orderBy.add(o.ascending() ? "Ascending" : "Descending");
+        orderByExpressions.add(SqlWriter.write(o.expression()));
+      }
     }
     ArrayNode groupByExpressions = info.putArray("groupByExpressions");
     ArrayNode groupByAliases = info.putArray("groupByAliases");
@@ -70,34 +95,42 @@ public final class QueryPlanner {
     String from = q.from().isEmpty() ? "" : " FROM " + SqlWriter.from(q.from());
 
     if (grouped || (aggregated && !(q.select() instanceof Query.Select.Value))) {
-      if (!q.orderBy().isEmpty() || q.select() instanceof Query.Select.Value) {
-        throw unsupported(
-            "ORDER BY or SELECT VALUE together with GROUP BY or non-VALUE aggregates");
-      }
       for (Expr g : q.groupBy()) {
         groupByExpressions.add(SqlWriter.write(g));
       }
-      StringBuilder payload = new StringBuilder("{");
-      List<Query.Select.Item> items =
-          q.select() instanceof Query.Select.Items it ? it.items() : List.of();
-      List<String> aliases = Executor.projectionNames(items);
-      for (int i = 0; i < items.size(); i++) {
-        Query.Select.Item item = items.get(i);
-        String alias = aliases.get(i);
-        groupByAliases.add(alias);
-        String type = aggregateType(item.expression());
+      StringBuilder payload = new StringBuilder();
+      if (q.select() instanceof Query.Select.Value v) {
+        String type = aggregateType(v.expression());
         if (type == null) {
-          aliasTypes.putNull(alias);
+          payload.append(SqlWriter.write(v.expression()));
         } else {
-          aliasTypes.put(alias, type);
+          aggregates.add(type);
+          payload.append('[').append(partial(v.expression())).append(']');
         }
-        payload
-            .append(i > 0 ? ", " : "")
-            .append(NODES.textNode(alias))
-            .append(": ")
-            .append(type == null ? SqlWriter.write(item.expression()) : partial(item.expression()));
+      } else {
+        payload.append('{');
+        List<Query.Select.Item> items =
+            q.select() instanceof Query.Select.Items it ? it.items() : List.of();
+        List<String> aliases = Executor.projectionNames(items);
+        for (int i = 0; i < items.size(); i++) {
+          Query.Select.Item item = items.get(i);
+          String alias = aliases.get(i);
+          groupByAliases.add(alias);
+          String type = aggregateType(item.expression());
+          if (type == null) {
+            aliasTypes.putNull(alias);
+          } else {
+            aliasTypes.put(alias, type);
+          }
+          payload
+              .append(i > 0 ? ", " : "")
+              .append(NODES.textNode(alias))
+              .append(": ")
+              .append(
+                  type == null ? SqlWriter.write(item.expression()) : partial(item.expression()));
+        }
+        payload.append('}');
       }
-      payload.append('}');
       StringBuilder r = new StringBuilder("SELECT ");
       if (grouped) {
         r.append('[');
@@ -119,38 +152,85 @@ public final class QueryPlanner {
           r.append(i > 0 ? ", " : "").append(SqlWriter.write(q.groupBy().get(i)));
         }
       }
+      r.append(orderByClause(q));
       rewritten = r.toString();
     } else if (aggregated) {
       Expr value = ((Query.Select.Value) q.select()).expression();
-      String type = aggregateType(value);
-      if (type == null) {
-        throw unsupported("an expression over aggregates in SELECT VALUE (use one aggregate)");
-      }
-      aggregates.add(type);
+      aggregates.add(aggregateType(value));
       rewritten =
-          "SELECT VALUE [" + partial(value) + "]" + from + (where == null ? "" : " WHERE " + where);
-    } else if (!q.orderBy().isEmpty()) {
+          "SELECT VALUE ["
+              + partial(value)
+              + "]"
+              + from
+              + (where == null ? "" : " WHERE " + where)
+              + orderByClause(q);
+    } else if (ordered) {
       rewritten = orderByRewrite(q, where, from, params);
+    } else if (q.distinct() && (q.top() != null || q.offset() != null)) {
+      rewritten = SqlWriter.write(withBounds(q, null, null, null));
     } else if (q.offset() != null) {
-      Query perPartition =
-          new Query(
-              q.distinct(),
-              q.top(),
-              q.select(),
-              q.from(),
-              q.where(),
-              q.groupBy(),
-              q.orderBy(),
-              new Expr.Literal(NODES.numberNode(0)),
-              new Expr.Literal(
-                  NODES.numberNode(count(q.offset(), params) + (long) count(q.limit(), params))));
-      rewritten = SqlWriter.write(perPartition);
+      rewritten =
+          SqlWriter.write(
+              withBounds(
+                  q,
+                  q.top(),
+                  new Expr.Literal(NODES.numberNode(0)),
+                  new Expr.Literal(
+                      NODES.numberNode(
+                          count(q.offset(), params) + (long) count(q.limit(), params)))));
     }
     info.put("rewrittenQuery", rewritten);
     info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
     info.putNull("dCountInfo");
     info.put("hasNonStreamingOrderBy", false);
     return info;
+  }
+
+  /** The query with other TOP, OFFSET and LIMIT (null for none). */
+  private static Query withBounds(Query q, Expr top, Expr offset, Expr limit) {
+    return new Query(
+        q.distinct(),
+        top,
+        q.select(),
+        q.from(),
+        q.where(),
+        q.groupBy(),
+        q.orderBy(),
+        offset,
+        limit);
+  }
+
+  /** {@code " ORDER BY k1 ASC, ..."}, or empty without ORDER BY. */
+  private static String orderByClause(Query q) {
+    if (q.orderBy().isEmpty()) {
+      return "";
+    }
+    StringBuilder r = new StringBuilder(" ORDER BY ");
+    for (int i = 0; i < q.orderBy().size(); i++) {
+      Query.OrderItem o = q.orderBy().get(i);
+      r.append(i > 0 ? ", " : "")
+          .append(SqlWriter.write(o.expression()))
+          .append(o.ascending() ? " ASC" : " DESC");
+    }
+    return r.toString();
+  }
+
+  /** Refuses an aggregate anywhere in a projection but as the whole projected expression. */
+  private static void refuseCompositions(Query q) {
+    List<Expr> projected = new ArrayList<>();
+    if (q.select() instanceof Query.Select.Value v) {
+      projected.add(v.expression());
+    } else if (q.select() instanceof Query.Select.Items items) {
+      for (Query.Select.Item i : items.items()) {
+        projected.add(i.expression());
+      }
+    }
+    for (Expr e : projected) {
+      boolean whole = e instanceof Expr.Call c && SystemFunctions.AGGREGATES.contains(c.name());
+      if (!whole && Executor.containsAggregate(e)) {
+        throw new QueryException("", COMPOSITION_REFUSED);
+      }
+    }
   }
 
   private static String orderByRewrite(
@@ -160,7 +240,7 @@ public final class QueryPlanner {
       throw unsupported("ORDER BY without FROM");
     }
     StringBuilder r = new StringBuilder("SELECT ");
-    if (q.top() != null) {
+    if (q.top() != null && !q.distinct()) {
       r.append("TOP ").append(count(q.top(), params)).append(' ');
     }
     r.append(root).append("._rid, [");
@@ -192,14 +272,8 @@ public final class QueryPlanner {
     if (where != null) {
       r.append('(').append(where).append(") AND ");
     }
-    r.append('(').append(ORDER_BY_FILTER).append(") ORDER BY ");
-    for (int i = 0; i < q.orderBy().size(); i++) {
-      Query.OrderItem o = q.orderBy().get(i);
-      r.append(i > 0 ? ", " : "")
-          .append(SqlWriter.write(o.expression()))
-          .append(o.ascending() ? " ASC" : " DESC");
-    }
-    if (q.offset() != null) {
+    r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q));
+    if (q.offset() != null && !q.distinct()) {
       r.append(" OFFSET 0 LIMIT ")
           .append(count(q.offset(), params) + (long) count(q.limit(), params));
     }
@@ -214,16 +288,17 @@ public final class QueryPlanner {
       return "{\"item\": {\"sum\": SUM(" + arg + "), \"count\": COUNT(" + arg + ")}}";
     }
     if (c.name().equals("MIN") || c.name().equals("MAX")) {
-      // The SDKs' MIN/MAX aggregators read {"min"|"max": v, "count": n} and skip a partition whose
-      // count is 0, so an empty range never contributes (Java MinAggregator, JS MinAggregator).
-      String field = c.name().toLowerCase(java.util.Locale.ROOT);
-      return "{\"item\": {\""
+      // The service's form: "item" for older clients, "item2" with the count, which the SDKs
+      // read first and skip when the partition had no value (Java AggregateItem, JS emptyGroup).
+      String call = c.name() + "(" + arg + ")";
+      String field = c.name().toLowerCase(Locale.ROOT);
+      return "{\"item\": "
+          + call
+          + ", \"item2\": {\""
           + field
           + "\": "
-          + c.name()
-          + "("
-          + arg
-          + "), \"count\": COUNT("
+          + call
+          + ", \"count\": COUNT("
           + arg
           + ")}}";
     }
@@ -233,16 +308,15 @@ public final class QueryPlanner {
   /** Count, Sum, Min, Max or Average when the expression is exactly one aggregate call. */
   private static String aggregateType(Expr e) {
     if (!(e instanceof Expr.Call c) || !SystemFunctions.AGGREGATES.contains(c.name())) {
-      if (Executor.containsAggregate(e)) {
-        throw unsupported("an expression over aggregates (use one aggregate per projection)");
-      }
-      return null;
+      return null; // compositions were refused before
     }
     return switch (c.name()) {
       case "COUNT" -> "Count";
       case "SUM" -> "Sum";
       case "MIN" -> "Min";
       case "MAX" -> "Max";
+      case "MAKELIST" -> "MakeList";
+      case "MAKESET" -> "MakeSet";
       default -> "Average";
     };
   }

@@ -1,0 +1,183 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.ComputedProperty;
+import com.azure.cosmos.models.ConflictResolutionPolicy;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosContainerResponse;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.ExcludedPath;
+import com.azure.cosmos.models.IncludedPath;
+import com.azure.cosmos.models.IndexingPolicy;
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.SpatialSpec;
+import com.azure.cosmos.models.SpatialType;
+import com.azure.cosmos.models.ThroughputProperties;
+import com.azure.cosmos.models.UniqueKey;
+import com.azure.cosmos.models.UniqueKeyPolicy;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.testkit.CosmosLabExtension;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Container properties through the Java SDK, on 1 and 8 physical partitions: each is applied, kept
+ * and echoed as sent, or refused naming it, never silently dropped.
+ */
+@ExtendWith(CosmosLabExtension.class)
+class ContainerPropertiesCompatTest {
+
+  private static CosmosContainer create(
+      CosmosClient client, String id, int partitions, CosmosContainerProperties props) {
+    client.createDatabaseIfNotExists("props");
+    CosmosDatabase db = client.getDatabase("props");
+    db.createContainer(props, ThroughputProperties.createManualThroughput(partitions * 6000));
+    return db.getContainer(id);
+  }
+
+  private static ObjectNode doc(String id, String pk, String email) {
+    ObjectNode d = JsonNodeFactory.instance.objectNode().put("id", id).put("pk", pk);
+    return email == null ? d : d.put("email", email);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void uniqueKeys_areEnforcedPerLogicalPartition_echoed_andImmutable(int partitions) {
+    CosmosContainerProperties props = new CosmosContainerProperties("unique" + partitions, "/pk");
+    props.setUniqueKeyPolicy(
+        new UniqueKeyPolicy().setUniqueKeys(List.of(new UniqueKey(List.of("/email")))));
+    CosmosContainer c = create(client, "unique" + partitions, partitions, props);
+
+    c.createItem(doc("a", "p1", "x@example.com"));
+    assertThatThrownBy(() -> c.createItem(doc("b", "p1", "x@example.com")))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.getStatusCode()).isEqualTo(409);
+              assertThat(e.getSubStatusCode()).isZero();
+            })
+        .hasMessageContaining("Unique index constraint violation.");
+    // another logical partition may hold the same value
+    c.createItem(doc("b", "p2", "x@example.com"));
+    // a document may keep its own value; upsert into another's is a conflict too
+    c.upsertItem(doc("a", "p1", "x@example.com"));
+    c.createItem(doc("c", "p1", "y@example.com"));
+    assertThatThrownBy(() -> c.upsertItem(doc("c", "p1", "x@example.com")))
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(409));
+    // a missing value counts as null: one document may lack it
+    c.createItem(doc("d", "p1", null));
+    assertThatThrownBy(() -> c.createItem(doc("e", "p1", null)))
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(409));
+    // the value is free again once its document is gone
+    c.deleteItem("a", new PartitionKey("p1"), null);
+    c.createItem(doc("f", "p1", "x@example.com"));
+
+    CosmosContainerProperties read = c.read().getProperties();
+    assertThat(read.getUniqueKeyPolicy().getUniqueKeys()).hasSize(1);
+    assertThat(read.getUniqueKeyPolicy().getUniqueKeys().get(0).getPaths())
+        .containsExactly("/email");
+    read.setUniqueKeyPolicy(
+        new UniqueKeyPolicy().setUniqueKeys(List.of(new UniqueKey(List.of("/other")))));
+    assertThatThrownBy(() -> c.replace(read))
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(400))
+        .hasMessageContaining("unique key policy");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void propertiesWithoutEffectHere_areKeptAndEchoedAsSent(int partitions) {
+    String id = "kept" + partitions;
+    CosmosContainerProperties props = new CosmosContainerProperties(id, "/pk");
+    props.setConflictResolutionPolicy(
+        ConflictResolutionPolicy.createLastWriterWinsPolicy("/updatedAt"));
+    props.setAnalyticalStoreTimeToLiveInSeconds(-1);
+    IndexingPolicy policy = new IndexingPolicy();
+    policy.setAutomatic(false);
+    policy.setIncludedPaths(List.of(new IncludedPath("/*")));
+    SpatialSpec spatial = new SpatialSpec();
+    spatial.setPath("/location/*");
+    spatial.setSpatialTypes(List.of(SpatialType.POINT, SpatialType.POLYGON));
+    policy.setSpatialIndexes(List.of(spatial));
+    props.setIndexingPolicy(policy);
+    CosmosContainer c = create(client, id, partitions, props);
+
+    CosmosContainerProperties read = c.read().getProperties();
+    assertThat(read.getConflictResolutionPolicy().getConflictResolutionPath())
+        .isEqualTo("/updatedAt");
+    assertThat(read.getAnalyticalStoreTimeToLiveInSeconds()).isEqualTo(-1);
+    assertThat(read.getIndexingPolicy().isAutomatic()).isFalse();
+    assertThat(read.getIndexingPolicy().getSpatialIndexes()).hasSize(1);
+    assertThat(read.getIndexingPolicy().getSpatialIndexes().get(0).getPath())
+        .isEqualTo("/location/*");
+    assertThat(read.getIndexingPolicy().getSpatialIndexes().get(0).getSpatialTypes())
+        .containsExactly(SpatialType.POINT, SpatialType.POLYGON);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void replacingTheIndexingPolicy_appliesIt_andReportsTheTransformationDone(int partitions) {
+    String id = "reindexed" + partitions;
+    CosmosContainer c = create(client, id, partitions, new CosmosContainerProperties(id, "/pk"));
+    for (int i = 0; i < 10; i++) {
+      c.createItem(doc("d" + i, "p" + i, null).put("n", i));
+    }
+    String query = "SELECT VALUE c.id FROM c ORDER BY c.n";
+    assertThat(c.queryItems(query, new CosmosQueryRequestOptions(), String.class).stream())
+        .hasSize(10);
+
+    CosmosContainerProperties props = c.read().getProperties();
+    IndexingPolicy policy = props.getIndexingPolicy();
+    policy.setExcludedPaths(List.of(new ExcludedPath("/n/?"), new ExcludedPath("/\"_etag\"/?")));
+    props.setIndexingPolicy(policy);
+    CosmosContainerResponse replaced = c.replace(props);
+    assertThat(replaced.getStatusCode()).isEqualTo(200);
+    assertThat(replaced.getIndexTransformationProgress()).isEqualTo(100);
+    assertThat(c.read().getProperties().getIndexingPolicy().getExcludedPaths())
+        .extracting(ExcludedPath::getPath)
+        .contains("/n/?");
+    // the new policy serves queries at once: ORDER BY on an excluded path is refused, as there
+    // (on 8 partitions the SDK gathers each range's 400 into one composite exception)
+    assertThatThrownBy(
+            () ->
+                c.queryItems(query, new CosmosQueryRequestOptions(), String.class).stream().count())
+        .hasStackTraceContaining("requires a range index");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void computedProperties_areRefusedNamingThem_notDropped(int partitions) {
+    String id = "computed" + partitions;
+    CosmosContainerProperties props = new CosmosContainerProperties(id, "/pk");
+    props.setComputedProperties(
+        List.of(new ComputedProperty("cp_lower", "SELECT VALUE LOWER(c.name) FROM c")));
+    client.createDatabaseIfNotExists("props");
+    assertThatThrownBy(
+            () ->
+                client
+                    .getDatabase("props")
+                    .createContainer(
+                        props, ThroughputProperties.createManualThroughput(partitions * 6000)))
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(501))
+        .hasMessageContaining("computedProperties");
+  }
+
+  private static CosmosClient client;
+
+  @org.junit.jupiter.api.BeforeAll
+  static void client(CosmosClient c) {
+    client = c;
+  }
+}
