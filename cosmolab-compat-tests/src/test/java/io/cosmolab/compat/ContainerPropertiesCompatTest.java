@@ -157,11 +157,71 @@ class ContainerPropertiesCompatTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 8})
-  void computedProperties_areRefusedNamingThem_notDropped(int partitions) {
+  void computedProperties_areEchoed_readByQueriesInEveryClause_andLeftOutOfSelectStar(
+      int partitions) {
     String id = "computed" + partitions;
     CosmosContainerProperties props = new CosmosContainerProperties(id, "/pk");
     props.setComputedProperties(
-        List.of(new ComputedProperty("cp_lower", "SELECT VALUE LOWER(c.name) FROM c")));
+        List.of(
+            new ComputedProperty("cp_lower", "SELECT VALUE LOWER(c.name) FROM c"),
+            new ComputedProperty("cp_total", "SELECT VALUE r.price * r.quantity FROM root r")));
+    CosmosContainer c = create(client, id, partitions, props);
+    String[] names = {"Alpha", "BETA", "gamma", "Delta"};
+    for (int i = 0; i < 40; i++) {
+      ObjectNode d = doc("d" + i, "p" + (i % 10), null);
+      d.put("name", names[i % 4]).put("price", i).put("quantity", 2);
+      c.createItem(d);
+    }
+    assertThat(c.read().getProperties().getComputedProperties())
+        .extracting(ComputedProperty::getName)
+        .containsExactly("cp_lower", "cp_total");
+
+    List<ObjectNode> rows =
+        c
+            .queryItems(
+                "SELECT c.id, c.cp_lower, c.cp_total FROM c WHERE c.cp_lower = 'beta'"
+                    + " ORDER BY c.cp_total DESC",
+                new CosmosQueryRequestOptions(),
+                ObjectNode.class)
+            .stream()
+            .toList();
+    assertThat(rows).hasSize(10);
+    assertThat(rows.get(0).get("cp_lower").asText()).isEqualTo("beta");
+    assertThat(rows.get(0).get("cp_total").asInt()).isEqualTo(37 * 2);
+    assertThat(rows)
+        .extracting(r -> r.get("cp_total").asInt())
+        .isSortedAccordingTo((a, b) -> b - a);
+
+    List<Integer> grouped =
+        c
+            .queryItems(
+                "SELECT VALUE COUNT(1) FROM c GROUP BY c.cp_lower",
+                new CosmosQueryRequestOptions(),
+                Integer.class)
+            .stream()
+            .toList();
+    assertThat(grouped).containsOnly(10);
+
+    ObjectNode star =
+        c
+            .queryItems(
+                "SELECT * FROM c WHERE c.id = 'd1'",
+                new CosmosQueryRequestOptions(),
+                ObjectNode.class)
+            .stream()
+            .findFirst()
+            .orElseThrow();
+    assertThat(star.has("cp_lower")).isFalse();
+    assertThat(star.get("name").asText()).isEqualTo("BETA");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void aComputedPropertyTheServiceRefuses_isRefusedWithItsReason(int partitions) {
+    String id = "badcomputed" + partitions;
+    CosmosContainerProperties props = new CosmosContainerProperties(id, "/pk");
+    props.setComputedProperties(
+        List.of(new ComputedProperty("cp_now", "SELECT VALUE GetCurrentDateTime() FROM c")));
     client.createDatabaseIfNotExists("props");
     assertThatThrownBy(
             () ->
@@ -170,8 +230,9 @@ class ContainerPropertiesCompatTest {
                     .createContainer(
                         props, ThroughputProperties.createManualThroughput(partitions * 6000)))
         .isInstanceOfSatisfying(
-            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(501))
-        .hasMessageContaining("computedProperties");
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(400))
+        .hasMessageContaining("cp_now")
+        .hasMessageContaining("GETCURRENTDATETIME");
   }
 
   private static CosmosClient client;

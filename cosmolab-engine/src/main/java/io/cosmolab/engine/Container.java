@@ -75,6 +75,7 @@ public final class Container {
   private final io.cosmolab.engine.index.ContainerIndex index;
   private final java.util.List<java.util.List<String>> uniqueKeys;
   private volatile com.fasterxml.jackson.databind.node.ObjectNode storedProperties;
+  private volatile io.cosmolab.query.ComputedProperties computed;
   private final io.cosmolab.engine.script.Scripts scripts;
   private final PartitionLayout layout;
   private final Throttle throttle;
@@ -117,6 +118,7 @@ public final class Container {
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
     this.uniqueKeys = settings.uniqueKeys();
     this.storedProperties = settings.storedProperties();
+    this.computed = computedOf(storedProperties);
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
@@ -306,8 +308,34 @@ public final class Container {
 
   /** Replaces the properties kept and echoed as sent (a container replace may). */
   public void setStoredProperties(com.fasterxml.jackson.databind.node.ObjectNode properties) {
+    io.cosmolab.query.ComputedProperties c = computedOf(properties);
     storedProperties = properties.deepCopy();
+    computed = c;
     engine.catalogChanged();
+  }
+
+  /**
+   * The computed properties (kept with the stored properties as {@code computedProperties}, and
+   * echoed as sent), which queries over this container read as if they were stored.
+   */
+  public io.cosmolab.query.ComputedProperties computedProperties() {
+    return computed;
+  }
+
+  /**
+   * The computed properties a set of stored properties defines.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 naming a definition the service would
+   *     refuse
+   */
+  public static io.cosmolab.query.ComputedProperties computedOf(
+      com.fasterxml.jackson.databind.JsonNode storedProperties) {
+    try {
+      return io.cosmolab.query.ComputedProperties.fromJson(
+          storedProperties == null ? null : storedProperties.get("computedProperties"));
+    } catch (io.cosmolab.query.QueryException e) {
+      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
+    }
   }
 
   /**

@@ -90,6 +90,8 @@ final class QueryRunner {
    */
   com.fasterxml.jackson.databind.node.ObjectNode plan(
       String text, java.util.Map<String, JsonNode> parameters) {
+    // planned as written: the SDKs send the plan's rewritten query back to each partition, and a
+    // computed property is read there (run), as on the service
     CompiledQuery query = compile(text, parameters);
     com.fasterxml.jackson.databind.node.ObjectNode out =
         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
@@ -164,8 +166,11 @@ final class QueryRunner {
   }
 
   QueryPage run(QueryRequest request) {
-    CompiledQuery query = compile(request.text(), request.parameters());
-    checkOrderByIsIndexed(query.ast());
+    CompiledQuery written = compile(request.text(), request.parameters());
+    // ORDER BY a computed property is checked as its path (indexed or not), then runs its
+    // expression
+    checkOrderByIsIndexed(written.ast());
+    CompiledQuery query = written.withComputedProperties(container.computedProperties());
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;

@@ -99,6 +99,18 @@ public final class CompiledQuery {
     return compile("SELECT VALUE 1 " + trimmed, Map.of());
   }
 
+  /**
+   * This query over a container with computed properties: each one its root alias reads is replaced
+   * by the property's expression ({@link ComputedProperties}).
+   */
+  public CompiledQuery withComputedProperties(ComputedProperties computed) {
+    if (computed.isEmpty()) {
+      return this;
+    }
+    Query rewritten = computed.applyTo(query);
+    return rewritten.equals(query) ? this : new CompiledQuery(text, rewritten, parameters);
+  }
+
   /** Runs the query over the inputs (in their order) with the clock read once, as {@code now}. */
   public List<JsonNode> execute(Iterable<Executor.Input> inputs, Instant now) {
     return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT).run(query, inputs);

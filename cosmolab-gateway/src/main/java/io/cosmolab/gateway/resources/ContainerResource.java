@@ -24,8 +24,9 @@ import java.util.Map;
  * {@code conflictResolutionPolicy}, {@code geospatialConfig}, {@code analyticalStorageTtl}, {@code
  * partitionKey.systemKey}, the vector and full-text policies, and the indexing policy's {@code
  * automatic}, spatial, vector and full-text index entries are kept and echoed as sent, without
- * effect here [A]; computed properties, client encryption and materialized views are refused with
- * 501.
+ * effect here [A]; computed properties are kept, checked as the service checks them, and read by
+ * queries ({@code io.cosmolab.query.ComputedProperties}); client encryption and materialized views
+ * are refused with 501.
  */
 final class ContainerResource {
   private final CosmosEngine engine;
@@ -154,11 +155,12 @@ final class ContainerResource {
 
   /** Container properties the gateway has no way to apply: refused rather than dropped. */
   private static final List<String> REFUSED =
-      List.of("computedProperties", "clientEncryptionPolicy", "materializedViewDefinition");
+      List.of("clientEncryptionPolicy", "materializedViewDefinition");
 
   /** Properties kept and echoed as sent, at the top level of a container. */
   private static final List<String> STORED =
       List.of(
+          "computedProperties",
           "conflictResolutionPolicy",
           "geospatialConfig",
           "analyticalStorageTtl",
@@ -189,6 +191,7 @@ final class ContainerResource {
         out.set(name, body.get(name).deepCopy());
       }
     }
+    Container.computedOf(out); // 400 for a definition the service refuses
     if (body.path("partitionKey").has("systemKey")) {
       out.putObject("partitionKey").set("systemKey", body.get("partitionKey").get("systemKey"));
     }

@@ -66,7 +66,11 @@ final class ResourceJson {
       n.putObject("geospatialConfig").put("type", "Geography");
     }
     for (String name :
-        java.util.List.of("analyticalStorageTtl", "vectorEmbeddingPolicy", "fullTextPolicy")) {
+        java.util.List.of(
+            "computedProperties",
+            "analyticalStorageTtl",
+            "vectorEmbeddingPolicy",
+            "fullTextPolicy")) {
       if (stored.has(name)) {
         n.set(name, stored.get(name));
       }
