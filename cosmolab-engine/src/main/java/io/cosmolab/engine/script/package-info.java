@@ -7,7 +7,7 @@
  * the engine's builder); without one, running a script answers 501 naming what to add.
  *
  * <p>Neighbours: {@link io.cosmolab.engine.Container} owns one {@link
- * io.cosmolab.engine.script.Scripts} registry and runs a script's transaction; {@code resource} lays
- * out their RIDs; {@code io.cosmolab.query.exec.UserFunctions} is how a query calls a UDF.
+ * io.cosmolab.engine.script.Scripts} registry and runs a script's transaction; {@code resource}
+ * lays out their RIDs; {@code io.cosmolab.query.exec.UserFunctions} is how a query calls a UDF.
  */
 package io.cosmolab.engine.script;
