@@ -45,6 +45,7 @@ public final class CosmosEngine implements AutoCloseable {
   private final io.cosmolab.engine.script.ScriptLimits scriptLimits;
   private volatile io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
   private volatile boolean scriptRuntimeLooked;
+  private volatile String scriptRuntimeFailure;
 
   private CosmosEngine(Builder b) {
     this.clock = b.clock;
@@ -106,14 +107,24 @@ public final class CosmosEngine implements AutoCloseable {
     if (r == null && !scriptRuntimeLooked) {
       synchronized (this) {
         if (!scriptRuntimeLooked) {
-          scriptRuntime =
-              java.util.ServiceLoader.load(io.cosmolab.engine.script.ScriptRuntime.class)
-                  .findFirst()
-                  .orElse(null);
+          try {
+            scriptRuntime =
+                java.util.ServiceLoader.load(io.cosmolab.engine.script.ScriptRuntime.class)
+                    .findFirst()
+                    .orElse(null);
+          } catch (java.util.ServiceConfigurationError | LinkageError e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            scriptRuntimeFailure =
+                "the JavaScript runtime on the class path could not start: " + cause.getMessage();
+          }
           scriptRuntimeLooked = true;
         }
         r = scriptRuntime;
       }
+    }
+    if (r == null && scriptRuntimeFailure != null) {
+      throw CosmosError.INTERNAL_SERVER_ERROR.exception(
+          "%s failed: %s", what, scriptRuntimeFailure);
     }
     if (r == null) {
       throw CosmosError.NOT_SUPPORTED.exception(

@@ -88,6 +88,11 @@ public final class GraalJsRuntime implements ScriptRuntime {
             .build();
     this.api = Source.newBuilder("js", resource("server-api.js"), "server-api.js").buildLiteral();
     this.udfCall = Source.newBuilder("js", UDF_CALL, "udf-call.js").buildLiteral();
+    // the first context loads and initializes most of GraalJS (seconds on a busy machine): done
+    // here, once, so that it does not count against the first script's time limit
+    try (Context warm = newContext()) {
+      warm.eval(api);
+    }
   }
 
   @Override

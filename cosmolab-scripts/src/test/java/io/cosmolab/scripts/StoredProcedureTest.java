@@ -254,6 +254,34 @@ class StoredProcedureTest {
   }
 
   @Test
+  void aScriptAllocatingPastItsBound_isStopped_andRolledBack() {
+    CosmosEngine engine =
+        CosmosEngine.builder()
+            .scriptRuntime(RUNTIME)
+            .scriptLimits(ScriptLimits.DEFAULT.withMemoryBytes(32L << 20))
+            .build();
+    Container c =
+        engine
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    sproc(
+        c,
+        "hog",
+        "function () { var c = getContext().getCollection();"
+            + " c.createDocument(c.getSelfLink(), {id: 'w', pk: 'a'});"
+            + " var keep = []; while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
+    assertThatThrownBy(() -> run(c, "hog", "a", "[]"))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage()).contains("allocated more than its bound of 32 MB");
+            });
+    assertThat(c.documentCount()).isZero();
+    engine.close();
+  }
+
+  @Test
   void anotherLogicalPartition_cannotBeWritten() {
     Container c = container();
     sproc(

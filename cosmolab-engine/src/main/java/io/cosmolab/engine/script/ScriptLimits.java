@@ -12,13 +12,17 @@ import java.time.Duration;
  *     got, be called again) depends on it. [A] The service's point is time and resource based and
  *     not published; a count makes it deterministic
  * @param acceptedFraction the share of {@code timeout} after which {@code isAccepted} is false
- * @param memoryBytes the heap a script may allocate, where the runtime can bound it
+ * @param memoryBytes the bytes a script's execution may allocate (not only keep), where the runtime
+ *     can bound it; 0 for no bound
  */
 public record ScriptLimits(
     Duration timeout, int acceptedOperations, double acceptedFraction, long memoryBytes) {
-  /** 5 s, as the service; 10,000 operations; half the time; 64 MB. */
+  /**
+   * 5 s, as the service; 10,000 operations; half the time; 512 MB allocated (a bulk import of 1,000
+   * documents allocates some tens of MB through the JSON bridge).
+   */
   public static final ScriptLimits DEFAULT =
-      new ScriptLimits(Duration.ofSeconds(5), 10_000, 0.5, 64L << 20);
+      new ScriptLimits(Duration.ofSeconds(5), 10_000, 0.5, 512L << 20);
 
   public ScriptLimits {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -32,6 +36,10 @@ public record ScriptLimits(
 
   public ScriptLimits withTimeout(Duration t) {
     return new ScriptLimits(t, acceptedOperations, acceptedFraction, memoryBytes);
+  }
+
+  public ScriptLimits withMemoryBytes(long bytes) {
+    return new ScriptLimits(timeout, acceptedOperations, acceptedFraction, bytes);
   }
 
   public ScriptLimits withAcceptedOperations(int n) {
