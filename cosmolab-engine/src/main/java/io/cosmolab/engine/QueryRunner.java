@@ -207,7 +207,7 @@ final class QueryRunner {
             candidates,
             now);
     int pageSize = request.pageSize();
-    Container.UdfCalls udfs = container.userFunctions();
+    ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
     double[] returned = new double[Math.max(1, targets.size())];
     double shared = 0;
