@@ -14,6 +14,8 @@ module io.cosmolab.engine {
   requires static com.fasterxml.jackson.dataformat.yaml; // alert rules in YAML (optional)
   requires static transitive com.google.errorprone.annotations; // @FormatMethod in the API
 
+  uses io.cosmolab.engine.script.ScriptRuntime; // cosmolab-scripts provides one
+
   exports io.cosmolab.engine;
   exports io.cosmolab.engine.alerts;
   exports io.cosmolab.engine.batch;

@@ -22,19 +22,7 @@ class JavaScriptSdkCompatTest {
   @Test
   void javascriptSdk_crudOrderByPagingAndChangeFeed() throws Exception {
     assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
-    Path dir = Path.of("target", "js");
-    Files.createDirectories(dir);
-    for (String f : List.of("package.json", "sdk-test.mjs")) {
-      Files.copy(
-          Path.of("src", "test", "js", f),
-          dir.resolve(f),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-    if (!Files.exists(dir.resolve("node_modules/@azure/cosmos/package.json"))) {
-      Result install =
-          run(dir, 600, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error");
-      assertThat(install.exit()).as("npm install failed:%n%s", install.output()).isZero();
-    }
+    Path dir = install();
     try (CosmosLab lab = CosmosLab.builder().start()) {
       String endpoint = "https://127.0.0.1:" + lab.port() + "/";
       Result test = run(dir, 300, "node", "sdk-test.mjs", endpoint, lab.key());
@@ -47,6 +35,46 @@ class JavaScriptSdkCompatTest {
           .contains("\"arrayIndexOrderBy\":\"ok\"")
           .contains("\"changeFeedNew\":5");
     }
+  }
+
+  @Test
+  void javascriptSdk_storedProceduresTriggersAndUdfs() throws Exception {
+    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
+    Path dir = install();
+    // 25 operations per call: the bulk import needs the continuation pattern to finish
+    try (CosmosLab lab =
+        CosmosLab.builder()
+            .scriptLimits(io.cosmolab.engine.script.ScriptLimits.DEFAULT.withAcceptedOperations(25))
+            .start()) {
+      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
+      Result test = run(dir, 300, "node", "scripts-test.mjs", endpoint, lab.key());
+      System.out.println("JavaScript SDK scripts: " + test.output().strip());
+      assertThat(test.exit())
+          .as("the JavaScript SDK scripts test failed:%n%s", test.output())
+          .isZero();
+      assertThat(test.output())
+          .contains("\"bulkImported\":60")
+          .containsPattern("\"bulkCalls\":([3-9]|1\\d)[,}]") // 25 + 25 + 10, or more if slow
+          .contains("\"triggers\":\"ok\"");
+    }
+  }
+
+  /** Copies the JavaScript tests to target/js and installs the SDK there once. */
+  private static Path install() throws IOException, InterruptedException {
+    Path dir = Path.of("target", "js");
+    Files.createDirectories(dir);
+    for (String f : List.of("package.json", "sdk-test.mjs", "scripts-test.mjs")) {
+      Files.copy(
+          Path.of("src", "test", "js", f),
+          dir.resolve(f),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    if (!Files.exists(dir.resolve("node_modules/@azure/cosmos/package.json"))) {
+      Result install =
+          run(dir, 600, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error");
+      assertThat(install.exit()).as("npm install failed:%n%s", install.output()).isZero();
+    }
+    return dir;
   }
 
   private record Result(int exit, String output) {}

@@ -81,6 +81,7 @@ public final class Container {
   private final Throttle throttle;
   private final ChangeLogRetention retention;
   private final WritePath writes;
+  private final ContainerScripts scripting;
   private final ContainerStats stats;
 
   private volatile Throughput throughput; // null: the database's shared throughput
@@ -160,6 +161,7 @@ public final class Container {
             () -> this.throughput,
             marks[0],
             marks[1]);
+    this.scripting = new ContainerScripts(this, engine, writes);
     this.stats = new ContainerStats(engine, metrics, logical, layout, throttle);
   }
 
@@ -439,6 +441,10 @@ public final class Container {
   /** Creates a document with options (only {@link ItemOptions#excludedFromIndex} applies). */
   public ItemResponse create(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
+    if (options.hasTriggers()) {
+      return scripting.triggered(
+          t, "Create", document, options, (tx, tt, doc) -> tx.create(tt, tx.prepared(tt, doc)));
+    }
     return writes.write(
         t, document, !options.excludedFromIndex(), (tx, prepared) -> tx.create(t, prepared));
   }
@@ -446,6 +452,14 @@ public final class Container {
   /** Creates the document, or replaces the one with the same (key, id). 201 or 200. */
   public ItemResponse upsert(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
+    if (options.hasTriggers()) {
+      return scripting.triggered(
+          t,
+          "Upsert",
+          document,
+          options,
+          (tx, tt, doc) -> tx.upsert(tt, tx.prepared(tt, doc), options.ifMatch()));
+    }
     return writes.write(
         t,
         document,
@@ -491,6 +505,17 @@ public final class Container {
       PartitionKeyValue key, String id, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     t.checkBodyMatches(partitionKey, document);
+    if (options.hasTriggers()) {
+      return scripting.triggered(
+          t,
+          "Replace",
+          document,
+          options,
+          (tx, tt, doc) -> {
+            tt.checkBodyMatches(partitionKey, doc);
+            return tx.replace(tt, tx.prepared(tt, doc), options.ifMatch());
+          });
+    }
     return writes.write(
         t,
         document,
@@ -505,6 +530,10 @@ public final class Container {
   /** Deletes a document. 204. */
   public ItemResponse delete(PartitionKeyValue key, String id, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
+    if (options.hasTriggers()) {
+      return scripting.triggered(
+          t, "Delete", null, options, (tx, tt, doc) -> tx.delete(tt, options.ifMatch()));
+    }
     return writes.write(t, (tx, none) -> tx.delete(t, options.ifMatch()));
   }
 
@@ -526,6 +555,12 @@ public final class Container {
       ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     checkPatchSize(operations);
+    if (options.hasTriggers()) {
+      throw CosmosError.NOT_SUPPORTED.exception(
+          "triggers %s named on a patch of '%s' are not run by cosmolab (it runs them for create,"
+              + " upsert, replace and delete); run the logic in a stored procedure instead",
+          ContainerScripts.concat(options.preTriggers(), options.postTriggers()), id);
+    }
     return writes.write(t, (tx, none) -> tx.patch(t, operations, condition, options.ifMatch()));
   }
 
@@ -542,6 +577,37 @@ public final class Container {
           "a patch has %d operations; the limit is %d",
           operations.size(), Limits.MAX_PATCH_OPERATIONS);
     }
+  }
+
+  // ------------------------------------------------------------------ server-side scripts
+
+  /**
+   * Runs a stored procedure against one logical partition, atomically: its writes commit only if it
+   * returns; a throw, an operation error it did not handle, or its time limit rolls all of them
+   * back. Charged for its operations and its running time in the partition's budget.
+   *
+   * @param parameters the JSON array of arguments (null: none)
+   * @param logging keep what it writes with {@code console.log} ({@code
+   *     x-ms-documentdb-script-enable-logging})
+   * @throws CosmosException 404 for an unknown procedure, 400 ({@code SCRIPT_ERROR}) when it
+   *     throws, 408 past its time, 429 when throttled, 501 when the engine has no script runtime
+   */
+  public ScriptResponse executeStoredProcedure(
+      PartitionKeyValue key, String procedureId, JsonNode parameters, boolean logging) {
+    return scripting.executeStoredProcedure(key, procedureId, parameters, logging);
+  }
+
+  /** The resolver of one query's {@code udf.} calls. */
+  ContainerScripts.UdfCalls userFunctions() {
+    return scripting.userFunctions();
+  }
+
+  java.time.InstantSource engineClock() {
+    return engine.clock();
+  }
+
+  io.cosmolab.engine.cost.CostModel engineCosts() {
+    return engine.costs();
   }
 
   // ------------------------------------------------------------------ transactional batch

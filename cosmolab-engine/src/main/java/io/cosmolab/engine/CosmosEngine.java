@@ -42,6 +42,10 @@ public final class CosmosEngine implements AutoCloseable {
   private final AtomicInteger ordinals = new AtomicInteger();
   private final java.util.concurrent.Executor housekeeping;
   private final java.util.concurrent.ExecutorService ownHousekeeping;
+  private final io.cosmolab.engine.script.ScriptLimits scriptLimits;
+  private volatile io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
+  private volatile boolean scriptRuntimeLooked;
+  private volatile String scriptRuntimeFailure;
 
   private CosmosEngine(Builder b) {
     this.clock = b.clock;
@@ -52,6 +56,9 @@ public final class CosmosEngine implements AutoCloseable {
     this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
     this.store = b.store;
     this.throttling = b.throttling;
+    this.scriptRuntime = b.scriptRuntime;
+    this.scriptRuntimeLooked = b.scriptRuntime != null;
+    this.scriptLimits = b.scriptLimits;
     this.ownHousekeeping = b.housekeeping == null ? housekeepingThread() : null;
     this.housekeeping = b.housekeeping == null ? ownHousekeeping : b.housekeeping;
     String catalog = store.loadCatalog();
@@ -81,6 +88,52 @@ public final class CosmosEngine implements AutoCloseable {
   /** Where deferred work runs (deleting expired documents): see {@link Builder#housekeeping}. */
   java.util.concurrent.Executor housekeeping() {
     return housekeeping;
+  }
+
+  /** What one stored procedure or trigger execution may use (5 s by default). */
+  public io.cosmolab.engine.script.ScriptLimits scriptLimits() {
+    return scriptLimits;
+  }
+
+  /**
+   * The script runtime: the one the builder was given, else the first a {@link
+   * java.util.ServiceLoader} finds (the {@code cosmolab-scripts} module on the class or module
+   * path), looked for on first use so that an engine that never runs a script never loads one.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 501 naming what to add when there is none
+   */
+  public io.cosmolab.engine.script.ScriptRuntime scriptRuntime(String what) {
+    io.cosmolab.engine.script.ScriptRuntime r = scriptRuntime;
+    if (r == null && !scriptRuntimeLooked) {
+      synchronized (this) {
+        if (!scriptRuntimeLooked) {
+          try {
+            scriptRuntime =
+                java.util.ServiceLoader.load(io.cosmolab.engine.script.ScriptRuntime.class)
+                    .findFirst()
+                    .orElse(null);
+          } catch (java.util.ServiceConfigurationError | LinkageError e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            scriptRuntimeFailure =
+                "the JavaScript runtime on the class path could not start: " + cause.getMessage();
+          }
+          scriptRuntimeLooked = true;
+        }
+        r = scriptRuntime;
+      }
+    }
+    if (r == null && scriptRuntimeFailure != null) {
+      throw CosmosError.INTERNAL_SERVER_ERROR.exception(
+          "%s failed: %s", what, scriptRuntimeFailure);
+    }
+    if (r == null) {
+      throw CosmosError.NOT_SUPPORTED.exception(
+          "%s needs a JavaScript runtime, and this engine has none: add the module"
+              + " io.cosmolab:cosmolab-scripts (Java 21+) to the class path, or give one to"
+              + " CosmosEngine.builder().scriptRuntime(...). The cosmolab command has it built in.",
+          what);
+    }
+    return r;
   }
 
   /** Writes the catalog to the store; called after every change of metadata. */
@@ -233,8 +286,30 @@ public final class CosmosEngine implements AutoCloseable {
     private io.cosmolab.engine.changefeed.Retention changeFeedRetention =
         io.cosmolab.engine.changefeed.Retention.DEFAULT;
     private java.util.concurrent.Executor housekeeping;
+    private io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
+    private io.cosmolab.engine.script.ScriptLimits scriptLimits =
+        io.cosmolab.engine.script.ScriptLimits.DEFAULT;
 
     private Builder() {}
+
+    /**
+     * The runtime that runs stored procedures, triggers and user-defined functions (default: the
+     * first one found by {@link java.util.ServiceLoader} when a script first runs, else none, and
+     * running a script answers 501 saying what to add).
+     */
+    public Builder scriptRuntime(io.cosmolab.engine.script.ScriptRuntime runtime) {
+      this.scriptRuntime = java.util.Objects.requireNonNull(runtime, "runtime");
+      return this;
+    }
+
+    /**
+     * What one script execution may use (default: {@link
+     * io.cosmolab.engine.script.ScriptLimits#DEFAULT}, 5 s).
+     */
+    public Builder scriptLimits(io.cosmolab.engine.script.ScriptLimits limits) {
+      this.scriptLimits = java.util.Objects.requireNonNull(limits, "limits");
+      return this;
+    }
 
     /** The clock every budget, TTL, timestamp and metric reads (default: the system clock). */
     public Builder clock(InstantSource clock) {

@@ -9,9 +9,37 @@ package io.cosmolab.engine;
  * @param excludedFromIndex the write's version is not indexed ({@code x-ms-indexing-directive:
  *     Exclude}), so it is charged for no indexed terms. [A] Queries still find it here; on the
  *     service a query that uses the index does not (unverified, so not modelled)
+ * @param preTriggers the pre-triggers to run, by id ({@code x-ms-documentdb-pre-trigger-include})
+ * @param postTriggers the post-triggers to run ({@code x-ms-documentdb-post-trigger-include})
  */
 public record ItemOptions(
-    String ifMatch, String ifNoneMatch, boolean strongRead, boolean excludedFromIndex) {
+    String ifMatch,
+    String ifNoneMatch,
+    boolean strongRead,
+    boolean excludedFromIndex,
+    java.util.List<String> preTriggers,
+    java.util.List<String> postTriggers) {
+  public ItemOptions {
+    preTriggers = preTriggers == null ? java.util.List.of() : java.util.List.copyOf(preTriggers);
+    postTriggers = postTriggers == null ? java.util.List.of() : java.util.List.copyOf(postTriggers);
+  }
+
+  /** Conditions, consistency and indexing, no triggers. */
+  public ItemOptions(
+      String ifMatch, String ifNoneMatch, boolean strongRead, boolean excludedFromIndex) {
+    this(ifMatch, ifNoneMatch, strongRead, excludedFromIndex, null, null);
+  }
+
+  /** The same options, running these triggers around the write. */
+  public ItemOptions withTriggers(java.util.List<String> pre, java.util.List<String> post) {
+    return new ItemOptions(ifMatch, ifNoneMatch, strongRead, excludedFromIndex, pre, post);
+  }
+
+  /** True if the request names a trigger. */
+  public boolean hasTriggers() {
+    return !preTriggers.isEmpty() || !postTriggers.isEmpty();
+  }
+
   /** No conditions, session consistency. */
   public static final ItemOptions NONE = new ItemOptions(null, null, false);
 
@@ -22,12 +50,13 @@ public record ItemOptions(
 
   /** The same options, with the version written kept out of the index. */
   public ItemOptions excludedFromIndexing() {
-    return new ItemOptions(ifMatch, ifNoneMatch, strongRead, true);
+    return new ItemOptions(ifMatch, ifNoneMatch, strongRead, true, preTriggers, postTriggers);
   }
 
   /** The same options with another If-Match. */
   public ItemOptions withIfMatch(String etag) {
-    return new ItemOptions(etag, ifNoneMatch, strongRead, excludedFromIndex);
+    return new ItemOptions(
+        etag, ifNoneMatch, strongRead, excludedFromIndex, preTriggers, postTriggers);
   }
 
   public static ItemOptions ifMatch(String etag) {
@@ -39,6 +68,7 @@ public record ItemOptions(
   }
 
   public ItemOptions strong() {
-    return new ItemOptions(ifMatch, ifNoneMatch, true, excludedFromIndex);
+    return new ItemOptions(
+        ifMatch, ifNoneMatch, true, excludedFromIndex, preTriggers, postTriggers);
   }
 }

@@ -212,6 +212,7 @@ final class QueryRunner {
             candidates,
             now);
     int pageSize = request.pageSize();
+    ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
     double[] returned = new double[Math.max(1, targets.size())];
     double shared = 0;
@@ -225,7 +226,8 @@ final class QueryRunner {
           query.open(
               input,
               engine.clock().instant(),
-              streaming ? -1 : (long) resume.offset() + pageSize + 1);
+              streaming ? -1 : (long) resume.offset() + pageSize + 1,
+              udfs);
       // skip what earlier pages returned; the work of reading it is theirs
       Loaded before = input.loaded();
       Executor.Output row = rows.next();
@@ -291,6 +293,9 @@ final class QueryRunner {
       long loaded = end.bytes[i] - start.bytes[i];
       loadedTotal += loaded;
       double charge = engine.costs().query(1, loaded, returned[i]);
+      if (i == 0) {
+        charge += engine.costs().udfCalls(udfs.calls()); // [A] the calls' time, to the first
+      }
       container.spendQuery(targets.get(i), admissions[i], charge, now);
       total += charge;
     }

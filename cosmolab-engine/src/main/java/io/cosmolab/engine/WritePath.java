@@ -205,6 +205,56 @@ final class WritePath {
     return result;
   }
 
+  /** Work of a script on one transaction, and the RU it has used so far (also when it failed). */
+  interface Scripted<R> {
+    R run(Transaction tx);
+
+    double charge();
+  }
+
+  /** What a scripted transaction returned, and where it ran. */
+  record ScriptedResult<R>(R value, double charge, long lsn, String partitionKeyRangeId) {}
+
+  /**
+   * A stored procedure or a triggered write: admitted in its partition, run on one transaction
+   * under the partition's lock, committed only if the work returns (a throw, a timeout, a failed
+   * operation the script did not handle roll everything back), and charged either way.
+   */
+  <R> ScriptedResult<R> scripted(Target t, Scripted<R> work) {
+    long now = engine.clock().millis();
+    scheduleExpiry(now);
+    ScriptedResult<R> result =
+        layout.shared(
+            l -> {
+              Layout.Partition p = l.partitionFor(t.epk());
+              Admission admission = throttle.admit(p.range, t.epk(), now);
+              R value;
+              long lsn;
+              try {
+                long[] committed = new long[1];
+                value =
+                    inTransaction(
+                        p,
+                        now,
+                        tx -> {
+                          R r = work.run(tx);
+                          tx.commit();
+                          committed[0] = tx.lastLsn();
+                          return r;
+                        });
+                lsn = Math.max(committed[0], gate.committed());
+              } catch (CosmosException e) {
+                throttle.spend(p.range, t.epk(), admission, Math.max(work.charge(), 1.0), now);
+                throw e;
+              }
+              double charge = Math.max(work.charge(), 1.0);
+              throttle.spend(p.range, t.epk(), admission, charge, now);
+              return new ScriptedResult<>(value, charge, lsn, p.range.id());
+            });
+    afterWrite(now);
+    return result;
+  }
+
   /** The operations in order on one transaction: committed if all succeed, else abandoned. */
   private BatchResult runBatch(Transaction tx, Target t, List<BatchOperation> operations) {
     List<BatchResult.OperationResult> results = new ArrayList<>(operations.size());
@@ -395,6 +445,44 @@ final class WritePath {
 
     long lastLsn() {
       return lastLsn;
+    }
+
+    long now() {
+      return now;
+    }
+
+    /** Copies, strips and measures a document for this transaction (see WritePath#prepare). */
+    Prepared prepared(Target t, ObjectNode input) {
+      return WritePath.this.prepare(t, input, now);
+    }
+
+    /**
+     * The live documents of one logical partition, by id, with this transaction's own writes: what
+     * a script's query and readDocuments see.
+     */
+    List<StoredDocument> logicalPartition(String epk) {
+      java.util.TreeMap<String, StoredDocument> out = new java.util.TreeMap<>();
+      // every document of a full key has exactly this EPK; "0" sorts after all of them
+      java.util.Iterator<StoredDocument> it =
+          store.scan(new io.cosmolab.engine.partitioning.EpkRange(epk, epk + "0"));
+      while (it.hasNext()) {
+        StoredDocument d = it.next();
+        if (d.epk().equals(epk)) {
+          out.put(d.id(), d);
+        }
+      }
+      for (StoredDocument d : staged.values()) {
+        if (d.epk().equals(epk)) {
+          out.put(d.id(), d);
+        }
+      }
+      for (String k : deleted.keySet()) {
+        if (k.startsWith(epk + '\u0000')) {
+          out.remove(k.substring(epk.length() + 1));
+        }
+      }
+      out.values().removeIf(d -> ttl.isExpired(d, now));
+      return new ArrayList<>(out.values());
     }
 
     private long nextLsn() {

@@ -299,7 +299,7 @@ abstract class GatewayServerContract {
   }
 
   @Test
-  void executingAStoredProcedure_isRefusedClearly() {
+  void executingAStoredProcedure_withoutAScriptRuntime_answers501NamingWhatToAdd() {
     SignedClient.Response created =
         client.send(
             "POST",
@@ -319,7 +319,46 @@ abstract class GatewayServerContract {
             "[]",
             Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
     assertThat(run.status()).isEqualTo(501);
-    assertThat(run.body().get("message").asText()).contains("not supported by cosmolab");
+    assertThat(run.body().get("message").asText())
+        .contains("needs a JavaScript runtime")
+        .contains("cosmolab-scripts");
+  }
+
+  @Test
+  void aWriteNamingATrigger_withoutAScriptRuntime_isRefused_notWrittenSilently() {
+    SignedClient.Response created =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/triggers",
+            "triggers",
+            "dbs/db/colls/c",
+            "{\"id\":\"t\",\"body\":\"function () {}\",\"triggerType\":\"Pre\","
+                + "\"triggerOperation\":\"All\"}",
+            Map.of());
+    assertThat(created.status()).isEqualTo(201);
+    SignedClient.Response write =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            "{\"id\":\"trig\",\"pk\":\"a\"}",
+            Map.of(
+                "x-ms-documentdb-partitionkey", "[\"a\"]",
+                "x-ms-documentdb-pre-trigger-include", "t"));
+    assertThat(write.status()).isEqualTo(501);
+    SignedClient.Response unknown =
+        client.send(
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            "{\"id\":\"trig\",\"pk\":\"a\"}",
+            Map.of(
+                "x-ms-documentdb-partitionkey", "[\"a\"]",
+                "x-ms-documentdb-post-trigger-include", "nope"));
+    assertThat(unknown.status()).isEqualTo(400);
+    assertThat(unknown.body().get("message").asText()).contains("'nope'");
   }
 
   @Test

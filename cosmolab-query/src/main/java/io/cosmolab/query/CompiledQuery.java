@@ -130,6 +130,16 @@ public final class CompiledQuery {
         .open(query, inputs, rowsWanted);
   }
 
+  /** Opens the query with its {@code udf.} calls going to {@code udfs}. */
+  public Executor.Cursor open(
+      Iterable<Executor.Input> inputs,
+      Instant now,
+      long rowsWanted,
+      io.cosmolab.query.exec.UserFunctions udfs) {
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, udfs)
+        .open(query, inputs, rowsWanted);
+  }
+
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */
   public boolean test(JsonNode document, Instant now) {
     return !execute(List.of(new Executor.Input(document, 0)), now).isEmpty();

@@ -105,8 +105,19 @@ public final class CosmosLab implements AutoCloseable {
     private Path dataDirectory;
     private GatewayServer.Transport transport = defaultTransport();
     private java.time.InstantSource clock;
+    private io.cosmolab.engine.script.ScriptLimits scriptLimits;
 
     private Builder() {}
+
+    /**
+     * What one stored procedure or trigger execution may use (default: 5 s, as the service).
+     * Scripts run when {@code io.cosmolab:cosmolab-scripts} (Java 21+) is on the test class path;
+     * without it, running one answers 501 saying so.
+     */
+    public Builder scriptLimits(io.cosmolab.engine.script.ScriptLimits limits) {
+      this.scriptLimits = limits;
+      return this;
+    }
 
     /**
      * The clock the engine reads for budgets, time to live, {@code _ts}, change-feed times and
@@ -201,6 +212,9 @@ public final class CosmosLab implements AutoCloseable {
               .defaultPhysicalPartitions(defaultPartitions);
       if (clock != null) {
         eb.clock(clock);
+      }
+      if (scriptLimits != null) {
+        eb.scriptLimits(scriptLimits);
       }
       if (dataDirectory != null) {
         eb.store(io.cosmolab.store.rocksdb.RocksDbDocumentStore.open(dataDirectory));

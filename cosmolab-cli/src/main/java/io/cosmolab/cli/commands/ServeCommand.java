@@ -61,6 +61,15 @@ public final class ServeCommand implements Callable<Integer> {
               + " Requests must arrive within 30 s and idle connections close after 120 s.")
   Integer maxConnections;
 
+  @Option(
+      names = "--script-timeout",
+      paramLabel = "MS",
+      defaultValue = "5000",
+      description =
+          "How long a stored procedure or trigger may run before it is stopped and its writes"
+              + " rolled back, in milliseconds (${DEFAULT-VALUE}, as the service).")
+  long scriptTimeoutMillis;
+
   @Option(names = "--http", description = "Plain HTTP instead of HTTPS.")
   boolean http;
 
@@ -151,6 +160,10 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     refuseAPublicKeyBeyondLoopback(host, key);
+    if (scriptTimeoutMillis < 1) {
+      throw new IllegalArgumentException(
+          "--script-timeout must be at least 1 ms, was " + scriptTimeoutMillis);
+    }
     if (maxConnections != null && maxConnections < 1) {
       throw new IllegalArgumentException(
           "--max-connections must be at least 1, was " + maxConnections);
@@ -169,6 +182,9 @@ public final class ServeCommand implements Callable<Integer> {
             .throttling(mode(throttling))
             .scale(scale)
             .defaultPhysicalPartitions(partitions)
+            .scriptLimits(
+                io.cosmolab.engine.script.ScriptLimits.DEFAULT.withTimeout(
+                    java.time.Duration.ofMillis(scriptTimeoutMillis)))
             .changeFeedRetention(
                 new io.cosmolab.engine.changefeed.Retention(
                     changeFeedRetention,

@@ -94,6 +94,28 @@ public record CostModel(
             + readsOfReturned);
   }
 
+  /**
+   * [A] RU per millisecond a stored procedure or trigger runs, added to its operations' charges.
+   * The service charges script time but publishes no rate; 1 RU per 10 ms keeps a script that only
+   * computes visible in the budget without dwarfing its writes.
+   */
+  public static final double SCRIPT_RU_PER_MILLISECOND = 0.1;
+
+  /**
+   * [A] RU per call of a user-defined function in a query (the service charges them, unpublished).
+   */
+  public static final double UDF_CALL_RU = 0.05;
+
+  /** What a script's running time adds to its charge. */
+  public double scriptTime(long nanos) {
+    return round(SCRIPT_RU_PER_MILLISECOND * nanos / 1_000_000.0);
+  }
+
+  /** What {@code calls} calls of user-defined functions add to a query's charge. */
+  public double udfCalls(long calls) {
+    return round(UDF_CALL_RU * calls);
+  }
+
   /** The write base of a document of {@code bytes} (the table's write column). */
   public double writeBase(int bytes) {
     return interpolate(WRITE_RU, bytes);

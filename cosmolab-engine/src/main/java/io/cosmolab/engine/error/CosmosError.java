@@ -26,6 +26,13 @@ public enum CosmosError {
   METHOD_NOT_ALLOWED(405, 0, "MethodNotAllowed"),
   /** A logical partition would pass its storage limit (20 GB on the service). */
   PARTITION_KEY_QUOTA_EXCEEDED(403, 1014, "Forbidden"),
+  /**
+   * A server-side script threw or failed: 400, with the script's message, and as sub-status the
+   * number the script gave its error ({@code throw new Error(404, "...")}) if any.
+   */
+  SCRIPT_ERROR(400, 0, "BadRequest"),
+  /** A stored procedure or trigger ran past its time limit (5 s on the service): stopped. */
+  SCRIPT_TIMEOUT(408, 0, "RequestTimeout"),
   /** The addressed resource does not exist. */
   NOT_FOUND(404, 0, "NotFound"),
   /** The owner (database or container) of the addressed resource does not exist. */

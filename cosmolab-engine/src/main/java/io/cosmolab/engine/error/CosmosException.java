@@ -12,9 +12,22 @@ public final class CosmosException extends RuntimeException {
   private final CosmosError error;
   private final long retryAfterMillis;
   private final double requestCharge;
+  private final int subStatus;
 
   public CosmosException(CosmosError error, String message) {
     this(error, message, 0, 0);
+  }
+
+  /**
+   * An error with its own sub-status, for {@link CosmosError#SCRIPT_ERROR}: the service sends the
+   * number a script gave its error as the sub-status.
+   */
+  public CosmosException(CosmosError error, String message, int subStatus) {
+    super(message, null, false, false);
+    this.error = error;
+    this.retryAfterMillis = 0;
+    this.requestCharge = 0;
+    this.subStatus = subStatus;
   }
 
   public CosmosException(
@@ -23,6 +36,7 @@ public final class CosmosException extends RuntimeException {
     this.error = error;
     this.retryAfterMillis = retryAfterMillis;
     this.requestCharge = requestCharge;
+    this.subStatus = error.subStatus();
   }
 
   public CosmosError error() {
@@ -34,7 +48,7 @@ public final class CosmosException extends RuntimeException {
   }
 
   public int subStatus() {
-    return error.subStatus();
+    return subStatus;
   }
 
   /** For {@link CosmosError#REQUEST_RATE_TOO_LARGE}: milliseconds until a retry can succeed. */

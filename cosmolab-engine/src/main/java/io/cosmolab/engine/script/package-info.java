@@ -1,10 +1,13 @@
 /**
- * Server-side scripts as resources: stored procedures, triggers and user-defined functions can be
- * created, read, listed, replaced and deleted, so applications and migration tools that manage them
- * work. cosmolab does not run JavaScript: executing a script is refused with a clear error (the
- * gateway says so), and queries that call a UDF fail at compile time.
+ * Server-side scripts: stored procedures, triggers and user-defined functions as resources ({@link
+ * io.cosmolab.engine.script.Scripts}), and the SPI that runs them ({@link
+ * io.cosmolab.engine.script.ScriptRuntime}, seeing the engine through {@link
+ * io.cosmolab.engine.script.ScriptHost}). The engine has no JavaScript of its own: the {@code
+ * cosmolab-scripts} module provides a runtime (found by {@link java.util.ServiceLoader} or given to
+ * the engine's builder); without one, running a script answers 501 naming what to add.
  *
  * <p>Neighbours: {@link io.cosmolab.engine.Container} owns one {@link
- * io.cosmolab.engine.script.Scripts} registry; {@code resource} lays out their RIDs.
+ * io.cosmolab.engine.script.Scripts} registry and runs a script's transaction; {@code resource}
+ * lays out their RIDs; {@code io.cosmolab.query.exec.UserFunctions} is how a query calls a UDF.
  */
 package io.cosmolab.engine.script;

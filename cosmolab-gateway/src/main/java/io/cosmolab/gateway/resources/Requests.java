@@ -124,7 +124,25 @@ final class Requests {
     if (level != null && level.strip().equalsIgnoreCase("Strong")) {
       options = options.strong();
     }
+    options =
+        options.withTriggers(
+            names(request.header(Headers.PRE_TRIGGER_INCLUDE)),
+            names(request.header(Headers.POST_TRIGGER_INCLUDE)));
     return excludedFromIndex(request) ? options.excludedFromIndexing() : options;
+  }
+
+  /** A trigger-include header: names separated by commas (absent: none). */
+  static java.util.List<String> names(String header) {
+    if (header == null || header.isBlank()) {
+      return java.util.List.of();
+    }
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (String n : header.split(",", -1)) {
+      if (!n.isBlank()) {
+        out.add(n.strip());
+      }
+    }
+    return out;
   }
 
   /** {@code x-ms-indexing-directive}: Include, Exclude or Default (absent: Default). */

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
-import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.ScriptResponse;
 import io.cosmolab.engine.script.ScriptKind;
 import io.cosmolab.engine.script.Scripts;
+import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.Map;
 
 /**
  * {@code .../sprocs}, {@code .../triggers}, {@code .../udfs}: the scripts as resources (create,
- * read, list, query, replace, delete). Running a stored procedure ({@code POST .../sprocs/{id}}) is
- * refused with a message saying cosmolab does not execute JavaScript.
+ * read, list, query, replace, delete), and running a stored procedure ({@code POST
+ * .../sprocs/{id}}) on the engine's script runtime.
  */
 final class ScriptResource {
   private static final Map<ScriptKind, String> FEED_KEYS =
@@ -66,6 +67,33 @@ final class ScriptResource {
     return segment; // unknown: the operation answers 404 naming it
   }
 
+  /**
+   * Runs a stored procedure: the body is the JSON array of its arguments, the partition key header
+   * names the logical partition it runs in; the response body is what it set, its charge and (when
+   * asked) its log in the headers.
+   */
+  private static WireResponse execute(WireRequest request, Container c, String id) {
+    JsonNode params = request.body().length == 0 ? null : Requests.json(request);
+    if (params != null && !params.isArray() && !params.isNull()) {
+      JsonNode single = params;
+      params = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(single);
+    }
+    boolean logging = "true".equalsIgnoreCase(request.header(Headers.SCRIPT_ENABLE_LOGGING));
+    ScriptResponse r =
+        c.executeStoredProcedure(Requests.requiredPartitionKey(request), id, params, logging);
+    Map<String, String> h = Responses.containerHeaders(c, r.requestCharge());
+    h.put(Headers.SESSION_TOKEN, Responses.sessionToken(r.partitionKeyRangeId(), r.lsn()));
+    if (r.log() != null) {
+      h.put(
+          Headers.SCRIPT_LOG_RESULTS,
+          java.net.URLEncoder.encode(r.log(), java.nio.charset.StandardCharsets.UTF_8)
+              .replace("+", "%20"));
+    }
+    return r.body() == null
+        ? WireResponse.json(200, com.fasterxml.jackson.databind.node.TextNode.valueOf(""), h)
+        : WireResponse.json(200, r.body(), h);
+  }
+
   WireResponse item(WireRequest request, Container c, ScriptKind kind) {
     Scripts scripts = c.scripts();
     String id = idOf(scripts, kind, request.path().segment(5));
@@ -83,12 +111,7 @@ final class ScriptResource {
       }
       case "POST" -> {
         if (kind == ScriptKind.STORED_PROCEDURE) {
-          scripts.read(kind, id); // 404 first, if it does not exist
-          throw CosmosError.NOT_SUPPORTED.exception(
-              "executing stored procedure '%s' is not supported by cosmolab: it stores scripts"
-                  + " but does not run JavaScript. Use a transactional batch for multi-document"
-                  + " atomic writes.",
-              id);
+          return execute(request, c, id);
         }
         throw Protocol.methodNotAllowed(request);
       }

@@ -26,6 +26,10 @@ public final class Headers {
   public static final String BATCH_CONTINUE_ON_ERROR = "x-ms-cosmos-batch-continue-on-error";
   public static final String MAX_ITEM_COUNT = "x-ms-max-item-count";
   public static final String CONTINUATION = "x-ms-continuation";
+  public static final String PRE_TRIGGER_INCLUDE = "x-ms-documentdb-pre-trigger-include";
+  public static final String POST_TRIGGER_INCLUDE = "x-ms-documentdb-post-trigger-include";
+  public static final String SCRIPT_ENABLE_LOGGING = "x-ms-documentdb-script-enable-logging";
+  public static final String SCRIPT_LOG_RESULTS = "x-ms-documentdb-script-log-results";
   public static final String IF_MATCH = "if-match";
   public static final String IF_NONE_MATCH = "if-none-match";
   public static final String IF_MODIFIED_SINCE = "if-modified-since";

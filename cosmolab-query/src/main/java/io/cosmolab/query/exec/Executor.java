@@ -79,6 +79,12 @@ public final class Executor {
   private final IdentityHashMap<Query, Projection> projections = new IdentityHashMap<>();
 
   public Executor(Map<String, JsonNode> parameters, Instant now, long workLimit) {
+    this(parameters, now, workLimit, UserFunctions.NONE);
+  }
+
+  /** An executor whose {@code udf.name(...)} calls go to {@code udfs}. */
+  public Executor(
+      Map<String, JsonNode> parameters, Instant now, long workLimit, UserFunctions udfs) {
     this.budget = new Budget(workLimit);
     SystemFunctions.Context functions =
         new SystemFunctions.Context() {
@@ -105,7 +111,7 @@ public final class Executor {
     // RAND's numbers: a sequence per query, seeded from the injected clock, so a test on a
     // manual clock sees the same numbers on every run
     this.random = new java.util.SplittableRandom(now.toEpochMilli());
-    this.expressions = new ExpressionCompiler(this, parameters, budget, functions);
+    this.expressions = new ExpressionCompiler(this, parameters, budget, functions, udfs);
     this.paths = new FromPath(expressions);
   }
 

@@ -25,14 +25,17 @@ final class ExpressionCompiler {
   private final Map<String, JsonNode> parameters;
   private final Budget budget;
   private final SystemFunctions.Context functions;
+  private final UserFunctions udfs;
   private final IdentityHashMap<Expr, Eval> compiled = new IdentityHashMap<>();
 
   ExpressionCompiler(
       Executor executor,
       Map<String, JsonNode> parameters,
       Budget budget,
-      SystemFunctions.Context functions) {
+      SystemFunctions.Context functions,
+      UserFunctions udfs) {
     this.executor = executor;
+    this.udfs = udfs;
     this.parameters = parameters;
     this.budget = budget;
     this.functions = functions;
@@ -111,6 +114,18 @@ final class ExpressionCompiler {
     }
     if (e instanceof Expr.Call c) {
       return SystemFunctions.AGGREGATES.contains(c.name()) ? aggregate(c) : call(c);
+    }
+    if (e instanceof Expr.UdfCall u) {
+      String name = u.name();
+      List<Eval> args = all(u.arguments());
+      return (env, g) -> {
+        budget.spend(1);
+        List<JsonNode> values = new ArrayList<>(args.size());
+        for (Eval a : args) {
+          values.add(a.eval(env, g));
+        }
+        return udfs.call(name, values);
+      };
     }
     if (e instanceof Expr.ArrayLiteral a) {
       List<Eval> items = all(a.items());
