@@ -383,16 +383,15 @@ public final class Migrator implements AutoCloseable {
   /** A reconciliation pass, with the feed drained (latest-version feed: deletes follow here). */
   private MigrationState reconciled(MigrationState s) {
     long removed = new Reconciler(key, changes(s), writes, reads).reconcile(source, target);
-    MigrationState r =
-        advance(
-            s,
-            s.phase(),
-            s.feedContinuation(),
-            s.copyContinuation(),
-            new Delta(0, 0, 0, 0, removed),
-            s.lagSeconds(),
-            s.caughtUpAtMillis());
-    return withReconciledAt(r, now());
+    return advance(
+        s,
+        s.phase(),
+        s.feedContinuation(),
+        s.copyContinuation(),
+        new Delta(0, 0, 0, 0, removed),
+        s.lagSeconds(),
+        s.caughtUpAtMillis(),
+        now());
   }
 
   private double lagOf(long newestSeconds, double previous) {
@@ -420,6 +419,18 @@ public final class Migrator implements AutoCloseable {
       Delta d,
       double lag,
       long caughtUp) {
+    return advance(s, phase, feed, copyContinuation, d, lag, caughtUp, s.reconciledAtMillis());
+  }
+
+  private MigrationState advance(
+      MigrationState s,
+      Phase phase,
+      String feed,
+      String copyContinuation,
+      Delta d,
+      double lag,
+      long caughtUp,
+      long reconciledAt) {
     if (throttledBase < 0) {
       throttledBase = s.throttled();
       chargedBase = s.requestUnits();
@@ -455,37 +466,7 @@ public final class Migrator implements AutoCloseable {
         s.startedAtMillis(),
         rates.requestUnitsPerSecond(),
         rates.documentsPerSecond(),
-        s.reconciledAtMillis());
-  }
-
-  private static MigrationState withReconciledAt(MigrationState s, long at) {
-    return new MigrationState(
-        s.format(),
-        s.sourceUri(),
-        s.source(),
-        s.targetUri(),
-        s.target(),
-        s.partitionKey(),
-        s.onMissing(),
-        s.phase(),
-        s.feedContinuation(),
-        s.copyContinuation(),
-        s.copied(),
-        s.skipped(),
-        s.applied(),
-        s.deleted(),
-        s.throttled(),
-        s.requestUnits(),
-        s.lagSeconds(),
-        s.caughtUpAtMillis(),
-        s.updatedAtMillis(),
-        s.changeFeed(),
-        s.sourceDocuments(),
-        s.removed(),
-        s.startedAtMillis(),
-        s.ruPerSecond(),
-        s.documentsPerSecond(),
-        at);
+        reconciledAt);
   }
 
   private void save(MigrationState s) {
