@@ -25,8 +25,11 @@ import java.util.UUID;
  *       once: the quorum-acked LSN is the LSN, the replica set is the one {@code /addresses} lists.
  * </ul>
  *
- * Headers with no token ({@code x-ms-content-path}, {@code x-ms-alt-content-path}) are not sent; in
- * direct mode the SDK keys its session tokens by the container it resolved itself.
+ * The session token travels without its range prefix, which the SDK takes from the {@code
+ * PartitionKeyRangeId} token.
+ *
+ * <p>Headers with no token ({@code x-ms-content-path}, {@code x-ms-alt-content-path}) are not sent;
+ * in direct mode the SDK keys its session tokens by the container it resolved itself.
  *
  * <p>Stateless and thread-safe.
  */
@@ -48,16 +51,23 @@ final class ResponseTranslator {
         Tokens.Response.GLOBAL_COMMITTED_LSN,
         TokenType.LONGLONG,
         integer(h.get(Headers.GLOBAL_COMMITTED_LSN)));
-    b.add(Tokens.Response.SESSION_TOKEN, TokenType.STRING, h.get(Headers.SESSION_TOKEN));
+    // RNTBD carries the session token without its range: the SDK joins the PartitionKeyRangeId
+    // token, a colon and this one ("0" + ":" + "-1#12"), so both go separately
+    String session = h.get(Headers.SESSION_TOKEN);
+    String range = h.get(Headers.PARTITION_KEY_RANGE_ID);
+    if (session != null) {
+      int colon = session.lastIndexOf(':');
+      if (range == null) {
+        range = colon > 0 ? session.substring(0, colon) : "0";
+      }
+      b.add(Tokens.Response.SESSION_TOKEN, TokenType.STRING, session.substring(colon + 1));
+    }
     b.add(Tokens.Response.ETAG, TokenType.STRING, h.get(Headers.ETAG));
     b.add(Tokens.Response.CONTINUATION, TokenType.STRING, h.get(Headers.CONTINUATION));
     b.add(Tokens.Response.ITEM_COUNT, TokenType.ULONG, integer(h.get(Headers.ITEM_COUNT)));
     b.add(Tokens.Response.RETRY_AFTER_MS, TokenType.ULONG, integer(h.get(Headers.RETRY_AFTER_MS)));
     b.add(Tokens.Response.SUB_STATUS, TokenType.ULONG, integer(h.get(Headers.SUB_STATUS)));
-    b.add(
-        Tokens.Response.PARTITION_KEY_RANGE_ID,
-        TokenType.STRING,
-        h.get(Headers.PARTITION_KEY_RANGE_ID));
+    b.add(Tokens.Response.PARTITION_KEY_RANGE_ID, TokenType.STRING, range);
     b.add(Tokens.Response.QUERY_METRICS, TokenType.STRING, h.get(Headers.QUERY_METRICS));
     b.add(
         Tokens.Response.STORAGE_MAX_RESOURCE_QUOTA,
