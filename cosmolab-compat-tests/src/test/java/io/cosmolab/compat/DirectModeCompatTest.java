@@ -1,10 +1,12 @@
 package io.cosmolab.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.cosmos.ConnectionMode;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,6 +41,24 @@ class DirectModeCompatTest {
       assertThat(read.getDiagnostics().getDiagnosticsContext().getConnectionMode())
           .isEqualTo(ConnectionMode.DIRECT.toString());
       assertThat(read.getDiagnostics().toString()).contains("rntbd://");
+    }
+  }
+
+  @Test
+  void aMissingItem_is404WithSubStatus0_atOnce_notAStaleSessionRetried(CosmosLab lab) {
+    try (CosmosClient direct = lab.clientBuilder().directMode().buildClient()) {
+      direct.createDatabaseIfNotExists("direct");
+      direct.getDatabase("direct").createContainerIfNotExists("missing", "/pk");
+      CosmosContainer c = direct.getDatabase("direct").getContainer("missing");
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> c.readItem("nope", new PartitionKey("p"), JsonNode.class))
+          .isInstanceOfSatisfying(
+              CosmosException.class,
+              e -> {
+                assertThat(e.getStatusCode()).isEqualTo(404);
+                assertThat(e.getSubStatusCode()).as(e.getDiagnostics().toString()).isZero();
+              });
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
     }
   }
 }

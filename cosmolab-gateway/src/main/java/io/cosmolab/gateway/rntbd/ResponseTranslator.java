@@ -16,9 +16,11 @@ import java.util.UUID;
  * <ul>
  *   <li>{@code TransportRequestID}, echoed: it is how the SDK matches a response to its request on
  *       a connection that carries many at once.
- *   <li>An {@code LSN} on every response, errors included: a read answered without one is "not a
- *       valid LSN" and retried on another replica until it gives up with 410. Responses about a
- *       container carry its LSN already; {@link DirectDispatcher} adds it to the others.
+ *   <li>An {@code LSN} on every response, errors included, and the same as {@code LocalLSN}: every
+ *       read but a Strong one validates the local LSN ({@code useLocalLSNBasedHeaders} in {@code
+ *       StoreReader}), and a 404 answered without one is "not a valid LSN", so the read is retried
+ *       as a stale session (404/1002) for seconds before it fails. Responses about a container
+ *       carry its LSN already; {@link DirectDispatcher} adds it to the others.
  *   <li>{@code QuorumAckedLSN}, {@code CurrentReplicaSetSize}, {@code CurrentWriteQuorum} and
  *       {@code NumberOfReadRegions}: read by the quorum reader of Strong and Bounded Staleness.
  *       Assumption: one engine is every replica, so each write is acknowledged by all of them at
@@ -47,6 +49,8 @@ final class ResponseTranslator {
     Long lsn = integer(h.get(Headers.LSN));
     b.add(Tokens.Response.LSN, TokenType.LONGLONG, lsn);
     b.add(Tokens.Response.QUORUM_ACKED_LSN, TokenType.LONGLONG, lsn);
+    b.add(Tokens.Response.LOCAL_LSN, TokenType.LONGLONG, lsn);
+    b.add(Tokens.Response.QUORUM_ACKED_LOCAL_LSN, TokenType.LONGLONG, lsn);
     b.add(
         Tokens.Response.GLOBAL_COMMITTED_LSN,
         TokenType.LONGLONG,

@@ -93,6 +93,8 @@ final class Tokens {
     static final int ITEM_LSN = 0x0032; // LongLong
     static final int TRANSPORT_REQUEST_ID = 0x0035; // ULong
     static final int SERVER_DATE_TIME_UTC = 0x0039; // SmallString
+    static final int LOCAL_LSN = 0x003A; // LongLong
+    static final int QUORUM_ACKED_LOCAL_LSN = 0x003B; // LongLong
     static final int SESSION_TOKEN = 0x003E; // String
     static final int INDEX_UTILIZATION = 0x0044; // String
     static final int QUERY_EXECUTION_INFO = 0x0045; // String
