@@ -71,7 +71,7 @@ final class DirectDispatcher {
           wire == null ? "?" : wire.method(),
           wire == null ? "?" : wire.path(),
           range,
-          wire == null ? "" : wire.headers(),
+          wire == null ? "" : withoutSignature(wire.headers()),
           response.status(),
           response.headers(),
           response.status() >= 400
@@ -80,6 +80,13 @@ final class DirectDispatcher {
     }
     return ResponseTranslator.translate(
         response, r.activityId(), r.number(Tokens.Request.TRANSPORT_REQUEST_ID));
+  }
+
+  /** The request's headers for the trace, without the signature. */
+  private static java.util.Map<String, String> withoutSignature(java.util.Map<String, String> h) {
+    java.util.Map<String, String> copy = new java.util.TreeMap<>(h);
+    copy.remove(Headers.AUTHORIZATION);
+    return copy;
   }
 
   /**
