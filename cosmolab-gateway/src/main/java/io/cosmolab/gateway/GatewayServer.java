@@ -46,7 +46,10 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
+ * Over HTTPS it also listens for the Java SDK's default connection mode, direct (RNTBD over TLS),
+ * on {@link #directPort()}, which {@code /addresses} names ({@code docs/direct-mode.md}).
+ *
+ * <p>Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
  * flight finish, and releases the threads; it does not close the engine, which the caller owns.
  *
  * <p>Connections are limited ({@link ConnectionLimits}, {@code docs/gateway.md} "Connections"): a
