@@ -46,7 +46,10 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
+ * Over HTTPS it also listens for the Java SDK's default connection mode, direct (RNTBD over TLS),
+ * on {@link #directPort()}, which {@code /addresses} names ({@code docs/direct-mode.md}).
+ *
+ * <p>Binds to loopback unless told otherwise. {@link #close()} stops accepting, lets requests in
  * flight finish, and releases the threads; it does not close the engine, which the caller owns.
  *
  * <p>Connections are limited ({@link ConnectionLimits}, {@code docs/gateway.md} "Connections"): a
@@ -81,6 +84,11 @@ public final class GatewayServer implements AutoCloseable {
   private final ConnectionLimits limits;
   private final Observability observability;
 
+  /** The direct-mode listener and the workers it owns (null when it shares the gateway's). */
+  private io.cosmolab.gateway.rntbd.DirectListener direct;
+
+  private WorkerPool directWorkers;
+
   private GatewayServer(
       Listener listener,
       URI endpoint,
@@ -108,6 +116,14 @@ public final class GatewayServer implements AutoCloseable {
   /** The port the server listens on (the one chosen when 0 was asked for). */
   public int port() {
     return listener.port();
+  }
+
+  /**
+   * The port of the direct-mode (RNTBD) listener, which the Java SDK's default connection mode
+   * uses; 0 when direct mode is off (plain HTTP, or {@link Builder#withoutDirectMode()}).
+   */
+  public int directPort() {
+    return direct == null ? 0 : direct.port();
   }
 
   /** The TLS certificate served, or null with plain HTTP. */
@@ -145,8 +161,14 @@ public final class GatewayServer implements AutoCloseable {
   @Override
   public void close() {
     try {
+      if (direct != null) {
+        direct.close();
+      }
       listener.close();
     } finally {
+      if (directWorkers != null) {
+        directWorkers.close(Duration.ofSeconds(1));
+      }
       observability.close();
     }
   }
@@ -241,6 +263,8 @@ public final class GatewayServer implements AutoCloseable {
     private boolean metrics = true;
     private AlertRules alertRules = AlertRules.defaults();
     private java.util.function.Consumer<AlertEvent> alertListener = AlertEvaluator.log();
+    private Integer directPort; // null: the port after the gateway's, or any when that is 0
+    private boolean directMode = true;
 
     private Builder(CosmosEngine engine) {
       if (engine == null) {
@@ -255,6 +279,29 @@ public final class GatewayServer implements AutoCloseable {
         throw new IllegalArgumentException("port must be 0..65535, was " + port);
       }
       this.port = port;
+      return this;
+    }
+
+    /**
+     * The port of the direct-mode (RNTBD) listener; 0 picks a free one. Default: the gateway's port
+     * + 1 (8082 beside 8081; the classic emulator also listens for direct mode on ports just above
+     * its gateway's), or a free one when the gateway's port is 0.
+     */
+    public Builder directPort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("directPort must be 0..65535, was " + port);
+      }
+      this.directPort = port;
+      return this;
+    }
+
+    /**
+     * Serves gateway mode only: {@code /addresses} then answers 501, telling a direct-mode client
+     * to switch to gateway mode. Direct mode is also off with {@link #plainHttp()}: the SDK speaks
+     * RNTBD over TLS only.
+     */
+    public Builder withoutDirectMode() {
+      this.directMode = false;
       return this;
     }
 
@@ -453,15 +500,57 @@ public final class GatewayServer implements AutoCloseable {
       HostCheck hostCheck = new HostCheck(hosts);
       Observability observability =
           new Observability(engine, alertRules, metrics, alertListener).start();
+      java.util.concurrent.atomic.AtomicInteger directPortNow =
+          new java.util.concurrent.atomic.AtomicInteger();
       java.util.function.Function<WireRequest, WireResponse> protocol =
           new ObservedProtocol(
-              new Protocol(engine, auth, hostCheck, endpointText::get), hostCheck, observability);
+              new Protocol(engine, auth, hostCheck, endpointText::get, directPortNow::get),
+              hostCheck,
+              observability);
+      GatewayServer server;
       try {
-        return bindAndServe(protocol, certFuture, maxBody, endpointText, scheme, observability);
+        server = bindAndServe(protocol, certFuture, maxBody, endpointText, scheme, observability);
       } catch (RuntimeException | Error e) {
         observability.close();
         throw e;
       }
+      if (tls && directMode) {
+        try {
+          startDirect(server, protocol, maxBody);
+        } catch (RuntimeException | Error e) {
+          server.close();
+          throw e;
+        }
+        directPortNow.set(server.directPort());
+      }
+      return server;
+    }
+
+    /** The direct-mode listener beside the gateway, on its certificate and its protocol. */
+    private void startDirect(
+        GatewayServer server,
+        java.util.function.Function<WireRequest, WireResponse> protocol,
+        int maxBody) {
+      java.util.concurrent.Executor workers;
+      if (server.listener instanceof NettyListener n) {
+        workers = n.workers();
+      } else {
+        server.directWorkers = WorkerPool.start(workerThreads);
+        workers = server.directWorkers;
+      }
+      int chosen = directPort != null ? directPort : port == 0 ? 0 : Math.min(65535, port + 1);
+      InetSocketAddress at = new InetSocketAddress(bindAddress().getAddress(), chosen);
+      server.direct =
+          io.cosmolab.gateway.rntbd.DirectListener.start(
+              at,
+              java.util.concurrent.CompletableFuture.completedFuture(
+                  server.certificate.serverContext()),
+              protocol,
+              engine,
+              workers,
+              maxBody,
+              limits.idleTimeout(),
+              Math.max(1, Math.min(2, eventLoopThreads)));
     }
 
     private GatewayServer bindAndServe(

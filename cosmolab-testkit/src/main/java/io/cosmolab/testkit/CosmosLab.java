@@ -19,9 +19,10 @@ import java.nio.file.Path;
  * }
  * }</pre>
  *
- * The client builder is set up the way the Java SDK needs for an emulator: gateway mode, the
- * endpoint and key, and (over HTTPS) the SDK's switch that accepts the emulator's self-signed
- * certificate on {@code localhost}; over plain HTTP, the switch that allows it.
+ * The client builder is set up the way the Java SDK needs for an emulator: the endpoint and key,
+ * and (over HTTPS) the SDK's switch that accepts the emulator's self-signed certificate on {@code
+ * localhost}, in the SDK's default connection mode, direct, which the lab serves beside gateway
+ * mode; over plain HTTP, gateway mode (direct mode is TLS only) and the switch that allows it.
  */
 public final class CosmosLab implements AutoCloseable {
   /** The SDK's switch for the emulator's self-signed certificate (azure-cosmos 4.64+). */
@@ -69,18 +70,42 @@ public final class CosmosLab implements AutoCloseable {
     return server;
   }
 
+  /** The port of the direct-mode (RNTBD) listener; 0 over plain HTTP, which has none. */
+  public int directPort() {
+    return server.directPort();
+  }
+
   /**
-   * A client builder for this lab: gateway mode, endpoint, key, and the TLS switch the SDK needs.
-   * Sets the SDK's system property as a side effect (the SDK reads it from there).
+   * A client builder for this lab: endpoint, key, and the TLS switch the SDK needs, in the SDK's
+   * default connection mode (direct) — or gateway mode over plain HTTP, or when {@code
+   * -Dcosmolab.connection=gateway} asks for it (how the compatibility suite runs both). Sets the
+   * SDK's system property as a side effect (the SDK reads it from there).
    */
   public CosmosClientBuilder clientBuilder() {
     System.setProperty(
         server.isTls() ? CERT_VALIDATION_DISABLED : HTTP_WITHOUT_TLS_ALLOWED, "true");
-    return new CosmosClientBuilder()
-        .endpoint(endpoint().toString())
-        .key(key)
-        .gatewayMode(new GatewayConnectionConfig())
-        .contentResponseOnWriteEnabled(true);
+    CosmosClientBuilder b =
+        new CosmosClientBuilder()
+            .endpoint(endpoint().toString())
+            .key(key)
+            .contentResponseOnWriteEnabled(true);
+    if (server.directPort() == 0 || gatewayRequested()) {
+      b.gatewayMode(new GatewayConnectionConfig());
+    }
+    return b;
+  }
+
+  /** {@code -Dcosmolab.connection}: {@code direct} (default) or {@code gateway}. */
+  private static boolean gatewayRequested() {
+    String mode = System.getProperty("cosmolab.connection", "direct").strip();
+    if (mode.equalsIgnoreCase("gateway")) {
+      return true;
+    }
+    if (mode.equalsIgnoreCase("direct")) {
+      return false;
+    }
+    throw new IllegalArgumentException(
+        "-Dcosmolab.connection must be direct or gateway, was '" + mode + "'");
   }
 
   /** Stops the server and the engine. */

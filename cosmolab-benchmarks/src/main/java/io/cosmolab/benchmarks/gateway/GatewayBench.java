@@ -74,6 +74,10 @@ public final class GatewayBench {
               Integer.parseInt(args[4]),
               Integer.parseInt(args[5]),
               args.length > 6 ? Long.parseLong(args[6]) : -1);
+      case "sdk-modes" ->
+          sdkModes(
+              args.length > 1 ? Integer.parseInt(args[1]) : 10,
+              args.length > 2 ? Integer.parseInt(args[2]) : 4);
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
   }
@@ -350,6 +354,77 @@ public final class GatewayBench {
       int perThread = (seconds + 3) * 20_000 + 7919;
       raw("raw HTTP creates", port, seconds, threads, t -> creates(t, perThread));
       sdk(server, seconds, threads);
+    } finally {
+      engine.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ SDK: gateway vs direct
+
+  /**
+   * The Java SDK's point reads and creates in gateway mode and in direct mode (RNTBD), against one
+   * HTTPS server in this JVM, in the same run: reads, then creates, each mode in turn.
+   */
+  private static void sdkModes(int seconds, int threads) throws Exception {
+    CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OFF).build();
+    engine
+        .createDatabase("bench")
+        .createContainer(
+            ContainerSettings.of("items", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(100_000)));
+    var container = engine.database("bench").container("items");
+    for (int i = 0; i < 10_000; i++) {
+      container.create(
+          (ObjectNode)
+              io.cosmolab.engine.document.JsonTrees.read(
+                  "{\"id\":\"d"
+                      + i
+                      + "\",\"pk\":\"p"
+                      + (i % 1000)
+                      + "\",\"payload\":\""
+                      + "x".repeat(200)
+                      + "\"}"));
+    }
+    System.setProperty("COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED", "true");
+    try (GatewayServer server = GatewayServer.builder(engine).port(0).start()) {
+      java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong();
+      for (String op : new String[] {"point reads", "creates"}) {
+        for (boolean direct : new boolean[] {false, true}) {
+          CosmosClientBuilder b =
+              new CosmosClientBuilder()
+                  .endpoint(server.endpoint().toString())
+                  .key(MasterKeyAuthenticator.EMULATOR_KEY)
+                  .contentResponseOnWriteEnabled(false);
+          if (!direct) {
+            b.gatewayMode(new GatewayConnectionConfig());
+          }
+          try (CosmosClient client = b.buildClient()) {
+            CosmosContainer c = client.getDatabase("bench").getContainer("items");
+            run(
+                "Java SDK " + op + ", " + (direct ? "direct mode (RNTBD)" : "gateway mode"),
+                seconds,
+                threads,
+                t -> {
+                  int[] next = {t * 7919};
+                  return () -> {
+                    if (op.equals("creates")) {
+                      long n = ids.incrementAndGet();
+                      ObjectNode d =
+                          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                              .objectNode()
+                              .put("id", "c" + n)
+                              .put("pk", "p" + (n % 1000))
+                              .put("payload", "x".repeat(200));
+                      c.createItem(d, new PartitionKey("p" + (n % 1000)), null);
+                    } else {
+                      int i = next[0]++ % 10_000;
+                      c.readItem("d" + i, new PartitionKey("p" + (i % 1000)), ObjectNode.class);
+                    }
+                  };
+                });
+          }
+        }
+      }
     } finally {
       engine.close();
     }

@@ -70,7 +70,16 @@ public final class ServeCommand implements Callable<Integer> {
               + " rolled back, in milliseconds (${DEFAULT-VALUE}, as the service).")
   long scriptTimeoutMillis;
 
-  @Option(names = "--http", description = "Plain HTTP instead of HTTPS.")
+  @Option(
+      names = "--direct-port",
+      description =
+          "Port for direct mode (RNTBD over TLS), the Java SDK's default connection mode; 0 picks"
+              + " a free one (default: --port + 1, or a free one with --port 0).")
+  Integer directPort;
+
+  @Option(
+      names = "--http",
+      description = "Plain HTTP instead of HTTPS (and so no direct mode, which is TLS only).")
   boolean http;
 
   @Option(
@@ -214,6 +223,9 @@ public final class ServeCommand implements Callable<Integer> {
       if (http) {
         b.plainHttp();
       }
+      if (directPort != null) {
+        b.directPort(directPort);
+      }
       if (maxConnections != null) {
         b.maxConnections(maxConnections);
       }
@@ -314,21 +326,30 @@ public final class ServeCommand implements Callable<Integer> {
         limits.maxConnections(),
         limits.requestReadTimeout().toSeconds(),
         limits.idleTimeout().toSeconds());
+    out.println(
+        server.directPort() > 0
+            ? "  direct mode rntbd://localhost:"
+                + server.directPort()
+                + "/ (RNTBD over TLS, --direct-port)"
+            : "  direct mode off (plain HTTP): Java clients need gatewayMode()");
     if (server.isTls()) {
       out.printf(
           "  TLS         self-signed for localhost, kept in %s%n", server.certificate().file());
       out.println("              export it: cosmolab cert pem  |  cosmolab cert truststore <file>");
     }
     out.println();
-    out.println("Java (azure-cosmos 4.64+), gateway mode:");
+    out.println(
+        server.directPort() > 0
+            ? "Java (azure-cosmos 4.64+), direct mode (its default) or gateway mode:"
+            : "Java (azure-cosmos 4.64+), gateway mode:");
     out.printf(
         "  -D%s=true%n",
         server.isTls()
             ? "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED"
             : "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED");
     out.printf(
-        "  new CosmosClientBuilder().endpoint(\"%s\").key(KEY).gatewayMode().buildClient()%n",
-        endpoint);
+        "  new CosmosClientBuilder().endpoint(\"%s\").key(KEY)%s.buildClient()%n",
+        endpoint, server.directPort() > 0 ? "" : ".gatewayMode()");
     out.println("JavaScript (@azure/cosmos):");
     if (server.isTls()) {
       out.printf(

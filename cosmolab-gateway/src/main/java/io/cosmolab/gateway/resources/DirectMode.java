@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What cosmolab answers a client in direct mode, the Java SDK's default, until it serves RNTBD: a
- * clear 501 that says to build the client in gateway mode — never a 401 that blames the key.
+ * The gateway's part of direct mode, the Java SDK's default: {@code /addresses}, answered by {@link
+ * Addresses} while the direct-mode listener runs, and otherwise with a clear 501 that says to build
+ * the client in gateway mode — never a 401 that blames the key.
  *
  * <p>In direct mode the SDK first asks the gateway for a partition's replica addresses, {@code GET
  * /addresses/?$resolveFor=dbs/{db}/colls/{coll}/docs&$filter=protocol eq rntbd
@@ -25,17 +26,27 @@ import java.util.Locale;
 final class DirectMode {
   private DirectMode() {}
 
-  static WireResponse refuseAddresses(WireRequest request, MasterKeyAuthenticator auth) {
+  static WireResponse addresses(
+      WireRequest request, MasterKeyAuthenticator auth, Addresses addresses) {
     String resolveFor = request.queryParameter("$resolveFor");
+    ResourcePath target = resolveFor == null ? new ResourcePath(List.of()) : parse(resolveFor);
+    boolean collection =
+        target.size() >= 4 && "dbs".equals(target.segment(0)) && "colls".equals(target.segment(2));
     if (auth != null) {
-      if (resolveFor == null || resolveFor.isBlank()) {
-        Signatures.checkSignedOver(auth, request, "dbs", List.of(""));
+      if (collection) {
+        Signatures.checkSignedOver(auth, request, "docs", signedLinks(target));
       } else {
-        Signatures.checkSignedOver(
-            auth, request, "docs", signedLinks(ResourcePath.parse(resolveFor)));
+        Signatures.checkSignedOver(auth, request, "dbs", List.of(""));
       }
     }
-    throw notServed(resolveFor);
+    if (!addresses.serving()) {
+      throw notServed(resolveFor, false);
+    }
+    return collection ? addresses.read(request, target) : addresses.master(request);
+  }
+
+  private static ResourcePath parse(String resolveFor) {
+    return ResourcePath.parse(resolveFor.startsWith("/") ? resolveFor : "/" + resolveFor);
   }
 
   /** The links the SDK signs a collection's address request with: its RID, or its name link. */
@@ -52,12 +63,15 @@ final class DirectMode {
     return links;
   }
 
-  private static CosmosException notServed(String resolveFor) {
+  private static CosmosException notServed(String resolveFor, boolean serving) {
     return CosmosError.NOT_SUPPORTED.exception(
-        "cosmolab does not serve direct mode (RNTBD) yet: the client asked for the replica"
-            + " addresses of %s. Use gateway mode: new CosmosClientBuilder()...gatewayMode(), or"
-            + " in Spring Data Cosmos, CosmosClientBuilder#gatewayMode() in your"
-            + " AbstractCosmosConfiguration (spring.cloud.azure.cosmos.connection-mode=gateway)",
+        "%s the client asked for the replica addresses of %s. Use gateway mode: new"
+            + " CosmosClientBuilder()...gatewayMode(), or in Spring Data Cosmos,"
+            + " CosmosClientBuilder#gatewayMode() in your AbstractCosmosConfiguration"
+            + " (spring.cloud.azure.cosmos.connection-mode=gateway)",
+        serving
+            ? "cosmolab serves direct mode (RNTBD) for containers only:"
+            : "this cosmolab server runs without direct mode (RNTBD; off with plain HTTP):",
         resolveFor == null || resolveFor.isBlank() ? "the account" : resolveFor);
   }
 }

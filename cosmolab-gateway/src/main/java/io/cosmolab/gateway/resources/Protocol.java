@@ -32,6 +32,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   private final PartitionKeyRangeResource ranges = new PartitionKeyRangeResource();
   private final ScriptResource scripts;
   private final OfferResource offers;
+  private final Addresses addresses;
 
   /**
    * @param engine the account to serve
@@ -44,6 +45,19 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       MasterKeyAuthenticator auth,
       HostCheck hosts,
       java.util.function.Supplier<String> fallbackEndpoint) {
+    this(engine, auth, hosts, fallbackEndpoint, () -> 0);
+  }
+
+  /**
+   * @param directPort the port of the direct-mode (RNTBD) listener, which {@code /addresses} names;
+   *     0 while there is none
+   */
+  public Protocol(
+      CosmosEngine engine,
+      MasterKeyAuthenticator auth,
+      HostCheck hosts,
+      java.util.function.Supplier<String> fallbackEndpoint,
+      java.util.function.IntSupplier directPort) {
     this.auth = auth;
     this.hosts = hosts;
     this.resolver = new Resolver(engine);
@@ -54,13 +68,14 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
         new DocumentResource(new QueryResource(), new ChangeFeedResource(), new BatchResource());
     this.scripts = new ScriptResource(engine);
     this.offers = new OfferResource(engine);
+    this.addresses = new Addresses(directPort, resolver);
   }
 
   @Override
   public WireResponse apply(WireRequest request) {
     hosts.check(request.header("host"));
     if (isAddressRequest(request.path())) {
-      return DirectMode.refuseAddresses(request, auth);
+      return DirectMode.addresses(request, auth, addresses);
     }
     if (isPartitionKeyDelete(request.path())) {
       return deleteAllByPartitionKey(request);

@@ -1,0 +1,118 @@
+package io.cosmolab.gateway.rntbd;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The last stage of a direct-mode connection: answers the context negotiation on the event loop,
+ * runs each request on the worker pool, and closes the connection after a malformed frame or when
+ * it has been idle, with nothing in flight, for the idle timeout.
+ *
+ * <p>Unlike HTTP/1.1, RNTBD multiplexes: a client sends many requests on one connection without
+ * waiting, and each response carries the request's transport id, so responses may leave in any
+ * order. Requests therefore run independently on the shared workers; past {@value #MAX_IN_FLIGHT}
+ * in flight the connection stops reading until it is down to {@value #RESUME_AT}.
+ *
+ * <p>Concurrency: one instance per connection. Channel callbacks are confined to the event loop;
+ * the in-flight count is an atomic shared with the workers, which only write responses (Netty hands
+ * those writes to the event loop).
+ */
+final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
+  static final int MAX_IN_FLIGHT = 256;
+  static final int RESUME_AT = 64;
+
+  private final DirectDispatcher dispatcher;
+  private final Executor workers;
+  private final long idleTimeoutSeconds;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean paused;
+
+  DirectChannelHandler(DirectDispatcher dispatcher, Executor workers, long idleTimeoutSeconds) {
+    this.dispatcher = dispatcher;
+    this.workers = workers;
+    this.idleTimeoutSeconds = idleTimeoutSeconds;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Inbound msg) {
+    if (msg instanceof Inbound.ContextRequest c) {
+      var unused = ctx.writeAndFlush(FrameEncoder.encode(context(c), ctx.alloc(), true));
+    } else if (msg instanceof Inbound.Request r) {
+      inFlight.incrementAndGet();
+      workers.execute(() -> serve(ctx, r));
+      if (inFlight.get() > MAX_IN_FLIGHT && !paused) {
+        paused = true;
+        ctx.channel().config().setAutoRead(false);
+      }
+    } else if (msg instanceof Inbound.Malformed m) {
+      // after a frame that does not parse nothing later can be framed: this connection ends, the
+      // others are untouched
+      LOG.log(Level.DEBUG, "closing a direct-mode connection: " + m.reason());
+      var unused = ctx.close();
+    }
+  }
+
+  /** On a worker. */
+  private void serve(ChannelHandlerContext ctx, Inbound.Request r) {
+    try {
+      Outbound out = dispatcher.serve(r);
+      ctx.writeAndFlush(FrameEncoder.encode(out, ctx.alloc(), false))
+          .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    } catch (RuntimeException | Error e) {
+      // serve answers every request itself; what still escapes (an encoding bug, a failed write)
+      // ends this connection, never the worker
+      LOG.log(Level.ERROR, "a direct-mode request's task failed; closing its connection", e);
+      var unused = ctx.close();
+    } finally {
+      if (inFlight.decrementAndGet() <= RESUME_AT && paused) {
+        ctx.channel()
+            .eventLoop()
+            .execute(
+                () -> {
+                  if (paused) {
+                    paused = false;
+                    ctx.channel().config().setAutoRead(true);
+                  }
+                });
+      }
+    }
+  }
+
+  private Outbound context(Inbound.ContextRequest c) {
+    Object clientVersion = c.tokens().get(Tokens.Context.CLIENT_VERSION);
+    return new Outbound.Builder()
+        .add(Tokens.Context.PROTOCOL_VERSION, TokenType.ULONG, 1L)
+        .add(
+            Tokens.Context.CLIENT_VERSION,
+            TokenType.SMALL_STRING,
+            clientVersion instanceof String s ? s : "")
+        .add(Tokens.Context.SERVER_AGENT, TokenType.SMALL_STRING, "cosmolab")
+        .add(Tokens.Context.SERVER_VERSION, TokenType.SMALL_STRING, "2.14.0")
+        .add(Tokens.Context.IDLE_TIMEOUT_SECONDS, TokenType.ULONG, idleTimeoutSeconds)
+        .add(Tokens.Context.UNAUTHENTICATED_TIMEOUT_SECONDS, TokenType.ULONG, 0L)
+        .build(c.activityId(), 200, new byte[0]);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent) {
+      if (inFlight.get() == 0) {
+        var unused = ctx.close(); // the SDK opens a new connection when it next needs one
+      }
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.log(Level.DEBUG, "direct-mode connection closed after: " + cause);
+    var unused = ctx.close();
+  }
+}

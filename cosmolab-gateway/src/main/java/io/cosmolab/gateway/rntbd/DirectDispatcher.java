@@ -1,0 +1,147 @@
+package io.cosmolab.gateway.rntbd;
+
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.Database;
+import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.gateway.resources.Addresses;
+import io.cosmolab.gateway.wire.ErrorResponses;
+import io.cosmolab.gateway.wire.Headers;
+import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import java.lang.System.Logger.Level;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Serves one direct-mode request: translates it, checks that the replica it was sent to still
+ * exists, hands it to the same protocol function the HTTP transports call, and translates the
+ * answer. Every failure becomes a response frame here, as {@code ErrorResponses} makes it for HTTP;
+ * nothing escapes to the connection.
+ *
+ * <p>The replica check is what keeps direct mode right across splits. The SDK caches a range's
+ * addresses and sends a request for a key straight to the replicas of the range it believes owns
+ * the key. Once that range has split, its id is no longer in the routing map, and the request gets
+ * 410/1002 (partition key range gone), on which the SDK reads {@code /pkranges} again, resolves the
+ * child range and retries there ({@code GoneAndRetryWithRetryPolicy}, {@code
+ * PartitionKeyRangeGoneRetryPolicy} in azure-cosmos).
+ *
+ * <p>Thread-safe: no state of its own beyond the engine's, which is thread-safe.
+ */
+final class DirectDispatcher {
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
+  private static final boolean TRACE = Boolean.getBoolean("cosmolab.trace");
+
+  private final Function<WireRequest, WireResponse> protocol;
+  private final CosmosEngine engine;
+
+  DirectDispatcher(Function<WireRequest, WireResponse> protocol, CosmosEngine engine) {
+    this.protocol = protocol;
+    this.engine = engine;
+  }
+
+  Outbound serve(Inbound.Request r) {
+    String activityId = r.activityId().toString();
+    String range = Addresses.rangeOf(r.string(Tokens.Request.REPLICA_PATH));
+    Container container = null;
+    WireResponse response;
+    WireRequest wire = null;
+    try {
+      wire = RequestTranslator.translate(r);
+      container = find(wire.path()).orElse(null);
+      if (container != null && range != null && container.routing().byId(range).isEmpty()) {
+        throw CosmosError.PARTITION_KEY_RANGE_GONE.exception(
+            "partition key range %s of container '%s' is gone (split or merged): the client's"
+                + " addresses are stale, read /pkranges again",
+            range, container.id());
+      }
+      response = isBarrier(r) ? barrier() : protocol.apply(wire);
+    } catch (CosmosException e) {
+      response = ErrorResponses.of(e, activityId);
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "activity " + activityId + ": a direct-mode request failed", e);
+      response = ErrorResponses.internal(activityId);
+    }
+    response = withReplicaHeaders(response, container, range);
+    if (TRACE) {
+      System.err.printf(
+          "cosmolab rntbd %s %s range=%s %s -> %d %s %s%n",
+          wire == null ? "?" : wire.method(),
+          wire == null ? "?" : wire.path(),
+          range,
+          wire == null ? "" : withoutSignature(wire.headers()),
+          response.status(),
+          response.headers(),
+          response.status() >= 400
+              ? new String(response.body(), java.nio.charset.StandardCharsets.UTF_8)
+              : "");
+    }
+    return ResponseTranslator.translate(
+        response, r.activityId(), r.number(Tokens.Request.TRANSPORT_REQUEST_ID));
+  }
+
+  /** The request's headers for the trace, without the signature. */
+  private static java.util.Map<String, String> withoutSignature(java.util.Map<String, String> h) {
+    java.util.Map<String, String> copy = new java.util.TreeMap<>(h);
+    copy.remove(Headers.AUTHORIZATION);
+    return copy;
+  }
+
+  /**
+   * A barrier: the {@code Head} request the SDK's quorum reader and writer send (on the master
+   * partition, which it reads with Strong consistency, and for Strong accounts) to learn a
+   * replica's LSN. Answered 200 with the LSN tokens and no body. Assumption: as every replica is
+   * the one engine, its LSN is the one the write that preceded it left, so the barrier is met at
+   * once. Not authenticated: it reveals a number that every response to the same client carries.
+   */
+  private static boolean isBarrier(Inbound.Request r) {
+    return r.operationType() == Tokens.Operation.HEAD
+        || r.operationType() == Tokens.Operation.HEAD_FEED;
+  }
+
+  private static WireResponse barrier() {
+    return WireResponse.empty(200, java.util.Map.of(Headers.REQUEST_CHARGE, "0.00"));
+  }
+
+  /**
+   * Adds what a replica's every answer carries and the gateway's answers may not: the container's
+   * LSN and a session token at it (errors have neither), and the range that served it.
+   */
+  private static WireResponse withReplicaHeaders(WireResponse response, Container c, String range) {
+    WireResponse out = response;
+    long lsn = c == null ? 0 : c.lsn();
+    if (!out.headers().containsKey(Headers.LSN)) {
+      out = out.withHeader(Headers.LSN, Long.toString(lsn));
+      out = out.withHeader(Headers.GLOBAL_COMMITTED_LSN, Long.toString(lsn));
+    }
+    if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null) {
+      out =
+          out.withHeader(
+              Headers.SESSION_TOKEN, (range == null ? "0" : range) + ":-1#" + Math.max(0, lsn));
+    }
+    if (!out.headers().containsKey(Headers.PARTITION_KEY_RANGE_ID) && range != null) {
+      out = out.withHeader(Headers.PARTITION_KEY_RANGE_ID, range);
+    }
+    return out;
+  }
+
+  /** The container a path names, by name or RID, if it exists. */
+  private Optional<Container> find(ResourcePath path) {
+    if (path.size() < 4 || !"dbs".equals(path.segment(0)) || !"colls".equals(path.segment(2))) {
+      return Optional.empty();
+    }
+    Optional<Database> db = engine.findDatabase(path.segment(1));
+    if (db.isEmpty()) {
+      db = engine.databases().stream().filter(d -> d.rid().equals(path.segment(1))).findFirst();
+    }
+    return db.flatMap(
+        d -> {
+          Optional<Container> c = d.findContainer(path.segment(3));
+          return c.isPresent()
+              ? c
+              : d.containers().stream().filter(x -> x.rid().equals(path.segment(3))).findFirst();
+        });
+  }
+}

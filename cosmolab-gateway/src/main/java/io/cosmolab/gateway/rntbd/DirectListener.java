@@ -1,0 +1,135 @@
+package io.cosmolab.gateway.rntbd;
+
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.gateway.wire.WireRequest;
+import io.cosmolab.gateway.wire.WireResponse;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The direct-mode (RNTBD) listener: a TLS port whose connections run
+ *
+ * <pre>
+ *   TLS → idle timer → {@link FrameDecoder} → {@link DirectChannelHandler} (→ workers)
+ * </pre>
+ *
+ * with the gateway's certificate, and its requests answered by the gateway's protocol function. It
+ * owns its event loops; the workers are the caller's.
+ */
+public final class DirectListener implements AutoCloseable {
+  private final Channel channel;
+  private final ChannelGroup connections;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup io;
+
+  private DirectListener(
+      Channel channel, ChannelGroup connections, EventLoopGroup boss, EventLoopGroup io) {
+    this.channel = channel;
+    this.connections = connections;
+    this.boss = boss;
+    this.io = io;
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @param tls the server's TLS context (direct mode is TLS only: the SDK always connects with TLS)
+   * @param maxPayloadBytes the largest request body accepted, as over HTTP
+   * @throws IllegalStateException naming the port when it is taken
+   */
+  public static DirectListener start(
+      InetSocketAddress bindTo,
+      CompletableFuture<SslContext> tls,
+      Function<WireRequest, WireResponse> protocol,
+      CosmosEngine engine,
+      Executor workers,
+      int maxPayloadBytes,
+      Duration idleTimeout,
+      int eventLoopThreads) {
+    EventLoopGroup boss = new NioEventLoopGroup(1);
+    EventLoopGroup io = new NioEventLoopGroup(eventLoopThreads);
+    ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    DirectDispatcher dispatcher = new DirectDispatcher(protocol, engine);
+    long idleSeconds = Math.max(1, idleTimeout.toSeconds());
+    try {
+      Channel ch =
+          new ServerBootstrap()
+              .group(boss, io)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel c) {
+                      connections.add(c);
+                      SslHandler ssl = tls.join().newHandler(c.alloc());
+                      ssl.setHandshakeTimeoutMillis(10_000);
+                      c.pipeline()
+                          .addLast("tls", ssl)
+                          .addLast(
+                              "idle", new IdleStateHandler(0, 0, idleSeconds, TimeUnit.SECONDS))
+                          .addLast("frames", new FrameDecoder(maxPayloadBytes))
+                          .addLast(
+                              "direct", new DirectChannelHandler(dispatcher, workers, idleSeconds));
+                    }
+                  })
+              .bind(bindTo)
+              .syncUninterruptibly()
+              .channel();
+      return new DirectListener(ch, connections, boss, io);
+    } catch (Exception e) { // Netty rethrows the bind failure, a checked exception, undeclared
+      shutdown(boss, io);
+      if (e instanceof java.net.BindException) {
+        throw new IllegalStateException(
+            "the direct-mode port "
+                + bindTo.getPort()
+                + " on "
+                + bindTo.getHostString()
+                + " is in use; pick another with --direct-port, or 0 for any free port",
+            e);
+      }
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException("cannot start direct mode: " + e.getMessage(), e);
+    }
+  }
+
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** Stops accepting, closes the connections and the event loops, within a few seconds. */
+  @Override
+  public void close() {
+    channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+    connections.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
+    shutdown(boss, io);
+  }
+
+  private static void shutdown(EventLoopGroup boss, EventLoopGroup io) {
+    var b = boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    var i = io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    b.awaitUninterruptibly(2, TimeUnit.SECONDS);
+    i.awaitUninterruptibly(2, TimeUnit.SECONDS);
+  }
+}
