@@ -132,6 +132,7 @@ final class RequestTranslator {
     flag(h, "x-ms-cosmos-batch-ordered", r, Tokens.Request.IS_BATCH_ORDERED);
     flag(h, "x-ms-cosmos-populateindexmetrics", r, Tokens.Request.POPULATE_INDEX_METRICS);
     flag(h, "x-ms-documentdb-query-enable-scan", r, Tokens.Request.ENABLE_SCAN_IN_QUERY);
+    flag(h, Headers.SCRIPT_ENABLE_LOGGING, r, Tokens.Request.ENABLE_LOGGING);
     if (r.flag(Tokens.Request.RETURN_PREFERENCE)) {
       h.put(Headers.PREFER, "return=minimal");
     }

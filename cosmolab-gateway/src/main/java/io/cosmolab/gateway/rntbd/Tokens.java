@@ -54,6 +54,7 @@ final class Tokens {
     static final int PARTITION_KEY = 0x002B; // String: the JSON array
     static final int PARTITION_KEY_RANGE_ID = 0x002C; // String
     static final int PARTITION_KEY_RANGE_NAME = 0x0036; // String
+    static final int ENABLE_LOGGING = 0x003E; // Byte: a script's console.log is returned
     static final int A_IM = 0x003F; // String
     static final int POPULATE_QUERY_METRICS = 0x0042; // Byte
     static final int IF_MODIFIED_SINCE = 0x0047; // String
@@ -86,6 +87,7 @@ final class Tokens {
     static final int CURRENT_WRITE_QUORUM = 0x001E; // ULong
     static final int CURRENT_REPLICA_SET_SIZE = 0x001F; // ULong
     static final int PARTITION_KEY_RANGE_ID = 0x0021; // String
+    static final int LOG_RESULTS = 0x0025; // String: a script's log, URL-encoded
     static final int QUERY_METRICS = 0x0028; // String
     static final int GLOBAL_COMMITTED_LSN = 0x0029; // LongLong
     static final int NUMBER_OF_READ_REGIONS = 0x0030; // ULong
