@@ -254,10 +254,7 @@ public final class Migrator implements AutoCloseable {
               .iterator();
       try {
         while (true) {
-          FeedResponse<ObjectNode> page =
-              sdk.page(
-                  () -> pages.hasNext() ? pages.next() : null,
-                  p -> p == null ? 0 : p.getRequestCharge());
+          FeedResponse<ObjectNode> page = sdk.nextPage(pages);
           if (page == null) {
             break;
           }
@@ -322,10 +319,7 @@ public final class Migrator implements AutoCloseable {
       boolean stopped = false;
       try {
         while (true) {
-          FeedResponse<JsonNode> page =
-              sdk.page(
-                  () -> pages.hasNext() ? pages.next() : null,
-                  p -> p == null ? 0 : p.getRequestCharge());
+          FeedResponse<JsonNode> page = sdk.nextPage(pages);
           if (page == null) {
             break;
           }
@@ -353,7 +347,7 @@ public final class Migrator implements AutoCloseable {
                   + " retention?): what happened since is no longer in the feed. Drop the target"
                   + " and the state directory and start again, with a longer changeFeedPolicy"
                   + " retention on the source. The service says: "
-                  + firstLine(e),
+                  + Sdk.firstLine(e),
               e);
         }
         if (e.getStatusCode() != 429) {
@@ -376,7 +370,7 @@ public final class Migrator implements AutoCloseable {
       if (stopped || stop.getAsBoolean()) {
         return s;
       }
-      sleep(options.pollInterval());
+      sdk.sleep(options.pollInterval());
     }
   }
 
@@ -396,12 +390,6 @@ public final class Migrator implements AutoCloseable {
 
   private double lagOf(long newestSeconds, double previous) {
     return newestSeconds < 0 ? previous : Math.max(0, now() / 1000.0 - newestSeconds);
-  }
-
-  private static String firstLine(Exception e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 
   // ---------------------------------------------------------------------------------- state
@@ -478,15 +466,6 @@ public final class Migrator implements AutoCloseable {
     return options.clock().millis();
   }
 
-  private void sleep(Duration d) {
-    try {
-      options.sleeper().sleep(d);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
   /** The saved state, or null before the first run. */
   public MigrationState status() {
     return store.loadOrNull();
@@ -524,7 +503,7 @@ public final class Migrator implements AutoCloseable {
             null,
             s);
       }
-      sleep(options.pollInterval());
+      sdk.sleep(options.pollInterval());
       s = run(true, false, () -> false);
       if (s.applied() != applied) {
         applied = s.applied();

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.ast.Expr;
 import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.parse.QueryParser;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -167,10 +165,6 @@ public final class ComputedProperties {
 
   public boolean isEmpty() {
     return byName.isEmpty();
-  }
-
-  public List<String> names() {
-    return new ArrayList<>(byName.keySet());
   }
 
   /** {@code q} with every computed property its root alias reads replaced by its expression. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -137,15 +136,6 @@ public final class ValueKinds {
       }
     }
     return !paths.isEmpty();
-  }
-
-  /** Every path's kind, for a report. */
-  public Map<String, Kind> kinds() {
-    Map<String, Kind> out = new HashMap<>();
-    for (String p : paths.keySet()) {
-      out.put(p, kindOf(p));
-    }
-    return out;
   }
 
   private static String lastSegment(String path) {

@@ -41,7 +41,7 @@ public record FeedStart(ChangeFeedMode mode, String continuation) {
           "the source refuses the all-versions-and-deletes change feed (its changeFeedPolicy"
               + " keeps the latest version only?): enable it, or run with --change-feed"
               + " latest-version (deletes then follow by reconciliation). The service says: "
-              + firstLine(e),
+              + Sdk.firstLine(e),
           e);
     }
   }
@@ -61,11 +61,5 @@ public record FeedStart(ChangeFeedMode mode, String continuation) {
       throw new IllegalStateException("the source's change feed gave no continuation");
     }
     return token;
-  }
-
-  static String firstLine(Exception e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 }

@@ -59,10 +59,7 @@ public final class Reads {
                     .iterableByPage(continuation, pageSize)
                     .iterator();
           }
-          Iterator<FeedResponse<ObjectNode>> ps = pages;
-          FeedResponse<ObjectNode> p =
-              sdk.page(
-                  () -> ps.hasNext() ? ps.next() : null, r -> r == null ? 0 : r.getRequestCharge());
+          FeedResponse<ObjectNode> p = sdk.nextPage(pages);
           if (p == null) {
             done = true;
           } else {

@@ -1,8 +1,10 @@
 package io.cosmolab.migrator.internal;
 
 import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.FeedResponse;
 import io.cosmolab.migrator.MigratorOptions;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.function.Supplier;
@@ -87,6 +89,22 @@ public final class Sdk {
   }
 
   /**
+   * The next page of an SDK page iterator through {@link #page}, or null when it has no more: how
+   * the copy, the catch-up and whole-container reads all step through their pages.
+   */
+  public <T> FeedResponse<T> nextPage(Iterator<FeedResponse<T>> pages) {
+    return page(
+        () -> pages.hasNext() ? pages.next() : null, p -> p == null ? 0 : p.getRequestCharge());
+  }
+
+  /** The first line of an exception's message: what the SDK's multi-line messages lead with. */
+  public static String firstLine(Exception e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+
+  /**
    * Spends what a failed request was charged; for a 429, counts it and waits its retry-after (100
    * ms if it gave none) and returns true.
    */
@@ -129,7 +147,8 @@ public final class Sdk {
     }
   }
 
-  private void sleep(Duration d) {
+  /** Waits through the injected sleeper; an interrupt ends the run. */
+  public void sleep(Duration d) {
     try {
       options.sleeper().sleep(d);
     } catch (InterruptedException e) {
