@@ -41,9 +41,6 @@ public final class ValueKinds {
           "(?i)(.*[a-z_-])?(status|state|stage|phase|price|amount|total|quantity|qty|count|balance"
               + "|score|rating|stock|version|updatedAt|modifiedAt|updated|modified)");
 
-  private static final Pattern DATE_TIME =
-      Pattern.compile("^\\d{4}-\\d{2}(-\\d{2}([T ]\\d{2}(:\\d{2}(:\\d{2}([.,]\\d+)?)?)?)?)?.*");
-
   /** A path's kind of value. */
   public enum Kind {
     IDENTITY,
@@ -96,7 +93,7 @@ public final class ValueKinds {
         }
       } else if (v.isBoolean()) {
         t.booleans++;
-      } else if (v.isTextual() && DATE_TIME.matcher(v.textValue()).matches()) {
+      } else if (v.isTextual() && isDateTime(v.textValue())) {
         t.dateTimes++;
       }
     }
@@ -136,6 +133,32 @@ public final class ValueKinds {
       }
     }
     return !paths.isEmpty();
+  }
+
+  /**
+   * Whether {@code s} starts as an ISO-8601 date-time does, {@code yyyy-MM} (then anything on the
+   * same line: {@code -dd}, {@code Thh:mm:ss.fffZ}, an offset). A loop, not a regex: it runs on
+   * every string value of every candidate path of the sample.
+   */
+  private static final int[] DATE_DIGITS = {0, 1, 2, 3, 5, 6};
+
+  static boolean isDateTime(String s) {
+    if (s.length() < 7 || s.charAt(4) != '-') {
+      return false;
+    }
+    for (int i : DATE_DIGITS) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    for (int i = 7; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+        return false; // as the pattern's '.' would not match a line terminator
+      }
+    }
+    return true;
   }
 
   private static String lastSegment(String path) {
