@@ -4,12 +4,12 @@ import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.metrics.PartitionEvent;
 import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.routing.LayoutModel;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.routing.SplitPoints;
 import io.cosmolab.engine.throughput.PartitionBudget;
 import io.cosmolab.engine.throughput.Throughput;
-import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +152,8 @@ final class PartitionLayout {
                   Math.ceil(
                       throughput.maxRuPerSecond() / engine.limits().physicalPartitionRu() - 1e-9);
           while (current.get().routing().size() < target) {
-            PartitionKeyRange widest = widestSplittable();
+            PartitionKeyRange widest =
+                LayoutModel.nextThroughputSplit(current.get().routing(), partitionKey);
             if (widest == null) {
               break;
             }
@@ -209,7 +210,8 @@ final class PartitionLayout {
       if (p.bytes() <= limit) {
         continue;
       }
-      String at = SplitPoints.storageMedian(logical.keyBytes(p.range.range()), p.bytes());
+      String at =
+          LayoutModel.storageSplitPoint(p.bytes(), limit, logical.keyBytes(p.range.range()));
       if (at != null) {
         return new String[] {p.range.id(), at};
       }
@@ -280,21 +282,5 @@ final class PartitionLayout {
       next.put(p.range.id(), p.budget == b ? p : p.withBudget(b));
     }
     return new Layout(layout.routing(), next);
-  }
-
-  private PartitionKeyRange widestSplittable() {
-    PartitionKeyRange best = null;
-    BigInteger bestWidth = null;
-    for (PartitionKeyRange r : current.get().routing().ranges()) {
-      if (SplitPoints.midpoint(r.range(), partitionKey) == null) {
-        continue;
-      }
-      BigInteger w = SplitPoints.width(r.range());
-      if (bestWidth == null || w.compareTo(bestWidth) > 0) {
-        best = r;
-        bestWidth = w;
-      }
-    }
-    return best;
   }
 }
