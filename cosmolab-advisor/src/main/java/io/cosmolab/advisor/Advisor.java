@@ -69,10 +69,8 @@ public final class Advisor {
     for (Candidate c : candidates) {
       stats.add(new CandidateStats(c));
     }
-    Reservoir reservoir =
-        options.peak().isEmpty()
-            ? null
-            : new Reservoir(addressedFields(options, candidates), stats);
+    // kept without a workload too: the layout model places storage splits inside a prefix by it
+    Reservoir reservoir = new Reservoir(addressedFields(options, candidates), stats);
     // what the values are: date-time keys, and without a workload all there is to say how a key
     // is used
     ValueKinds kinds = new ValueKinds(candidates);
@@ -165,7 +163,7 @@ public final class Advisor {
       documents++;
       bytes += size;
       if (reservoir != null) {
-        reservoir.offer(d);
+        reservoir.offer(d, size);
       }
       if (kinds != null) {
         kinds.add(d);

@@ -2,11 +2,15 @@ package io.cosmolab.advisor;
 
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.load.Demand;
+import io.cosmolab.advisor.load.Layouts;
 import io.cosmolab.advisor.load.Reservoir;
 import io.cosmolab.advisor.stats.CandidateStats;
 import io.cosmolab.advisor.stats.ValueKinds;
 import io.cosmolab.advisor.workload.ContainerWorkload;
 import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
+import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.throughput.Throughput;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,8 +64,8 @@ final class Findings {
     double now = options.documents() > 0 ? options.documents() : docs;
     double factorNow = docs == 0 ? 1 : now / docs;
     double factorHorizon = docs == 0 ? 1 : options.documentsAtHorizon(docs) / docs;
-    int storagePartitions =
-        (int) Math.max(1, Math.ceil(s.bytes() * factorHorizon / limits.physicalPartitionBytes()));
+    // the layout the service reaches by the horizon: created by the throughput, split for storage
+    Layouts layouts = Layouts.of(s, reservoir, factorHorizon, limits);
     double monotonicity = s.monotonicity();
     // A key that rises with arrival order is harmless when each write has its own value (the
     // hash spreads them); it is the "time-based key" trap when consecutive writes share one.
@@ -77,22 +81,21 @@ final class Findings {
             ? null
             : new Demand(s, reservoir, options.peak(), meanSize, meanTerms, timeBased);
     Demand.Sizing minimum =
-        demand == null ? null : demand.minimum(options.throughput(), storagePartitions, limits);
+        demand == null ? null : demand.minimum(options.throughput(), layouts, limits);
     Throughput throughput = options.throughput();
-    int partitions = Advisor.partitions(throughput, storagePartitions);
+    Layouts.Layout layout = layouts.created(Advisor.partitions(throughput, 1));
     if (options.findMinimum()) {
       if (minimum != null) {
         throughput = minimum.throughput();
-        partitions = minimum.partitions();
+        layout = minimum.layout();
       } else {
-        throughput = saturated(options.throughput(), demand, limits);
-        partitions = Advisor.partitions(throughput, storagePartitions);
+        throughput = saturated(options.throughput(), demand, layouts, limits);
+        layout = layouts.created(Advisor.partitions(throughput, 1));
       }
     }
+    int partitions = layout.size();
 
-    List<long[]> load =
-        s.perPartition(
-            io.cosmolab.advisor.stats.EpkBuckets.evenLayout(candidate.definition(), partitions));
+    List<long[]> load = s.perPartition(layout.bounds());
     double keyedBytes = 0;
     for (long[] p : load) {
       keyedBytes += p[1];
@@ -129,7 +132,7 @@ final class Findings {
     Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
     List<Advice.Share> byRu = new ArrayList<>();
     if (demand != null && !demand.isEmpty()) {
-      double[] perPartition = demand.at(partitions);
+      double[] perPartition = demand.at(layout);
       double busiest = 0;
       double total = 0;
       List<Double> ru = new ArrayList<>();
@@ -139,7 +142,7 @@ final class Findings {
         ru.add(d);
       }
       double budget = throughput.maxRuPerSecond() / partitions;
-      double over = demand.rejectedShare(partitions, budget);
+      double over = demand.rejectedShare(layout, budget);
       Double minimumRu = minimum == null ? null : minimum.throughput().maxRuPerSecond();
       StorageCurve.Curve ruCurve =
           StorageCurve.of(
@@ -157,7 +160,7 @@ final class Findings {
       byRu = topByRu(demand.perKey(), total);
       routing = f.routing(demand, candidate, partitions, total);
       if (minimum == null) {
-        f.unservable(candidate, demand, byRu, busiest, limits);
+        f.unservable(candidate, demand, layouts, byRu, busiest, limits);
       } else if (over > 0.001) {
         f.add(
             2,
@@ -359,12 +362,18 @@ final class Findings {
   }
 
   /**
-   * No throughput serves the peak on the layout throughput creates. Only a logical partition that
+   * No throughput serves the peak on the layout the service reaches. Only a logical partition that
    * alone needs more than one physical partition's RU/s is past every remedy; a hierarchical key's
-   * prefix is not: its logical partitions can be spread by a split inside it.
+   * prefix is not: its logical partitions can be spread by a split inside it, which storage splits
+   * make once the prefix's data fills a partition, and a manual split makes at once.
    */
   private void unservable(
-      Candidate candidate, Demand demand, List<Advice.Share> byRu, double busiest, Limits limits) {
+      Candidate candidate,
+      Demand demand,
+      Layouts layouts,
+      List<Advice.Share> byRu,
+      double busiest,
+      Limits limits) {
     double ceiling = limits.physicalPartitionRu();
     if (!byRu.isEmpty() && byRu.get(0).weight() > ceiling) {
       add(
@@ -378,31 +387,42 @@ final class Findings {
       score = Math.min(score, 40);
       return;
     }
-    // the most partitions throughput makes: what is left in the busiest is one EPK bucket, which
-    // under a hierarchical key is a first-level value (every EPK of a prefix starts alike)
-    double unsplit = 0;
-    for (double x : demand.at(Demand.maxPartitions())) {
-      unsplit = Math.max(unsplit, x);
-    }
+    // under a hierarchical key, the busiest logical partition may be small while its prefix is
+    // not: the prefix spreads only as far as storage splits inside it take it by the horizon
     String prefix =
         candidate.kind() == Candidate.Kind.HIERARCHICAL && !byRu.isEmpty()
             ? firstLevel(byRu.get(0).key())
             : null;
-    if (prefix != null && unsplit > ceiling) {
-      add(
-          2,
-          25,
-          "no throughput avoids 429 on the layout throughput creates: the prefix %s needs ~%.0f"
-              + " RU/s on one physical partition, past the %,.0f it serves; throughput splits cut"
-              + " at range midpoints, never inside a prefix [A]. Its busiest logical partition"
-              + " needs only ~%.0f RU/s, so a split inside the prefix spreads it: a storage split"
-              + " at the median does, once the prefix holds most of a full partition, and so does"
-              + " a manual partition split",
-          shortKey(prefix),
-          unsplit,
-          ceiling,
-          byRu.get(0).weight());
-      return;
+    if (prefix != null) {
+      Layouts.Layout best = demand.leastBusy(layouts);
+      EpkRange range;
+      try {
+        range =
+            EffectivePartitionKey.prefixRange(
+                candidate.definition(), PartitionKeyValue.fromJson(PREFIX_READER.readTree(prefix)));
+      } catch (java.io.IOException | RuntimeException e) {
+        range = null;
+      }
+      if (range != null) {
+        int spans = best.routing().overlapping(range).size();
+        add(
+            2,
+            25,
+            "no throughput avoids 429 on the layouts the service reaches: the prefix %s holds"
+                + " %s by the horizon, so storage splits at the median spread it over %d"
+                + " physical partition%s at most, and the busiest still needs ~%.0f RU/s at peak,"
+                + " past the %,.0f one serves; throughput splits cut at range midpoints, never"
+                + " inside a prefix [A]. Its busiest logical partition needs only ~%.0f RU/s, so a"
+                + " manual split inside the prefix (or a first level that spreads) serves it",
+            shortKey(prefix),
+            io.cosmolab.advisor.report.HtmlReport.bytes(layouts.bytesWithin(range)),
+            spans,
+            spans == 1 ? "" : "s",
+            demand.busiest(best),
+            ceiling,
+            byRu.get(0).weight());
+        return;
+      }
     }
     add(
         1,
@@ -597,11 +617,15 @@ final class Findings {
   }
 
   /** When no throughput serves the peak: the throughput that would carry its total demand. */
-  private static Throughput saturated(Throughput kind, Demand demand, Limits limits) {
-    double[] one = demand.at(1);
+  private static Throughput saturated(
+      Throughput kind, Demand demand, Layouts layouts, Limits limits) {
+    double one = 0;
+    for (double x : demand.at(layouts.created(1))) {
+      one += x;
+    }
     double floor =
         kind instanceof Throughput.Autoscale ? limits.minAutoscaleMaxRu() : limits.minManualRu();
-    return kind.withValue(Math.max(floor, Math.min(limits.maxRu(), Math.ceil(one[0] / 100) * 100)));
+    return kind.withValue(Math.max(floor, Math.min(limits.maxRu(), Math.ceil(one / 100) * 100)));
   }
 
   /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.input.DocumentReader;
 import io.cosmolab.advisor.stats.CandidateStats;
+import io.cosmolab.advisor.stats.EpkBuckets;
 import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.routing.RoutingMap;
@@ -73,7 +74,13 @@ class AdvisorTest {
     assertThat(s.heaviestByDocuments(1).get(0).key()).isEqualTo(top);
     assertThat(s.heaviestByDocuments(1).get(0).estimate()).isEqualTo(docsByKey.get(top));
     assertThat(s.heaviestByBytes(1).get(0).estimate()).isEqualTo(bytesByKey.get(top));
-    List<long[]> perPartition = s.perPartition(layout);
+    double[] bounds = new double[9]; // 8 even partitions start on bucket boundaries
+    for (int i = 0; i < 8; i++) {
+      String min = layout.ranges().get(i).range().min();
+      bounds[i] = min.isEmpty() ? 0 : EpkBuckets.of(min);
+    }
+    bounds[8] = EpkBuckets.COUNT;
+    List<long[]> perPartition = s.perPartition(bounds);
     for (int i = 0; i < 8; i++) {
       assertThat(perPartition.get(i)[1]).as("partition %d", i).isEqualTo(exactPerPartition[i]);
     }

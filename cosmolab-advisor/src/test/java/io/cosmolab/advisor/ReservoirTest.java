@@ -31,7 +31,7 @@ class ReservoirTest {
         d.put("f" + t, t);
       }
       exact += DocumentShape.indexedTerms(d);
-      reservoir.offer(d);
+      reservoir.offer(d, DocumentShape.sizeOf(d));
     }
     double mean = exact / (double) n;
     if (n <= Reservoir.SIZE) {

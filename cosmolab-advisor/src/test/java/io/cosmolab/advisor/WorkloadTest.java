@@ -147,7 +147,10 @@ class WorkloadTest {
     for (int r = 1; r <= ranked.size(); r++) {
       h += Math.pow(r, -s);
     }
-    int[] bounds = EpkBuckets.bounds(EpkBuckets.evenLayout(user.definition(), 4));
+    int[] bounds = new int[5]; // 4 even partitions: 1,024 buckets each
+    for (int p = 0; p <= 4; p++) {
+      bounds[p] = p * EpkBuckets.COUNT / 4;
+    }
     double[] share = new double[4];
     for (int r = 0; r < ranked.size(); r++) {
       int b =

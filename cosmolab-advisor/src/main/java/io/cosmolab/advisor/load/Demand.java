@@ -171,19 +171,14 @@ public final class Demand {
     return total == 0 && broadcastRate == 0;
   }
 
-  /** The demand of each partition of the even layout of {@code partitions}, RU/s. */
-  public double[] at(int partitions) {
-    double[] out = EpkBuckets.sum(perBucket, bounds(partitions));
+  /** The demand of each partition of {@code layout}, RU/s. */
+  public double[] at(Layouts.Layout layout) {
+    double[] out = EpkBuckets.sum(perBucket, layout.bounds());
     double each = broadcastRate * COSTS.queryPerPartition();
     for (int p = 0; p < out.length; p++) {
       out[p] += each;
     }
     return out;
-  }
-
-  /** The bucket bounds of the even layout of {@code partitions}. */
-  private int[] bounds(int partitions) {
-    return EpkBuckets.bounds(EpkBuckets.evenLayout(candidate.definition(), partitions));
   }
 
   /** The RU/s that visiting more than one partition adds, with {@code partitions}. */
@@ -210,19 +205,20 @@ public final class Demand {
   }
 
   /**
-   * The share of requests that would be answered with 429 on the even layout of {@code partitions},
-   * each with {@code budget} RU/s. A partition whose offered demand exceeds its budget admits the
-   * share budget ÷ demand of its requests; a request that visits every partition needs each of them
-   * to admit it (taken as independent), and one rejected anywhere costs nothing elsewhere, so the
+   * The share of requests that would be answered with 429 on {@code layout}, each partition with
+   * {@code budget} RU/s. A partition whose offered demand exceeds its budget admits the share
+   * budget ÷ demand of its requests; a request that visits every partition needs each of them to
+   * admit it (taken as independent), and one rejected anywhere costs nothing elsewhere, so the
    * admission rates are solved together (a damped fixed point). For point operations alone this
    * equals the RU/s beyond budget over all RU/s; with fan-out, one hot partition rejects whole
    * requests. [I] A targeted request that visits a few partitions is taken as visiting one.
    */
-  public double rejectedShare(int partitions, double budget) {
+  public double rejectedShare(Layouts.Layout layout, double budget) {
     if (loads.isEmpty()) {
       return 0;
     }
-    int[] bounds = bounds(partitions);
+    double[] bounds = layout.bounds();
+    int partitions = layout.size();
     int n = loads.size();
     double[][] ru = new double[n][];
     double[][] share = new double[n][];
@@ -295,37 +291,69 @@ public final class Demand {
     return MAX_PARTITIONS;
   }
 
-  /** A throughput and the physical partitions it runs on. */
-  public record Sizing(Throughput throughput, int partitions) {}
+  /**
+   * Of the layouts {@link #minimum} searches, the one whose busiest partition needs least: what the
+   * best a throughput can do looks like when no throughput serves the peak.
+   */
+  public Layouts.Layout leastBusy(Layouts layouts) {
+    Layouts.Layout best = null;
+    double least = Double.MAX_VALUE;
+    for (int p = 1; p <= MAX_PARTITIONS; p++) {
+      Layouts.Layout layout = layouts.created(p);
+      double busiest = busiest(layout);
+      if (busiest < least) {
+        least = busiest;
+        best = layout;
+      }
+    }
+    return best;
+  }
+
+  /** The demand of the busiest partition of {@code layout}, RU/s. */
+  public double busiest(Layouts.Layout layout) {
+    double busiest = 0;
+    for (double x : at(layout)) {
+      busiest = Math.max(busiest, x);
+    }
+    return busiest;
+  }
+
+  /** A throughput and the layout it runs on. */
+  public record Sizing(Throughput throughput, Layouts.Layout layout) {
+    /** The physical partitions. */
+    public int partitions() {
+      return layout.size();
+    }
+  }
 
   /**
    * The least throughput of {@code kind} (manual or autoscale) at which no partition's demand
-   * exceeds its budget, and the partitions it needs, searched over partition counts from {@code
-   * storagePartitions} (what the data needs) up. A container created with P partitions can be
-   * raised to P × 10,000 RU/s at once, without a split ({@code partitioning-model.md} §1.4), so P
-   * partitions serve a peak whose busiest partition needs at most 10,000 RU/s, at busiest × P. Null
-   * when no layout can: a key alone needs more than one physical partition serves.
+   * exceeds its budget, and the layout it runs on, searched over the partitions a container is
+   * created with, each layout split further for storage as the data grows ({@link Layouts}). A
+   * container with P partitions can be raised to P × 10,000 RU/s at once, without a split ({@code
+   * partitioning-model.md} §1.4), so P partitions serve a peak whose busiest partition needs at
+   * most 10,000 RU/s, at busiest × P. Null when no layout can: a key alone needs more than one
+   * physical partition serves.
    */
-  public Sizing minimum(Throughput kind, int storagePartitions, Limits limits) {
+  public Sizing minimum(Throughput kind, Layouts layouts, Limits limits) {
     double floor =
         kind instanceof Throughput.Autoscale ? limits.minAutoscaleMaxRu() : limits.minManualRu();
     Sizing best = null;
-    for (int p = Math.max(1, storagePartitions); p <= MAX_PARTITIONS; p++) {
-      if (best != null && p * floor > best.throughput().maxRuPerSecond()) {
+    for (int p = 1; p <= MAX_PARTITIONS; p++) {
+      Layouts.Layout layout = layouts.created(p);
+      int n = layout.size();
+      if (best != null && n * floor > best.throughput().maxRuPerSecond()) {
         break; // more partitions can only cost more from here
       }
-      double busiest = 0;
-      for (double x : at(p)) {
-        busiest = Math.max(busiest, x);
-      }
+      double busiest = busiest(layout);
       if (busiest > limits.physicalPartitionRu()) {
         continue;
       }
-      double t = Math.max(floor, Math.ceil(busiest * p / 100) * 100);
+      double t = Math.max(floor, Math.ceil(busiest * n / 100) * 100);
       if (best == null || t < best.throughput().maxRuPerSecond()) {
-        best = new Sizing(kind.withValue(t), p);
+        best = new Sizing(kind.withValue(t), layout);
       }
-      if (busiest * p <= floor) {
+      if (busiest * n <= floor) {
         break; // the floor serves it: nothing is cheaper
       }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.stats.CandidateStats;
 import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +23,13 @@ public final class Reservoir {
   public static final int SIZE = 8192;
 
   /**
-   * One sampled document: its addressed fields' values, each candidate's key and EPK bucket, and
-   * its indexed terms (for the write charges).
+   * One sampled document: its addressed fields' values, each candidate's key and EPK bucket, its
+   * indexed terms (for the write charges), its size, and for hierarchical candidates its whole EPK
+   * (null for the others): where inside one first-level value a storage split falls.
    */
   @SuppressWarnings("ArrayRecordComponent") // internal rows, never compared
-  public record Sampled(String[] fields, String[] keys, int[] buckets, int terms) {}
+  public record Sampled(
+      String[] fields, String[] keys, int[] buckets, int terms, int size, String[] epks) {}
 
   private final List<String> fields;
   private final List<String[]> segments = new ArrayList<>();
@@ -50,8 +53,8 @@ public final class Reservoir {
     }
   }
 
-  /** Offers one document. */
-  public void offer(ObjectNode document) {
+  /** Offers one document of {@code sizeBytes}. */
+  public void offer(ObjectNode document, int sizeBytes) {
     seen++;
     String[] values = distinct.length == 0 ? null : new String[distinct.length];
     for (int i = 0; i < distinct.length; i++) {
@@ -73,11 +76,15 @@ public final class Reservoir {
     }
     String[] keys = new String[candidates.size()];
     int[] buckets = new int[candidates.size()];
+    String[] epks = new String[candidates.size()];
     for (int c = 0; c < keys.length; c++) {
       CandidateStats s = candidates.get(c);
       Candidate.Key key = s.keyOf(document);
       keys[c] = key == null ? null : key.text();
       buckets[c] = key == null ? -1 : s.bucketOf(key);
+      if (key != null && s.candidate().kind() == Candidate.Kind.HIERARCHICAL) {
+        epks[c] = EffectivePartitionKey.of(s.candidate().definition(), key.value());
+      }
     }
     sample.set(
         slot,
@@ -85,7 +92,9 @@ public final class Reservoir {
             values == null ? new String[0] : values,
             keys,
             buckets,
-            DocumentShape.indexedTerms(document)));
+            DocumentShape.indexedTerms(document),
+            sizeBytes,
+            epks));
   }
 
   /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.routing.RoutingMap;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.datasketches.frequencies.ErrorType;
@@ -407,18 +406,30 @@ public final class CandidateStats {
     return out;
   }
 
-  /** Documents and bytes per physical partition of {@code layout}, in layout order. */
-  public List<long[]> perPartition(RoutingMap layout) {
-    int[] bounds = EpkBuckets.bounds(layout);
+  /** Bytes per EPK bucket (a copy). */
+  public long[] bytesPerBucket() {
+    long[] out = new long[BUCKETS];
+    for (int i = 0; i < BUCKETS; i++) {
+      out[i] = bucketLoad[2 * i + 1];
+    }
+    return out;
+  }
+
+  /**
+   * Documents and bytes per physical partition of a layout given by its bounds in fractional
+   * buckets ({@code Layouts.Layout#bounds}), in layout order.
+   */
+  public List<long[]> perPartition(double[] bounds) {
+    double[] documents = documentsPerBucket();
+    double[] stored = new double[BUCKETS];
+    for (int i = 0; i < BUCKETS; i++) {
+      stored[i] = bucketLoad[2 * i + 1];
+    }
+    double[] d = EpkBuckets.sum(documents, bounds);
+    double[] b = EpkBuckets.sum(stored, bounds);
     List<long[]> out = new ArrayList<>();
-    for (int p = 0; p + 1 < bounds.length; p++) {
-      long d = 0;
-      long b = 0;
-      for (int i = bounds[p]; i < bounds[p + 1]; i++) {
-        d += bucketLoad[2 * i];
-        b += bucketLoad[2 * i + 1];
-      }
-      out.add(new long[] {d, b});
+    for (int p = 0; p < d.length; p++) {
+      out.add(new long[] {Math.round(d[p]), Math.round(b[p])});
     }
     return out;
   }

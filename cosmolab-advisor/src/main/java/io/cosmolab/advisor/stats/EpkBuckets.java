@@ -1,7 +1,6 @@
 package io.cosmolab.advisor.stats;
 
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.routing.SplitPoints;
 
@@ -41,28 +40,30 @@ public final class EpkBuckets {
   }
 
   /**
-   * Where each range of {@code layout} starts, in buckets, plus {@link #COUNT} at the end: range i
-   * holds buckets {@code [bounds[i], bounds[i + 1])}. A boundary inside a bucket rounds down, so a
-   * range's share is off by at most one bucket.
+   * Sums {@code perBucket} over each range of {@code bounds}: range i runs from position {@code
+   * bounds[i]} to {@code bounds[i + 1]}, in buckets, where a fraction is that part of a bucket (a
+   * boundary inside it takes its share of the bucket's value).
    */
-  public static int[] bounds(RoutingMap layout) {
-    int[] out = new int[layout.ranges().size() + 1];
-    int i = 0;
-    for (PartitionKeyRange r : layout.ranges()) {
-      out[i++] = r.range().min().isEmpty() ? 0 : of(r.range().min());
+  public static double[] sum(double[] perBucket, double[] bounds) {
+    double[] below = new double[perBucket.length + 1]; // below[b]: the sum of buckets before b
+    for (int b = 0; b < perBucket.length; b++) {
+      below[b + 1] = below[b] + perBucket[b];
     }
-    out[i] = COUNT;
+    double[] out = new double[bounds.length - 1];
+    double start = prefix(perBucket, below, bounds[0]);
+    for (int p = 0; p < out.length; p++) {
+      double end = prefix(perBucket, below, bounds[p + 1]);
+      out[p] = end - start;
+      start = end;
+    }
     return out;
   }
 
-  /** Sums {@code perBucket} over each range of {@code bounds}. */
-  public static double[] sum(double[] perBucket, int[] bounds) {
-    double[] out = new double[bounds.length - 1];
-    for (int p = 0; p < out.length; p++) {
-      for (int b = bounds[p]; b < bounds[p + 1]; b++) {
-        out[p] += perBucket[b];
-      }
-    }
-    return out;
+  /** The sum of {@code perBucket} below position {@code at}. */
+  private static double prefix(double[] perBucket, double[] below, double at) {
+    int whole = (int) Math.min(perBucket.length, Math.floor(at));
+    return whole < perBucket.length
+        ? below[whole] + (at - whole) * perBucket[whole]
+        : below[perBucket.length];
   }
 }
