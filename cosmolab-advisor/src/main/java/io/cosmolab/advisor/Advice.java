@@ -120,6 +120,7 @@ public record Advice(
    * @param keylessWritesPerSecond creates and upserts whose caller cannot supply the key
    * @param keyChangingUpdatesPerSecond updates that change a key field (a delete and a create)
    * @param readMultiplier requests a read by the original key needs (B for a key with B buckets)
+   * @param alternatives for each query that visits every partition, what the service offers instead
    */
   public record Routing(
       double singlePartitionReadShare,
@@ -128,7 +129,30 @@ public record Advice(
       double fanOutRuPerSecond,
       double keylessWritesPerSecond,
       double keyChangingUpdatesPerSecond,
-      int readMultiplier) {}
+      int readMultiplier,
+      List<Alternative> alternatives) {}
+
+  /**
+   * What serves one cross-partition query from one partition instead of visiting them all, and what
+   * each costs [I]: a global secondary index (a container the service keeps in sync, keyed by the
+   * query's filter) pays a write for every write to this container; a change-feed materialized view
+   * (the same, kept by the application) pays those writes and reading each change from the feed
+   * once, at a point read's charge.
+   *
+   * @param operation the query
+   * @param ratePerSecond its requests per second
+   * @param key the paths its filter fixes by equality: the key the index or view would have
+   * @param fanOutRuPerSecond what visiting every partition adds to it now (2.5 RU per extra one)
+   * @param globalSecondaryIndexRuPerSecond the index container's writes
+   * @param materializedViewRuPerSecond the view's writes and feed reads
+   */
+  public record Alternative(
+      String operation,
+      double ratePerSecond,
+      List<String> key,
+      double fanOutRuPerSecond,
+      double globalSecondaryIndexRuPerSecond,
+      double materializedViewRuPerSecond) {}
 
   static Share share(CandidateStats.Heavy h, double total, double factor) {
     return new Share(

@@ -4,9 +4,12 @@ import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.load.Demand;
 import io.cosmolab.advisor.load.Layouts;
 import io.cosmolab.advisor.load.Reservoir;
+import io.cosmolab.advisor.load.Route;
 import io.cosmolab.advisor.stats.CandidateStats;
 import io.cosmolab.advisor.stats.ValueKinds;
 import io.cosmolab.advisor.workload.ContainerWorkload;
+import io.cosmolab.advisor.workload.Operation;
+import io.cosmolab.advisor.workload.QueryShape;
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
@@ -129,7 +132,8 @@ final class Findings {
     }
 
     Advice.Peak peak = null;
-    Advice.Routing routing = new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate));
+    Advice.Routing routing =
+        new Advice.Routing(0, 0, 0, 0, 0, 0, readMultiplier(candidate), List.of());
     List<Advice.Share> byRu = new ArrayList<>();
     if (demand != null && !demand.isEmpty()) {
       double[] perPartition = demand.at(layout);
@@ -158,7 +162,7 @@ final class Findings {
               ruCurve.gini(),
               ruCurve.points());
       byRu = topByRu(demand.perKey(), total);
-      routing = f.routing(demand, candidate, partitions, total);
+      routing = f.routing(demand, candidate, partitions, total, options.peak(), meanSize);
       if (minimum == null) {
         f.unservable(candidate, demand, layouts, byRu, busiest, limits);
       } else if (over > 0.001) {
@@ -493,7 +497,13 @@ final class Findings {
    * change it, point operations that must look their document up, reads that fan out, and joins
    * that are cross-partition under this key.
    */
-  private Advice.Routing routing(Demand demand, Candidate candidate, int partitions, double total) {
+  private Advice.Routing routing(
+      Demand demand,
+      Candidate candidate,
+      int partitions,
+      double total,
+      List<Operation> peak,
+      int meanSize) {
     double keyless = 0;
     double keyChange = 0;
     List<String> keylessOps = new ArrayList<>();
@@ -580,6 +590,8 @@ final class Findings {
           partitions,
           fanOutRu);
     }
+    List<Advice.Alternative> alternatives =
+        alternatives(demand, candidate, partitions, peak, meanSize);
     return new Advice.Routing(
         allReads == 0 ? 0 : reads[0] / allReads,
         allReads == 0 ? 0 : reads[1] / allReads,
@@ -587,7 +599,69 @@ final class Findings {
         fanOutRu,
         keyless,
         keyChange,
-        readMultiplier(candidate));
+        readMultiplier(candidate),
+        alternatives);
+  }
+
+  /**
+   * For each query that visits every partition under this key, what the service offers beside
+   * re-keying: a global secondary index or a change-feed materialized view keyed by the query's
+   * equality filter, with their costs ({@link Advice.Alternative}); said as a note (no points).
+   */
+  private List<Advice.Alternative> alternatives(
+      Demand demand, Candidate candidate, int partitions, List<Operation> peak, int meanSize) {
+    List<Advice.Alternative> out = new ArrayList<>();
+    if (partitions <= 1) {
+      return out; // nothing fans out on one partition
+    }
+    double[] writes = demand.writes();
+    double view =
+        writes[1]
+            + writes[0] * io.cosmolab.engine.cost.CostModel.PUBLISHED.pointRead(meanSize, false);
+    double perPartition = io.cosmolab.engine.cost.CostModel.PUBLISHED.queryPerPartition();
+    for (int i = 0; i < peak.size(); i++) {
+      Operation op = peak.get(i);
+      Route route = Route.of(op, candidate);
+      if (op.type() != Operation.Type.QUERY || route.reach() != Route.Reach.ALL) {
+        continue;
+      }
+      List<String> key = new ArrayList<>(QueryShape.of(op.sql()).fixed().keySet());
+      double fanOut = op.rate() * perPartition * (partitions - 1);
+      String label = op.label(i);
+      if (key.isEmpty()) {
+        add(
+            6,
+            0,
+            "%s (%.0f/s) fixes no field by equality: no key, index or view serves it from one"
+                + " partition; it adds %.0f RU/s of fan-out over %d partitions",
+            label,
+            op.rate(),
+            fanOut,
+            partitions);
+        continue;
+      }
+      out.add(new Advice.Alternative(label, op.rate(), key, fanOut, writes[1], view));
+      String by = String.join(", ", key);
+      add(
+          6,
+          0,
+          "instead of the fan-out of %s (%.0f/s, +%.0f RU/s over %d partitions): a global"
+              + " secondary index keyed by %s serves it from one partition for ~%.0f RU/s of index"
+              + " writes (%.0f writes/s; preview, autoscale); a change-feed materialized view keyed"
+              + " by %s, for ~%.0f RU/s (its writes and the feed reads); or a key that starts with"
+              + " %s [I]",
+          label,
+          op.rate(),
+          fanOut,
+          partitions,
+          by,
+          writes[1],
+          writes[0],
+          by,
+          view,
+          key.get(0));
+    }
+    return out;
   }
 
   private static int readMultiplier(Candidate c) {

@@ -60,6 +60,8 @@ public final class Demand {
   private double targetedReads;
   private double allReads;
   private double total;
+  private double writes; // per second: creates, upserts, replaces, patches, deletes
+  private double writeRu; // their RU/s
 
   /**
    * @param meanSize the sample's mean document size, bytes
@@ -103,6 +105,10 @@ public final class Demand {
           };
       if (keyChange) {
         notes.add(new Note(Kind.KEY_CHANGE, label, op.rate(), route));
+      }
+      if (!op.type().isRead()) {
+        writes += op.rate();
+        writeRu += op.rate() * unit;
       }
       if (op.type().createsDocuments() && !candidate.paths().stream().allMatch(op::knows)) {
         notes.add(new Note(Kind.KEYLESS_WRITE, label, op.rate(), route));
@@ -164,6 +170,11 @@ public final class Demand {
   /** The RU/s that lands where the addressed documents are (all but the fan-out base). */
   public double keyedRuPerSecond() {
     return total;
+  }
+
+  /** Writes per second (creates, upserts, replaces, patches, deletes), and their RU/s. */
+  public double[] writes() {
+    return new double[] {writes, writeRu};
   }
 
   /** Whether there is any load to place. */
