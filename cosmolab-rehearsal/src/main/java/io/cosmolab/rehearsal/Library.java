@@ -43,7 +43,13 @@ public enum Library {
   TIME_KEY(
       "time-key",
       "orders keyed by /createdDate or /yyyyMM: every write of the day lands on one logical and"
-          + " one physical partition, which throttles while the others idle; /userId spreads");
+          + " one physical partition, which throttles while the others idle; /userId spreads"),
+  /** Player positions on game servers; a launch crowds 40 % of the players onto one server. */
+  GAME_HOT_SERVER(
+      "game-hot-server",
+      "player positions: at 2 minutes a launch event crowds 40 % of the players onto one server;"
+          + " /serverId puts every position update of that server on one partition; /serverId*20"
+          + " spreads it over 20 buckets, and the 'players on a server' query reads all 20");
 
   private final String cliName;
   private final String description;
@@ -216,6 +222,40 @@ public enum Library {
               null,
               20,
               42);
+      case GAME_HOT_SERVER ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  30_000,
+                  2_000_000,
+                  List.of(
+                      new Operation(Operation.Type.UPSERT, 800),
+                      query(
+                          "players on a server",
+                          "SELECT * FROM c WHERE c.serverId = @server",
+                          20,
+                          "@server",
+                          20))),
+              List.of(Candidate.single("/serverId"), Candidate.bucketed("/serverId", 20)),
+              positions(4000, 15),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("normal", minutes(2), 1),
+                  Phase.ramp("launch", minutes(2), 1, 3),
+                  Phase.constant("crowded", minutes(4), 3)),
+              List.of(
+                  Event.hot(
+                      minutes(2),
+                      "the launch server fills up",
+                      "/serverId",
+                      TextNode.valueOf("srv-launch"),
+                      0.4)),
+              Map.of(),
+              Duration.ofSeconds(5),
+              null,
+              100,
+              42);
     };
   }
 
@@ -278,6 +318,23 @@ public enum Library {
       d.put("sessionId", "s" + i);
       d.put("state", "active");
       d.put("payload", pad(r, 750));
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** Positions of players on 500 game servers (about 300 B each). */
+  static List<ObjectNode> positions(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      d.put("id", "player-" + i);
+      d.put("serverId", "srv-" + r.nextInt(500));
+      d.put("x", r.nextInt(10_000));
+      d.put("y", r.nextInt(256));
+      d.put("z", r.nextInt(10_000));
+      d.put("state", pad(r, 200));
       out.add(d);
     }
     return out;

@@ -84,4 +84,22 @@ class LibraryTest {
     assertThat(user.p99Millis()).isLessThan(100);
     assertThat(r.candidate("/userId").verdict()).isEqualTo("recommended");
   }
+
+  @Test
+  void gameHotServer_serverKeyThrottlesTheCrowdedServer_bucketsSpreadItAtAReadMultiplier() {
+    RehearsalReport r = run(Library.GAME_HOT_SERVER);
+    CandidateResult.Headline server = r.candidate("/serverId").headline();
+    CandidateResult.Headline buckets = r.candidate("/serverId*20").headline();
+    assertThat(r.candidate("/serverId").phases().get(0).throttledAttempts()).isZero();
+    assertThat(server.peak429Share()).isGreaterThan(0.5);
+    assertThat(server.hottestKey()).isEqualTo("[\"srv-launch\"]");
+    assertThat(r.candidate("/serverId").verdict()).isEqualTo("rejected");
+    assertThat(server.failedThrottled()).isGreaterThan(0);
+    assertThat(server.ruUnusedShareWhileThrottling()).isGreaterThan(0.3);
+    assertThat(buckets.throttledAttempts()).isLessThan(server.throttledAttempts() / 100);
+    assertThat(buckets.failedRequests()).isZero();
+    assertThat(buckets.p99Millis()).isLessThan(100);
+    // 20 buckets hash unevenly onto 5 partitions: one holds more of the crowd, a few 429s remain
+    assertThat(r.candidate("/serverId*20").verdict()).isNotEqualTo("rejected");
+  }
 }

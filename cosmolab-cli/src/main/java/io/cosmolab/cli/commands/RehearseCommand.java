@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
       "  vip-tenant      a VIP tenant onboarded: /tenantId, /tenantId+/userId,"
           + " /tenantId>/userId",
       "  iot-hot-device  a device at 20 GB goes hot: /deviceId, /deviceId+/day",
-      "  time-key        every write on today's partition: /createdDate, /yyyyMM, /userId"
+      "  time-key        every write on today's partition: /createdDate, /yyyyMM, /userId",
+      "  game-hot-server a launch crowds one game server: /serverId, /serverId*20"
     })
 public final class RehearseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -51,7 +52,8 @@ public final class RehearseCommand implements Callable<Integer> {
       names = "--example",
       paramLabel = "NAME",
       description =
-          "Run a built-in scenario: black-friday, vip-tenant, iot-hot-device or time-key.")
+          "Run a built-in scenario: black-friday, vip-tenant, iot-hot-device, time-key or"
+              + " game-hot-server.")
   String example;
 
   @Option(names = "--html", paramLabel = "FILE", description = "Write the report as HTML.")
@@ -85,7 +87,7 @@ public final class RehearseCommand implements Callable<Integer> {
     if ((scenarioFile == null) == (example == null)) {
       throw new IllegalArgumentException(
           "name a SCENARIO file or --example NAME (black-friday, vip-tenant, iot-hot-device,"
-              + " time-key), not both");
+              + " time-key, game-hot-server), not both");
     }
     Scenario s =
         example != null ? Library.named(example).scenario() : ScenarioFile.read(scenarioFile);
