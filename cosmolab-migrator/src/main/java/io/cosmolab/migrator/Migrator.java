@@ -136,9 +136,23 @@ public final class Migrator implements AutoCloseable {
     return spec;
   }
 
-  /** Reads every source document and reports the findings (nothing is written). */
+  /**
+   * Reads every source document and reports the findings, with the advisor's judgement of the new
+   * key at the target's throughput (nothing is written).
+   */
   public Plan plan() {
-    return Planner.plan(spec, reads.all(source));
+    return Planner.plan(spec, reads.all(source), targetThroughput());
+  }
+
+  /** The target's throughput as the engine models it, or null under a database's shared one. */
+  private io.cosmolab.engine.throughput.Throughput targetThroughput() {
+    com.azure.cosmos.models.ThroughputProperties t = TargetSetup.throughputFor(spec, source);
+    if (t == null) {
+      return null;
+    }
+    return t.getAutoscaleMaxThroughput() > 0
+        ? io.cosmolab.engine.throughput.Throughput.autoscale(t.getAutoscaleMaxThroughput())
+        : io.cosmolab.engine.throughput.Throughput.manual(t.getManualThroughput());
   }
 
   // ----------------------------------------------------------------------------------- run

@@ -22,6 +22,8 @@ import java.util.List;
  * @param copyRequestUnits the estimated RU to read and write every document (published costs)
  * @param maxRu the RU cap it was planned at; 0 for none
  * @param copySeconds the time to copy at the cap; 0 without one
+ * @param advice what the advisor says of the new key over the same documents, at the target's
+ *     throughput; null when the target would share its database's throughput
  */
 public record Plan(
     String source,
@@ -38,7 +40,8 @@ public record Plan(
     long largestPartitionBytes,
     double copyRequestUnits,
     double maxRu,
-    double copySeconds) {
+    double copySeconds,
+    Advice advice) {
 
   /** The service's limit on a logical partition's storage. */
   public static final long LOGICAL_PARTITION_LIMIT = 20L * 1024 * 1024 * 1024;
@@ -47,6 +50,31 @@ public record Plan(
     missingIds = List.copyOf(missingIds);
     collisions = List.copyOf(collisions);
     overwriteIds = List.copyOf(overwriteIds);
+  }
+
+  /**
+   * The advisor's judgement of the new key over the source's documents (no workload: storage,
+   * layout and the key's shape only).
+   *
+   * @param verdict recommended, risky or rejected
+   * @param score 0–100
+   * @param reasons worst first
+   * @param throughputKind manual or autoscale
+   * @param throughputRuPerSecond the target's throughput (the source's unless given)
+   * @param physicalPartitions the partitions the target reaches with that throughput and this data
+   * @param hotPartitionRatio the fullest partition's storage over the mean
+   */
+  public record Advice(
+      String verdict,
+      int score,
+      List<String> reasons,
+      String throughputKind,
+      double throughputRuPerSecond,
+      int physicalPartitions,
+      double hotPartitionRatio) {
+    public Advice {
+      reasons = List.copyOf(reasons);
+    }
   }
 
   /** An id that would occur {@code count} times in the new logical partition {@code key}. */

@@ -44,6 +44,11 @@ public final class TargetKey {
     }
   }
 
+  /** The key as the advisor sees it. */
+  public Candidate candidate() {
+    return candidate;
+  }
+
   /**
    * Parses a key as users write it.
    *

@@ -62,6 +62,24 @@ class PlanTest {
   }
 
   @Test
+  void plan_asksTheAdvisorAboutTheNewKey_atTheTargetsThroughput() {
+    try (Migrator m =
+        Migrator.open(
+            Lab.spec(lab, "shop", "orders", "orders5", "/region"),
+            Path.of("unused"),
+            Lab.options())) {
+      Plan.Advice a = m.plan().advice();
+      // the source's 12,000 RU/s manual: two physical partitions at creation (6,000 each)
+      assertThat(a.throughputKind()).isEqualTo("manual");
+      assertThat(a.throughputRuPerSecond()).isEqualTo(12_000);
+      assertThat(a.physicalPartitions()).isEqualTo(2);
+      // three regions cannot spread over anything: the advisor says so in numbers
+      assertThat(a.verdict()).isNotEqualTo("recommended");
+      assertThat(a.reasons()).anyMatch(r -> r.startsWith("only ~3 distinct values"));
+    }
+  }
+
+  @Test
   void aSyntheticKey_hasNoCollisionWhereTheTenantIsPartOfIt() {
     try (Migrator m =
         Migrator.open(

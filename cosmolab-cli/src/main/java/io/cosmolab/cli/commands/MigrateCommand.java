@@ -253,6 +253,23 @@ public final class MigrateCommand implements Runnable {
               p.maxRu() > 0
                   ? String.format(Locale.ROOT, ", %.0f s at %.0f RU/s", p.copySeconds(), p.maxRu())
                   : " (no --max-ru: as fast as the accounts allow)");
+          Plan.Advice a = p.advice();
+          if (a == null) {
+            out.println(
+                "  advisor            not asked: the target would share its database's"
+                    + " throughput");
+          } else {
+            out.printf(
+                Locale.ROOT,
+                "  advisor            %s, score %d: %d physical partitions at %s %,.0f RU/s;"
+                    + " %s%n",
+                a.verdict(),
+                a.score(),
+                a.physicalPartitions(),
+                a.throughputKind(),
+                a.throughputRuPerSecond(),
+                a.reasons().isEmpty() ? "spreads evenly" : a.reasons().get(0));
+          }
           out.println(
               blocking.isEmpty()
                   ? "verdict: ready to run"

@@ -2,7 +2,10 @@ package io.cosmolab.migrator.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.advisor.Advisor;
+import io.cosmolab.advisor.AdvisorOptions;
 import io.cosmolab.engine.cost.CostModel;
+import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.migrator.MigrationSpec;
 import io.cosmolab.migrator.OnMissing;
 import io.cosmolab.migrator.Plan;
@@ -11,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,20 +32,73 @@ public final class Planner {
 
   private Planner() {}
 
-  public static Plan plan(MigrationSpec spec, Iterable<ObjectNode> documents) {
-    TargetKey key = spec.key();
-    OnMissing onMissing = spec.onMissing();
-    long count = 0;
-    long bytes = 0;
-    long missing = 0;
-    List<String> missingIds = new ArrayList<>();
-    long overwrites = 0;
-    List<String> overwriteIds = new ArrayList<>();
-    Map<String, Long> partitionBytes = new HashMap<>();
-    Map<String, Integer> perKeyAndId = new HashMap<>();
-    double ru = 0;
-    String computed = key.computedPropertyOrNull();
-    for (ObjectNode doc : documents) {
+  /**
+   * Plans over {@code documents}; with a {@code throughput}, the advisor judges the new key over
+   * the same pass.
+   */
+  public static Plan plan(
+      MigrationSpec spec, Iterable<ObjectNode> documents, Throughput throughput) {
+    Tally tally = new Tally(spec);
+    if (throughput == null) {
+      for (ObjectNode doc : documents) {
+        tally.add(doc);
+      }
+      return tally.plan(null);
+    }
+    // one pass: the advisor pulls the documents, and the preflight counts each as it goes by
+    Iterator<ObjectNode> source = documents.iterator();
+    Iterator<ObjectNode> counted =
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return source.hasNext();
+          }
+
+          @Override
+          public ObjectNode next() {
+            ObjectNode d = source.next();
+            tally.add(d); // reads d, changes nothing in it
+            return d;
+          }
+        };
+    io.cosmolab.advisor.Advice a =
+        Advisor.analyze(counted, List.of(spec.key().candidate()), new AdvisorOptions(throughput, 0))
+            .get(0);
+    return tally.plan(
+        new Plan.Advice(
+            a.verdict(),
+            a.score(),
+            a.reasons(),
+            a.layout().throughputKind(),
+            a.layout().throughputRuPerSecond(),
+            a.layout().physicalPartitions(),
+            a.layout().hotPartitionRatio()));
+  }
+
+  /** The preflight's counts, one document at a time. */
+  private static final class Tally {
+    private final MigrationSpec spec;
+    private final TargetKey key;
+    private final OnMissing onMissing;
+    private final String computed;
+    private long count;
+    private long bytes;
+    private long missing;
+    private final List<String> missingIds = new ArrayList<>();
+    private long overwrites;
+    private final List<String> overwriteIds = new ArrayList<>();
+    private final Map<String, Long> partitionBytes = new HashMap<>();
+    private final Map<String, Integer> perKeyAndId = new HashMap<>();
+    private double ru;
+
+    Tally(MigrationSpec spec) {
+      this.spec = spec;
+      this.key = spec.key();
+      this.onMissing = spec.onMissing();
+      this.computed = key.computedPropertyOrNull();
+    }
+
+    void add(ObjectNode doc) {
       count++;
       ObjectNode user = Canonical.userContent(doc, null);
       int size = user.toString().getBytes(StandardCharsets.UTF_8).length;
@@ -54,12 +111,12 @@ public final class Planner {
         missing++;
         listed(missingIds, id);
         if (onMissing.mode() != OnMissing.Mode.DEFAULT) {
-          continue;
+          return;
         }
       }
       ObjectNode t = key.transform(user, onMissing.onceRunning());
       if (t == null) {
-        continue;
+        return;
       }
       if (computed != null && doc.has(computed) && !doc.get(computed).equals(t.get(computed))) {
         overwrites++;
@@ -69,30 +126,34 @@ public final class Planner {
       partitionBytes.merge(k, (long) size, Long::sum);
       perKeyAndId.merge(k + "\u0000" + id, 1, Integer::sum);
     }
-    String largest = null;
-    long largestBytes = 0;
-    for (Map.Entry<String, Long> e : new TreeMap<>(partitionBytes).entrySet()) {
-      if (e.getValue() > largestBytes) {
-        largest = e.getKey();
-        largestBytes = e.getValue();
+
+    Plan plan(Plan.Advice advice) {
+      String largest = null;
+      long largestBytes = 0;
+      for (Map.Entry<String, Long> e : new TreeMap<>(partitionBytes).entrySet()) {
+        if (e.getValue() > largestBytes) {
+          largest = e.getKey();
+          largestBytes = e.getValue();
+        }
       }
+      return new Plan(
+          spec.sourceContainer().toString(),
+          key.text(),
+          count,
+          bytes,
+          partitionBytes.size(),
+          missing,
+          missingIds,
+          collisions(perKeyAndId),
+          overwrites,
+          overwriteIds,
+          largest,
+          largestBytes,
+          ru,
+          spec.maxRu(),
+          spec.maxRu() > 0 ? ru / spec.maxRu() : 0,
+          advice);
     }
-    return new Plan(
-        spec.sourceContainer().toString(),
-        key.text(),
-        count,
-        bytes,
-        partitionBytes.size(),
-        missing,
-        missingIds,
-        collisions(perKeyAndId),
-        overwrites,
-        overwriteIds,
-        largest,
-        largestBytes,
-        ru,
-        spec.maxRu(),
-        spec.maxRu() > 0 ? ru / spec.maxRu() : 0);
   }
 
   private static void listed(List<String> ids, String id) {

@@ -68,7 +68,11 @@ public final class TargetSetup {
     }
   }
 
-  private static ThroughputProperties throughputFor(MigrationSpec spec, CosmosContainer source) {
+  /**
+   * The target's throughput: the spec's, else the source's (manual or autoscale); null when the
+   * source shares its database's throughput.
+   */
+  public static ThroughputProperties throughputFor(MigrationSpec spec, CosmosContainer source) {
     if (spec.targetThroughput() > 0) {
       return ThroughputProperties.createManualThroughput(spec.targetThroughput());
     }
