@@ -8,13 +8,16 @@ import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.ThrottlingRetryOptions;
+import com.azure.cosmos.ThroughputControlGroupConfigBuilder;
 import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosItemOperation;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.PriorityLevel;
 import com.azure.cosmos.models.ThroughputProperties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -175,6 +178,63 @@ class PartitioningCompatTest {
                 assertThat(e.getSubStatusCode()).isEqualTo(3200);
                 assertThat(e.getRetryAfterDuration()).isGreaterThan(Duration.ZERO);
               });
+    }
+  }
+
+  @Test
+  void lowPriorityRequests_giveWayToHighPriority_onAContendedPartition(CosmosLab lab)
+      throws InterruptedException {
+    CosmosContainer setup = Fixtures.container(db, "priority", 1, "/pk");
+    setup.replaceThroughput(ThroughputProperties.createManualThroughput(400));
+    ObjectNode d = Fixtures.documents(1, 15).get(0);
+    PartitionKey key = new PartitionKey(d.get("pk").asText());
+    setup.createItem(d, key, null);
+    try (CosmosClient noRetry =
+        lab.clientBuilder()
+            .throttlingRetryOptions(
+                new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
+            .buildClient()) {
+      CosmosContainer c = noRetry.getDatabase("partitioning").getContainer("priority");
+      // the SDK's way to mark requests low priority: a server throughput-control group
+      c.enableServerThroughputControlGroup(
+          new ThroughputControlGroupConfigBuilder()
+              .groupName("background")
+              .priorityLevel(PriorityLevel.LOW)
+              .build());
+      CosmosItemRequestOptions background = new CosmosItemRequestOptions();
+      background.setThroughputControlGroupName("background");
+      CosmosException refused = null;
+      // the budget is per second of the server's clock: retry when a slow machine lets the
+      // low-priority request miss the second after the contention
+      for (int attempt = 0; attempt < 3 && refused == null; attempt++) {
+        long contendedSecond = -1;
+        for (int i = 0; i < 2000 && contendedSecond < 0; i++) {
+          try {
+            d.put("n", i);
+            c.upsertItem(d, key, null); // high priority: no group
+          } catch (CosmosException e) {
+            assertThat(e.getStatusCode()).isEqualTo(429);
+            contendedSecond = System.currentTimeMillis() / 1000;
+          }
+        }
+        assertThat(contendedSecond).as("the partition was used up").isPositive();
+        Thread.sleep(Math.max(0, (contendedSecond + 1) * 1000 + 50 - System.currentTimeMillis()));
+        try {
+          d.put("n", -1);
+          c.upsertItem(d, key, background);
+          // admitted: the 429 that marked the contention came at the end of a server second and
+          // this request after the window; the next attempt tries again
+        } catch (CosmosException e) {
+          refused = e;
+        }
+        Thread.sleep(2_100); // let the window pass before another attempt
+      }
+      assertThat(refused).as("a low-priority request during contention").isNotNull();
+      assertThat(refused.getStatusCode()).isEqualTo(429);
+      assertThat(refused.getMessage()).contains("low-priority");
+      // the contention is over: low priority runs again
+      d.put("n", -2);
+      assertThat(c.upsertItem(d, key, background).getStatusCode()).isEqualTo(200);
     }
   }
 

@@ -6,6 +6,7 @@ import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.throughput.PartitionBudget;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import io.cosmolab.engine.throughput.Priority;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import java.util.function.BooleanSupplier;
 
@@ -54,19 +55,29 @@ final class Throttle {
       return Admission.ADMITTED;
     }
     PartitionBudget budget = budgetFor(range, epk);
-    Admission a = budget.admit(now);
+    Priority priority = Priority.current();
+    Admission a = budget.admit(now, priority);
     if (a != Admission.THROTTLED) {
       return a;
     }
     if (mode == ThrottlingMode.ENFORCE) {
       metrics.recordThrottle(range.id(), now, true);
-      long retryAfter = budget.retryAfterMillis(now);
+      long retryAfter = budget.retryAfterMillis(now, priority);
+      String why =
+          priority == Priority.LOW && budget.remaining(now) > 0
+              ? "a low-priority request is refused while high-priority requests contend for"
+                  + " physical partition %s's %s RU/s budget (priority-based execution)"
+              : "physical partition %s has used its %s RU/s budget";
       throw new CosmosException(
           CosmosError.REQUEST_RATE_TOO_LARGE,
           String.format(
-              "Request rate is large: physical partition %s has used its %s RU/s budget. More"
-                  + " Request Units may be needed, so no changes were made. Retry after %d ms.",
-              range.id(), Database.fmt(budget.ruPerSecond()), retryAfter),
+              "Request rate is large: "
+                  + why
+                  + ". More Request Units may be needed, so no changes were made. Retry after %d"
+                  + " ms.",
+              range.id(),
+              Database.fmt(budget.ruPerSecond()),
+              retryAfter),
           retryAfter,
           0);
     }

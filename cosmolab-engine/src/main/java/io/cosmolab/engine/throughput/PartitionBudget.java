@@ -26,6 +26,13 @@ import io.cosmolab.engine.limits.Limits;
  * an operation may draw from the bank, but a second spends at most 3,000 RU in all (R from the
  * budget and 3,000 − R from the bank).
  *
+ * Priority-based execution ([D] "priority-based execution": when there are more requests than the
+ * RU/s in a second, low-priority requests are throttled so that high-priority ones run): a
+ * low-priority request is refused while the partition is contended, that is, in the second a
+ * high-priority request was refused and the one after it; otherwise it shares the budget like any
+ * other. [A] The service does not document how it detects contention or for how long it favours
+ * high priority; one second of memory is ours.
+ *
  * Time comes from the caller (the injected clock), so tests and rehearsals are deterministic.
  * Concurrency: every method is synchronized; contention is per partition.
  */
@@ -37,6 +44,8 @@ public final class PartitionBudget {
   private double used; // RU attributed to that second, carried debt included
   private double burstUsed; // RU drawn from the bank in that second
   private double bank;
+  private long highRefusedSecond =
+      Long.MIN_VALUE; // the last second a high-priority one was refused
 
   /** The result of asking to run an operation. */
   public enum Admission {
@@ -91,16 +100,32 @@ public final class PartitionBudget {
     return used > rate ? (long) Math.floor((used - rate) / rate) : 0;
   }
 
-  /** Whether an operation may run now. Does not consume anything. */
+  /** Whether a high-priority operation may run now. Does not consume anything. */
   public synchronized Admission admit(long nowMillis) {
+    return admit(nowMillis, Priority.HIGH);
+  }
+
+  /** Whether an operation of {@code priority} may run now. Does not consume anything. */
+  public synchronized Admission admit(long nowMillis, Priority priority) {
     roll(nowMillis);
+    if (priority == Priority.LOW && contended()) {
+      return Admission.THROTTLED;
+    }
     if (used < rate) {
       return Admission.ADMITTED;
     }
     if (burstEligible() && bank > 0 && burstUsed < burstSpendRate - rate) {
       return Admission.BURST;
     }
+    if (priority == Priority.HIGH) {
+      highRefusedSecond = second;
+    }
     return Admission.THROTTLED;
+  }
+
+  /** Whether a high-priority request was refused in this second or the one before. */
+  private boolean contended() {
+    return highRefusedSecond != Long.MIN_VALUE && second - highRefusedSecond <= 1;
   }
 
   /** Pays for an operation admitted as {@code admission}. */
@@ -112,6 +137,18 @@ public final class PartitionBudget {
     } else {
       used += ru;
     }
+  }
+
+  /**
+   * Milliseconds until an operation of {@code priority} would be admitted again; at least 1. A
+   * low-priority one refused for contention waits for the end of the contention window.
+   */
+  public synchronized long retryAfterMillis(long nowMillis, Priority priority) {
+    roll(nowMillis);
+    if (priority == Priority.LOW && contended()) {
+      return Math.max(retryAfterMillis(nowMillis), (highRefusedSecond + 2) * 1000 - nowMillis);
+    }
+    return retryAfterMillis(nowMillis);
   }
 
   /** Milliseconds until an operation would be admitted again; at least 1. */

@@ -48,4 +48,38 @@ class PartitionBudgetTest {
     assertThat(b.remaining(T0 + 1_000)).isEqualTo(800);
     assertThat(b.admit(T0 + 1_000)).isEqualTo(Admission.ADMITTED);
   }
+
+  @Test
+  void lowPriority_sharesAnUncontendedBudget_likeAnyRequest() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    for (int i = 0; i < 9; i++) {
+      assertThat(b.admit(T0 + i, Priority.LOW)).isEqualTo(Admission.ADMITTED);
+      b.charge(10, Admission.ADMITTED, T0 + i);
+    }
+    assertThat(b.remaining(T0 + 10)).isEqualTo(10);
+  }
+
+  @Test
+  void lowPriority_isRefusedWhileHighPriorityContends_thenRunsAgain() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    b.charge(100, Admission.ADMITTED, T0); // the second is used up
+    assertThat(b.admit(T0 + 100, Priority.HIGH)).isEqualTo(Admission.THROTTLED); // contention
+    // the next second has budget, but it goes to high priority: low waits out the window
+    assertThat(b.admit(T0 + 1_000, Priority.LOW)).isEqualTo(Admission.THROTTLED);
+    assertThat(b.retryAfterMillis(T0 + 1_000, Priority.LOW)).isEqualTo(1_000);
+    assertThat(b.admit(T0 + 1_000, Priority.HIGH)).isEqualTo(Admission.ADMITTED);
+    // a second with no high-priority refusal after it: low priority is admitted again
+    assertThat(b.admit(T0 + 2_000, Priority.LOW)).isEqualTo(Admission.ADMITTED);
+  }
+
+  @Test
+  void priority_parsesTheHeader_andRefusesAnythingElseByName() {
+    assertThat(Priority.parse(null)).isEqualTo(Priority.HIGH);
+    assertThat(Priority.parse(" low ")).isEqualTo(Priority.LOW);
+    assertThat(Priority.parse("High")).isEqualTo(Priority.HIGH);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Priority.parse("urgent"))
+        .hasMessageContaining("must be High or Low, was 'urgent'");
+    assertThat(Priority.during(Priority.LOW, Priority::current)).isEqualTo(Priority.LOW);
+    assertThat(Priority.current()).isEqualTo(Priority.HIGH); // the scope ended
+  }
 }

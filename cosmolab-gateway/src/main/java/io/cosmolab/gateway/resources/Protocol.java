@@ -5,6 +5,7 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.script.ScriptKind;
+import io.cosmolab.engine.throughput.Priority;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.wire.Headers;
@@ -73,6 +74,12 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
 
   @Override
   public WireResponse apply(WireRequest request) {
+    // the request's priority holds for everything it admits (priority-based execution)
+    return Priority.during(
+        Priority.parse(request.header(Headers.PRIORITY_LEVEL)), () -> dispatch(request));
+  }
+
+  private WireResponse dispatch(WireRequest request) {
     hosts.check(request.header("host"));
     if (isAddressRequest(request.path())) {
       return DirectMode.addresses(request, auth, addresses);

@@ -120,6 +120,14 @@ final class RequestTranslator {
             default -> "Default";
           });
     }
+    Long priority = r.number(Tokens.Request.PRIORITY_LEVEL);
+    if (priority != null) {
+      // the SDK's PriorityLevel bytes; another value is passed on as a number, which the gateway's
+      // check refuses by name
+      h.put(
+          Headers.PRIORITY_LEVEL,
+          priority == 1 ? "High" : priority == 2 ? "Low" : Long.toString(priority));
+    }
     Long level = r.number(Tokens.Request.CONSISTENCY_LEVEL);
     if (level != null && level >= 0 && level < CONSISTENCY.length) {
       h.put(Headers.CONSISTENCY_LEVEL, CONSISTENCY[level.intValue()]);

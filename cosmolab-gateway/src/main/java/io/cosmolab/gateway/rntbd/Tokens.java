@@ -67,6 +67,7 @@ final class Tokens {
     static final int RETURN_PREFERENCE = 0x0082; // Byte: 1 for Prefer: return=minimal
     static final int POPULATE_INDEX_METRICS = 0x00A9; // Byte
     static final int CHANGE_FEED_WIRE_FORMAT_VERSION = 0x00B2; // String
+    static final int PRIORITY_LEVEL = 0x00BF; // Byte: 1 High, 2 Low
   }
 
   /** Response tokens, with the type each is written as. */

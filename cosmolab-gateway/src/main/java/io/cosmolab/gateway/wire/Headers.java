@@ -36,6 +36,10 @@ public final class Headers {
   public static final String A_IM = "a-im";
   public static final String CONSISTENCY_LEVEL = "x-ms-consistency-level";
   public static final String INDEXING_DIRECTIVE = "x-ms-indexing-directive";
+
+  /** {@code High} or {@code Low}: priority-based execution. */
+  public static final String PRIORITY_LEVEL = "x-ms-cosmos-priority-level";
+
   public static final String PREFER = "prefer";
   public static final String CONTENT_TYPE = "content-type";
   public static final String OFFER_THROUGHPUT = "x-ms-offer-throughput";
