@@ -106,12 +106,13 @@ final class DirectDispatcher {
   }
 
   /**
-   * Adds what a replica's every answer carries and the gateway's answers may not: the container's
-   * LSN and a session token at it (errors have neither), and the range that served it.
+   * Adds what a replica's every answer carries and the gateway's answers may not: the LSN of the
+   * partition that served it (the highest of the container's when the request named none) and a
+   * session token at it (errors have neither), and the range that served it.
    */
   private static WireResponse withReplicaHeaders(WireResponse response, Container c, String range) {
     WireResponse out = response;
-    long lsn = c == null ? 0 : c.lsn();
+    long lsn = c == null ? 0 : c.lsn(range);
     if (!out.headers().containsKey(Headers.LSN)) {
       out = out.withHeader(Headers.LSN, Long.toString(lsn));
       out = out.withHeader(Headers.GLOBAL_COMMITTED_LSN, Long.toString(lsn));
