@@ -136,6 +136,32 @@ class PartitionLsnHeadersTest {
   }
 
   @Test
+  void aChangeFeedOverSeveralPartitions_carriesNoSessionToken_aKeyedOneItsOwners() {
+    Map<String, Long> perRange = tenCreates();
+    SignedClient.Response all =
+        send("GET", "/dbs/db/colls/c/docs", null, Map.of("a-im", "Incremental Feed"));
+    assertThat(all.status()).isEqualTo(200);
+    // no one partition's LSN would be true of both: a token at the higher one would make a client
+    // find the other's reads stale
+    assertThat(all.headers()).doesNotContainKey("x-ms-session-token");
+    SignedClient.Response keyed =
+        send(
+            "GET",
+            "/dbs/db/colls/c/docs",
+            null,
+            Map.of("a-im", "Incremental Feed", "x-ms-documentdb-partitionkey", "[\"k0\"]"));
+    assertThat(keyed.status()).isEqualTo(200);
+    String owner =
+        c.routing()
+            .rangeFor(
+                io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+                    c.partitionKey(), io.cosmolab.engine.partitioning.PartitionKeyValue.of("k0")))
+            .id();
+    assertThat(keyed.headers().get("x-ms-session-token"))
+        .isEqualTo(owner + ":-1#" + perRange.get(owner));
+  }
+
+  @Test
   void aQueryAndABatch_carryTheirPartitionsLsn() {
     Map<String, Long> perRange = tenCreates();
     String rangeOfK0 =

@@ -66,20 +66,28 @@ final class ChangeFeedResource {
           "the all versions and deletes change feed cannot start from the beginning: start it"
               + " from now (If-None-Match: *), a point in time, or a continuation");
     }
+    io.cosmolab.engine.partitioning.PartitionKeyValue key = Requests.partitionKey(request);
     ChangeFeedRequest cf =
-        new ChangeFeedRequest(
-            range, Requests.partitionKey(request), mode, start, max <= 0 ? DEFAULT_PAGE : max);
+        new ChangeFeedRequest(range, key, mode, start, max <= 0 ? DEFAULT_PAGE : max);
     ChangeFeedPage page = c.readChangeFeed(cf);
-    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge(), rangeId);
+    // the partition whose LSN the session token carries: the one named, or the one a full key or
+    // a single-partition container leaves; none for a read over several (a token at the highest
+    // of their LSNs would claim more than the lower ones have, and a client holding it would find
+    // their reads stale)
+    String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
+    if (sessionRange == null && c.routing().size() == 1) {
+      sessionRange = c.routing().ranges().get(0).id();
+    }
+    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge(), sessionRange);
     String etag = "\"" + page.continuation() + "\"";
     h.put(Headers.ETAG, etag);
     // the partition's current LSN, as the service's page carries: the Java SDK's estimator takes
     // it as the latest LSN and subtracts the _lsn of the first item after the lease's continuation
     h.put(Headers.LSN, Long.toString(page.partitionLsn()));
     h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(page.partitionLsn()));
-    h.put(
-        Headers.SESSION_TOKEN,
-        Responses.sessionToken(rangeId != null ? rangeId : "0", page.partitionLsn()));
+    if (sessionRange != null) {
+      h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, page.partitionLsn()));
+    }
     if (rangeId != null) {
       h.put(Headers.PARTITION_KEY_RANGE_ID, rangeId);
     }

@@ -117,10 +117,16 @@ final class DirectDispatcher {
       out = out.withHeader(Headers.LSN, Long.toString(lsn));
       out = out.withHeader(Headers.GLOBAL_COMMITTED_LSN, Long.toString(lsn));
     }
-    if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null) {
+    // a session token names one partition and is true of it only; a request that named no range
+    // gets one only where the container has a single partition
+    String tokenRange =
+        range != null || c == null || c.routing().size() != 1
+            ? range
+            : c.routing().ranges().get(0).id();
+    if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null && tokenRange != null) {
       out =
           out.withHeader(
-              Headers.SESSION_TOKEN, (range == null ? "0" : range) + ":-1#" + Math.max(0, lsn));
+              Headers.SESSION_TOKEN, tokenRange + ":-1#" + Math.max(0, c.lsn(tokenRange)));
     }
     if (!out.headers().containsKey(Headers.PARTITION_KEY_RANGE_ID) && range != null) {
       out = out.withHeader(Headers.PARTITION_KEY_RANGE_ID, range);
