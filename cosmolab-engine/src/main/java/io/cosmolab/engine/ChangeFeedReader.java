@@ -24,9 +24,12 @@ import java.util.List;
  * newest LSN, no deletes) or all versions and deletes, over any EPK range, charged to the
  * partitions that served it.
  *
- * <p>Readers take no lock: they read the log only up to the container's committed LSN, so a
- * continuation never skips a write still being committed. A continuation is a container LSN, so one
- * taken before a split keeps working on the children.
+ * <p>Readers take no lock: they read the log only up to the container's committed position, so a
+ * continuation never skips a write still being committed. A continuation is a position in the
+ * container-wide log, so one taken before a split keeps working on the children. What the items
+ * show ({@code _lsn}, {@code metadata.lsn}, {@code previousImageLSN}) and the page's {@link
+ * ChangeFeedPage#partitionLsn} are LSNs in the physical partitions' own numbering, as on the
+ * service, whose change-feed estimators subtract one from the other.
  */
 final class ChangeFeedReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -59,7 +62,7 @@ final class ChangeFeedReader {
       exactEpk = key.exactEpk();
       range = range.intersect(key.range());
       if (range == null) {
-        return new ChangeFeedPage(List.of(), startLsn(request.start()), 1);
+        return new ChangeFeedPage(List.of(), startLsn(request.start()), 1, 0);
       }
     }
     List<PartitionKeyRange> ranges = container.routing().overlapping(range);
@@ -107,7 +110,8 @@ final class ChangeFeedReader {
     for (int i = 0; i < ranges.size(); i++) {
       container.spendQuery(ranges.get(i), admissions[i], perRange[i], now);
     }
-    return new ChangeFeedPage(items, continuation, total);
+    // read after the log: at or above the LSN of every item on the page
+    return new ChangeFeedPage(items, continuation, total, container.lsnOver(ranges));
   }
 
   /** An all-versions reader resuming below the retention horizon may have lost history: 400. */
@@ -173,13 +177,13 @@ final class ChangeFeedReader {
         return null; // superseded, deleted or expired: shown at its newest LSN, or not at all
       }
       ObjectNode doc = c.current().deepCopy();
-      doc.put("_lsn", c.lsn());
+      doc.put("_lsn", c.rangeLsn());
       return doc;
     }
     ObjectNode envelope = NODES.objectNode();
     if (c.current() != null) {
       ObjectNode cur = c.current().deepCopy();
-      cur.put("_lsn", c.lsn());
+      cur.put("_lsn", c.rangeLsn());
       envelope.set("current", cur);
     } else {
       envelope.set("current", NODES.objectNode());
@@ -189,7 +193,7 @@ final class ChangeFeedReader {
     }
     ObjectNode meta = envelope.putObject("metadata");
     meta.put("operationType", c.operation().wireName());
-    meta.put("lsn", c.lsn());
+    meta.put("lsn", c.rangeLsn());
     meta.put("crts", c.timestampMillis() / 1000);
     if (c.previousLsn() > 0) {
       meta.put("previousImageLSN", c.previousLsn());

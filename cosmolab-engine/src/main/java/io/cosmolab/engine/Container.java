@@ -81,6 +81,7 @@ public final class Container {
   private final Throttle throttle;
   private final ChangeLogRetention retention;
   private final WritePath writes;
+  private final HighWaterMarks highWaterMarks;
   private final ContainerScripts scripting;
   private final ContainerStats stats;
 
@@ -124,9 +125,12 @@ public final class Container {
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
     long[] marks = {0, 0, 0}; // {LSN, document sequence, retention horizon}
+    java.util.Map<String, Long> rangeMarks = java.util.Map.of();
     if (restored != null) {
       everProvisioned = Math.max(everProvisioned, restored.maxEverProvisioned());
       marks = recover();
+      ContainerStore.Marks saved = store.marks();
+      rangeMarks = saved == null ? java.util.Map.of() : saved.rangeLsns();
     }
     this.maxEverProvisioned = everProvisioned;
     RoutingMap routing =
@@ -134,7 +138,20 @@ public final class Container {
             ? restored.routing()
             : RoutingMap.of(
                 SplitPoints.evenBoundaries(partitionKey, initialPartitions(settings, throughput)));
-    this.layout = new PartitionLayout(engine, partitionKey, logical, metrics, routing, throughput);
+    this.highWaterMarks =
+        new HighWaterMarks(store, marks[0], marks[1], rangeMarks, this::retentionHorizon);
+    long fallback = marks[0];
+    java.util.Map<String, Long> savedRanges = rangeMarks;
+    this.layout =
+        new PartitionLayout(
+            engine,
+            partitionKey,
+            logical,
+            metrics,
+            routing,
+            throughput,
+            highWaterMarks,
+            r -> startLsn(r, savedRanges, fallback));
     this.throttle =
         new Throttle(
             engine,
@@ -159,6 +176,7 @@ public final class Container {
             throttle,
             retention,
             () -> this.throughput,
+            highWaterMarks,
             marks[0],
             marks[1]);
     this.scripting = new ContainerScripts(this, engine, writes);
@@ -199,6 +217,33 @@ public final class Container {
       }
     }
     return new long[] {maxLsn, maxSequence, 0};
+  }
+
+  /**
+   * Where a physical partition's LSN starts when the container is opened: 0 for a new container;
+   * after a restart the bound saved for its range (its last LSN after a clean close, at most one
+   * block above it after a crash), or its parents' when a split was not saved under its own id; for
+   * a store written before partitions numbered their own, the container's last LSN, so no number a
+   * client holds goes back.
+   */
+  private static long startLsn(
+      PartitionKeyRange r, java.util.Map<String, Long> saved, long containerLsn) {
+    Long own = saved.get(r.id());
+    if (own != null) {
+      return own;
+    }
+    long fromParents = -1;
+    for (String parent : r.parents()) {
+      Long p = saved.get(parent);
+      if (p != null) {
+        fromParents = Math.max(fromParents, p);
+      }
+    }
+    return fromParents >= 0 ? fromParents : containerLsn;
+  }
+
+  private long retentionHorizon() {
+    return retention.horizon();
   }
 
   private static long sequenceOf(JsonNode body) {
@@ -401,9 +446,42 @@ public final class Container {
     return layout.current().routing();
   }
 
-  /** The LSN of the last committed write (every write at or below it has finished). */
+  /**
+   * The change log's position: the container-wide sequence of the last committed write (every write
+   * at or below it has finished). Change-feed continuations are positions. Clients see each
+   * physical partition's own LSN instead: {@link #lsn(String)}.
+   */
   public long lsn() {
     return writes.committedLsn();
+  }
+
+  /**
+   * The LSN of a physical partition: the number of the last write it committed, in its own
+   * numbering (1, 2, 3…; the children of a split go on from their parent's, a merge from the higher
+   * of its parents'), as the service's {@code _lsn}, {@code lsn} header and session tokens carry.
+   * For a range id that is gone (split or merged) or null: the highest of the partitions now, which
+   * is at or above every LSN that range ever had.
+   */
+  public long lsn(String rangeId) {
+    Layout l = layout.current();
+    Layout.Partition p = rangeId == null ? null : l.partition(rangeId);
+    if (p != null) {
+      return p.lsn();
+    }
+    long max = 0;
+    for (Layout.Partition q : l.partitions().values()) {
+      max = Math.max(max, q.lsn());
+    }
+    return max;
+  }
+
+  /** The highest LSN of the partitions that serve these ranges (for a change-feed page). */
+  long lsnOver(List<PartitionKeyRange> ranges) {
+    long max = 0;
+    for (PartitionKeyRange r : ranges) {
+      max = Math.max(max, lsn(r.id()));
+    }
+    return max;
   }
 
   /** The number of documents stored (expired ones not yet removed included). */
@@ -479,10 +557,11 @@ public final class Container {
   public ItemResponse read(PartitionKeyValue key, String id, ItemOptions options) {
     Target t = Target.of(partitionKey, key, id);
     long now = now();
-    PartitionKeyRange range = layout.current().routing().rangeFor(t.epk());
+    Layout.Partition partition = layout.current().partitionFor(t.epk());
+    PartitionKeyRange range = partition.range;
     Admission admission = throttle.admit(range, t.epk(), now);
     StoredDocument d = store.get(t.epk(), id);
-    long lsn = writes.committedLsn();
+    long lsn = partition.lsn();
     if (d == null || ttl.isExpired(d, now)) {
       throttle.spend(range, t.epk(), admission, 1.0, now);
       throw CosmosError.NOT_FOUND.exception(

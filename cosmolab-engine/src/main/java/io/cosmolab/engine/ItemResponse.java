@@ -11,7 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *     document itself, which must not be modified
  * @param requestCharge the RU charged
  * @param etag the document's etag (null after a delete)
- * @param lsn the container LSN after the operation (for session tokens)
+ * @param lsn the LSN of the physical partition that served it, in the partition's own numbering:
+ *     its write's, or the partition's latest for a read (for session tokens)
  * @param partitionKeyRangeId the physical partition that served it
  */
 public record ItemResponse(

@@ -40,10 +40,11 @@ record Layout(RoutingMap routing, Map<String, Partition> partitions) {
 
   /**
    * One physical partition: its range, the lock its document writes take, its budget (null when the
-   * container uses its database's shared throughput) and its usage.
+   * container uses its database's shared throughput), its usage and its LSN: the number of the last
+   * write it committed, which it counts on its own 1, 2, 3… as the service's partitions do.
    *
-   * <p>Concurrency: the usage counters are written under {@link #writes} (or while the layout is
-   * held exclusively) and read without it; the budget is synchronized.
+   * <p>Concurrency: the usage counters and the LSN are written under {@link #writes} (or while the
+   * layout is held exclusively) and read without it; the budget is synchronized.
    */
   static final class Partition {
     final PartitionKeyRange range;
@@ -51,17 +52,53 @@ record Layout(RoutingMap routing, Map<String, Partition> partitions) {
     final PartitionBudget budget;
     private volatile long documents;
     private volatile long bytes;
+    private long lastLsn; // guarded by writes: the last LSN taken, committed or not
+    private volatile long committedLsn; // the last LSN committed: what readers and tokens see
 
-    Partition(PartitionKeyRange range, PartitionBudget budget, long documents, long bytes) {
+    /**
+     * A partition whose LSN starts at {@code lsn}: 0 for a new container, the parent's for the
+     * children of a split, the higher of the two for a merge, the saved one after a restart.
+     */
+    Partition(
+        PartitionKeyRange range, PartitionBudget budget, long documents, long bytes, long lsn) {
       this.range = range;
       this.budget = budget;
       this.documents = documents;
       this.bytes = bytes;
+      this.lastLsn = lsn;
+      this.committedLsn = lsn;
     }
 
-    /** The same range and usage with another budget (a throughput change). */
+    /**
+     * The same range, usage and LSN with another budget (a throughput change, under the exclusive
+     * layout: no write is open).
+     */
     Partition withBudget(PartitionBudget b) {
-      return new Partition(range, b, documents, bytes);
+      return new Partition(range, b, documents, bytes, committedLsn);
+    }
+
+    /** The LSN of the last write this partition committed. */
+    long lsn() {
+      return committedLsn;
+    }
+
+    /** Under {@link #writes}: the next LSN, for a write not yet committed. */
+    long takeLsn() {
+      return ++lastLsn;
+    }
+
+    /** Under {@link #writes}: every LSN taken so far is committed. */
+    void commitLsns() {
+      committedLsn = lastLsn;
+    }
+
+    /**
+     * Under {@link #writes}: a transaction that wrote nothing gives its LSNs back, from {@code
+     * first} on. No other write can have taken one meanwhile (they wait for the lock), so the
+     * partition's numbers stay dense.
+     */
+    void giveBackLsns(long first) {
+      lastLsn = first - 1;
     }
 
     long documents() {

@@ -39,6 +39,7 @@ final class PartitionLayout {
   private final PartitionKeyDefinition partitionKey;
   private final LogicalPartitions logical;
   private final PartitionMetrics metrics;
+  private final HighWaterMarks marks;
   private final AtomicReference<Layout> current;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private volatile boolean overfull;
@@ -49,15 +50,19 @@ final class PartitionLayout {
       LogicalPartitions logical,
       PartitionMetrics metrics,
       RoutingMap routing,
-      Throughput throughput) {
+      Throughput throughput,
+      HighWaterMarks marks,
+      java.util.function.ToLongFunction<PartitionKeyRange> startLsn) {
     this.engine = engine;
     this.partitionKey = partitionKey;
     this.logical = logical;
     this.metrics = metrics;
+    this.marks = marks;
     Map<String, Layout.Partition> partitions = new HashMap<>();
     for (PartitionKeyRange r : routing.ranges()) {
       long[] usage = logical.usage(r.range());
-      partitions.put(r.id(), new Layout.Partition(r, null, usage[0], usage[1]));
+      partitions.put(
+          r.id(), new Layout.Partition(r, null, usage[0], usage[1], startLsn.applyAsLong(r)));
     }
     this.current = new AtomicReference<>(new Layout(routing, partitions));
     current.set(withBudgets(current.get(), throughput));
@@ -123,10 +128,14 @@ final class PartitionLayout {
           Map<String, Layout.Partition> next = new HashMap<>(before.partitions());
           next.remove(leftId);
           next.remove(rightId);
+          // the merged partition numbers on from the higher of its parents' LSNs, so a session
+          // token or a continuation taken on either parent stays at or below it
+          long lsn = Math.max(l.lsn(), r.lsn());
+          marks.rangesReplaced(List.of(leftId, rightId), Map.of(merged.id(), lsn));
           next.put(
               merged.id(),
               new Layout.Partition(
-                  merged, null, l.documents() + r.documents(), l.bytes() + r.bytes()));
+                  merged, null, l.documents() + r.documents(), l.bytes() + r.bytes(), lsn));
           publish(new Layout(after, next), throughput);
           metrics.recordEvent(
               new PartitionEvent(
@@ -240,9 +249,12 @@ final class PartitionLayout {
     PartitionKeyRange right = after.rangeFor(at);
     Map<String, Layout.Partition> next = new HashMap<>(before.partitions());
     next.remove(parent.id());
+    // both children number on from the parent's LSN, as the service's do
+    long lsn = before.partition(parent.id()).lsn();
+    marks.rangesReplaced(List.of(parent.id()), Map.of(left.id(), lsn, right.id(), lsn));
     for (PartitionKeyRange child : List.of(left, right)) {
       long[] usage = logical.usage(child.range());
-      next.put(child.id(), new Layout.Partition(child, null, usage[0], usage[1]));
+      next.put(child.id(), new Layout.Partition(child, null, usage[0], usage[1], lsn));
     }
     publish(new Layout(after, next), throughput);
     metrics.recordEvent(

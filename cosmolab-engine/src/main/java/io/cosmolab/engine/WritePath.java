@@ -37,6 +37,18 @@ import java.util.function.Supplier;
  * a change-feed reader goes only as far as the gate's committed LSN, so it never skips a write
  * that took a lower LSN and is still committing.
  *
+ * Two numberings. Each write takes two numbers under its partition's lock: a position in the
+ * container's change log (the commit gate's container-wide sequence, which orders the log, makes
+ * etags and change-feed continuations, and drives retention), and an LSN in its physical
+ * partition's own numbering (Layout.Partition: 1, 2, 3… per partition, dense, as the service
+ * counts), which is what clients see: _lsn, session tokens, the lsn headers. Keeping the log in one
+ * container-wide order is the safer design: a continuation is one number that stays valid across
+ * splits and merges, and a reader over any EPK range needs no merge of several numberings. The
+ * partition's numbers need no gate of their own: one writer at a time holds the lock, so the
+ * partition's committed LSN is simply its last, set before the gate lets readers see the write.
+ * The gate's shared monitor stays on the write path (issue 13): removing it would need per-partition
+ * continuations, which the SDKs' change-feed estimators do not require.
+ *
  * Order within a commit: the store first (all or nothing), then — only once it succeeded — the
  * indexes, the usage of logical and physical partitions, and the time-to-live schedule, and last
  * the gate. A store that fails (disk full) leaves nothing behind.
@@ -76,6 +88,7 @@ final class WritePath {
       Throttle throttle,
       ChangeLogRetention retention,
       Supplier<Throughput> throughput,
+      HighWaterMarks marks,
       long recoveredLsn,
       long recoveredSequence) {
     this.container = container;
@@ -89,7 +102,7 @@ final class WritePath {
     this.throttle = throttle;
     this.retention = retention;
     this.throughput = throughput;
-    this.marks = new HighWaterMarks(store, recoveredLsn, recoveredSequence, retention::horizon);
+    this.marks = marks;
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
   }
@@ -181,7 +194,7 @@ final class WritePath {
                   done.documentView(),
                   done.requestCharge(),
                   done.etag(),
-                  Math.max(done.lsn(), gate.committed()),
+                  Math.max(done.lsn(), p.lsn()),
                   p.range.id());
             });
     afterWrite(now);
@@ -242,7 +255,7 @@ final class WritePath {
                           committed[0] = tx.lastLsn();
                           return r;
                         });
-                lsn = Math.max(committed[0], gate.committed());
+                lsn = Math.max(committed[0], p.lsn());
               } catch (CosmosException e) {
                 throttle.spend(p.range, t.epk(), admission, Math.max(work.charge(), 1.0), now);
                 throw e;
@@ -268,12 +281,11 @@ final class WritePath {
                 r.status(), 0, r.requestCharge(), r.etag(), r.document(), null));
       } catch (CosmosException e) {
         tx.abandon();
-        long lsn = Math.max(tx.lastLsn(), gate.committed());
-        return failedBatch(operations.size(), results, i, e, charge, lsn);
+        return failedBatch(operations.size(), results, i, e, charge, tx.partition.lsn());
       }
     }
     tx.commit();
-    return new BatchResult(200, results, charge, Math.max(tx.lastLsn(), gate.committed()));
+    return new BatchResult(200, results, charge, Math.max(tx.lastLsn(), tx.partition.lsn()));
   }
 
   private static BatchResult failedBatch(
@@ -304,9 +316,13 @@ final class WritePath {
     return new BatchResult(207, out, charge, lsn);
   }
 
-  /** At a clean close: saves the last LSN and sequence used as the marks. */
+  /** At a clean close: saves the last LSNs and sequence used as the marks. */
   void saveExactMarks() {
-    marks.closeAt(gate.committed(), documentSequence.get());
+    Map<String, Long> ranges = new HashMap<>();
+    for (Layout.Partition p : layout.current().partitions().values()) {
+      ranges.put(p.range.id(), p.lsn());
+    }
+    marks.closeAt(gate.committed(), documentSequence.get(), ranges);
   }
 
   private long nextSequence() {
@@ -435,16 +451,19 @@ final class WritePath {
     private long logicalDocuments;
     private String logicalEpk;
     private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
-    private long firstLsn;
+    private long firstLsn; // positions in the change log (the commit gate's)
     private long lastLsn;
+    private long firstRangeLsn; // LSNs in the partition's own numbering (what clients see)
+    private long lastRangeLsn;
 
     Transaction(long now, Layout.Partition partition) {
       this.now = now;
       this.partition = partition;
     }
 
+    /** The partition's LSN of this transaction's last write, 0 before its first. */
     long lastLsn() {
-      return lastLsn;
+      return lastRangeLsn;
     }
 
     long now() {
@@ -485,12 +504,17 @@ final class WritePath {
       return new ArrayList<>(out.values());
     }
 
+    /** The next position in the log; the partition's next LSN goes to {@link #lastRangeLsn}. */
     private long nextLsn() {
       long lsn = gate.take(firstLsn == 0);
+      long rangeLsn = partition.takeLsn();
+      marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
       if (firstLsn == 0) {
         firstLsn = lsn;
+        firstRangeLsn = rangeLsn;
       }
       lastLsn = lsn;
+      lastRangeLsn = rangeLsn;
       return lsn;
     }
 
@@ -545,7 +569,7 @@ final class WritePath {
       // an expired version still stored is replaced
       StoredDocument d = put(t, document, existing, ChangeRecord.Operation.CREATE);
       double charge = engine.costs().create(d.sizeBytes(), d.indexedTerms());
-      return new ItemResponse(201, d.body(), charge, d.etag(), d.lsn(), null);
+      return new ItemResponse(201, d.body(), charge, d.etag(), d.rangeLsn(), null);
     }
 
     ItemResponse replace(Target t, Prepared document, String ifMatch) {
@@ -553,7 +577,7 @@ final class WritePath {
       checkIfMatch(old, ifMatch);
       StoredDocument d = put(t, document, old, ChangeRecord.Operation.REPLACE);
       double charge = engine.costs().replace(d.sizeBytes(), changedTerms(old, d, document));
-      return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), d.rangeLsn(), null);
     }
 
     /**
@@ -587,7 +611,7 @@ final class WritePath {
       checkIfMatch(old, ifMatch);
       remove(old, false);
       double charge = engine.costs().delete(old.sizeBytes(), old.indexedTerms());
-      return new ItemResponse(204, null, charge, null, lastLsn, null);
+      return new ItemResponse(204, null, charge, null, lastRangeLsn, null);
     }
 
     ItemResponse patch(
@@ -606,7 +630,7 @@ final class WritePath {
       StoredDocument d = put(t, prepare(t, patched, now), old, ChangeRecord.Operation.REPLACE);
       int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
       double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
-      return new ItemResponse(200, d.body(), charge, d.etag(), d.lsn(), null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), d.rangeLsn(), null);
     }
 
     ItemResponse read(Target t, String ifNoneMatch) {
@@ -725,7 +749,15 @@ final class WritePath {
       body.put("_etag", container.etag(lsn));
       StoredDocument d =
           new StoredDocument(
-              t.epk(), t.id(), t.key(), body, size, prepared.indexedTerms(), lsn, now);
+              t.epk(),
+              t.id(),
+              t.key(),
+              body,
+              size,
+              prepared.indexedTerms(),
+              lsn,
+              now,
+              lastRangeLsn);
       String k = key(t.epk(), t.id());
       staged.put(k, d);
       deleted.remove(k);
@@ -741,9 +773,10 @@ final class WritePath {
                   t.key(),
                   body,
                   previous == null ? null : previous.body(),
-                  previous == null ? 0 : previous.lsn(),
+                  previous == null ? 0 : previous.rangeLsn(),
                   size,
-                  false)));
+                  false,
+                  lastRangeLsn)));
       versions.add(new Replaced(previous, d, d.lsn()));
       supersede(previous);
       logicalEpk = t.epk();
@@ -771,9 +804,10 @@ final class WritePath {
                   old.partitionKey(),
                   null,
                   old.body(),
-                  old.lsn(),
+                  old.rangeLsn(),
                   old.sizeBytes(),
-                  expired)));
+                  expired,
+                  lastRangeLsn)));
       versions.add(new Replaced(old, null, lsn));
       supersede(old);
       logicalEpk = old.epk();
@@ -811,6 +845,7 @@ final class WritePath {
           ttl.track(d);
         }
       } finally {
+        partition.commitLsns(); // before the gate: a reader that sees the write sees its LSN
         gate.finish(firstLsn);
         firstLsn = 0; // committed: a later abandon() must not give its LSNs back
       }
@@ -825,8 +860,10 @@ final class WritePath {
     /** Gives back the LSNs taken, unused: nothing was written. A no-op once committed. */
     void abandon() {
       if (firstLsn != 0) {
+        partition.giveBackLsns(firstRangeLsn);
         gate.abandon(firstLsn, lastLsn);
         firstLsn = 0;
+        lastRangeLsn = 0;
       }
     }
   }

@@ -85,7 +85,9 @@ class EngineRestartTest {
             .max()
             .orElseThrow();
     ItemResponse next = restored.create(obj("{'id':'new','t':'t0','u':'x'}"));
-    assertThat(next.lsn()).isEqualTo(lsnBefore + 1);
+    // the partition that took it numbers on from its own LSN before the restart
+    assertThat(next.lsn()).isEqualTo(orders.lsn(next.partitionKeyRangeId()) + 1);
+    assertThat(restored.lsn()).isEqualTo(lsnBefore + 1);
 
     assertThat(ResourceIds.documentPart(ResourceIds.decode(next.document().get("_rid").asText())))
         .isGreaterThan(oldMax);
@@ -141,6 +143,36 @@ class EngineRestartTest {
         restored.readChangeFeed(
             ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(seen.continuation())));
     assertThat(more.items()).extracting(d -> d.get("id").asText()).containsExactly("d19");
+  }
+
+  @Test
+  void afterACrash_eachPartitionsLsn_carriesOnAboveWhatItUsed_theSplitsChildrenToo() {
+    CountingStore store = new CountingStore();
+    CosmosEngine before = CosmosEngine.builder().clock(clock).store(store).build();
+    Container c =
+        before
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    for (int i = 0; i < 10; i++) {
+      c.create(obj("{'id':'a" + i + "','pk':'k" + i + "'}"));
+    }
+    c.splitPartition(c.routing().ranges().get(0).id());
+    for (int i = 0; i < 10; i++) {
+      c.create(obj("{'id':'b" + i + "','pk':'k" + i + "'}"));
+    }
+    java.util.Map<String, Long> used = new java.util.HashMap<>();
+    c.routing().ranges().forEach(r -> used.put(r.id(), c.lsn(r.id())));
+
+    // no close: the new engine finds only what a crash leaves
+    Container restored =
+        CosmosEngine.builder().clock(clock).store(store).build().database("db").container("c");
+
+    assertThat(restored.routing()).isEqualTo(c.routing());
+    for (var r : restored.routing().ranges()) {
+      assertThat(restored.lsn(r.id())).isGreaterThanOrEqualTo(used.get(r.id()));
+    }
+    ItemResponse next = restored.create(obj("{'id':'after','pk':'k1'}"));
+    assertThat(next.lsn()).isGreaterThan(used.get(next.partitionKeyRangeId()));
   }
 
   @Test

@@ -11,7 +11,8 @@ import java.util.List;
  * @param status 200 or 207
  * @param operations one result per operation, in order
  * @param requestCharge the RU charged for the whole batch
- * @param lsn the container LSN after the batch (unchanged if it failed)
+ * @param lsn the LSN of its physical partition after the batch, in the partition's own numbering
+ *     (unchanged if it failed)
  */
 public record BatchResult(
     int status, List<OperationResult> operations, double requestCharge, long lsn) {

@@ -8,11 +8,15 @@ import java.util.List;
  *
  * @param items latest version: documents with {@code _lsn}; all versions and deletes: envelopes
  *     {@code {current, previous, metadata}}
- * @param continuation the LSN to continue after (the next request's {@link
- *     ChangeFeedStart.Continuation}); stays valid across splits and merges
+ * @param continuation the position in the container's change log to continue after (the next
+ *     request's {@link ChangeFeedStart.Continuation}); stays valid across splits and merges
  * @param requestCharge the RU charged
+ * @param partitionLsn the current LSN of the physical partition read (the highest, if the range
+ *     spans several), in the partitions' own numbering that the items' {@code _lsn} use: what the
+ *     page's session token carries, as the service's does
  */
-public record ChangeFeedPage(List<ObjectNode> items, long continuation, double requestCharge) {
+public record ChangeFeedPage(
+    List<ObjectNode> items, long continuation, double requestCharge, long partitionLsn) {
   public ChangeFeedPage {
     items = List.copyOf(items);
   }

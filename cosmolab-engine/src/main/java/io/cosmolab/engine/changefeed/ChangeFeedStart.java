@@ -13,7 +13,7 @@ public sealed interface ChangeFeedStart {
   /** Changes made at or after a moment. */
   record PointInTime(Instant time) implements ChangeFeedStart {}
 
-  /** Changes after the continuation of an earlier page (a container LSN). */
+  /** Changes after the continuation of an earlier page (a position in the container's log). */
   record Continuation(long lsn) implements ChangeFeedStart {}
 
   static ChangeFeedStart beginning() {

@@ -8,7 +8,8 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
  * modes: latest version (creates and replaces, each document at its newest LSN) and all versions
  * and deletes.
  *
- * @param lsn the container LSN of the write
+ * @param lsn the position of the write in the container's change log: a container-wide sequence
+ *     that orders the log (change-feed continuations are positions)
  * @param timestampMillis when it was written (injected clock)
  * @param operation create, replace or delete
  * @param epk the document's EPK
@@ -16,9 +17,12 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
  * @param partitionKey the document's partition key value
  * @param current the new version (null for a delete)
  * @param previous the version it replaced or deleted (null for a create)
- * @param previousLsn the LSN of the previous version (0 for a create)
+ * @param previousLsn the LSN of the previous version in its physical partition's numbering (0 for a
+ *     create): the all-versions feed's {@code previousImageLSN}
  * @param sizeBytes the size of the version written, or of the deleted version
  * @param timeToLiveExpired true when a delete was made by time-to-live expiry
+ * @param rangeLsn the LSN of the write in its physical partition's own numbering, which clients see
+ *     ({@code _lsn}, {@code metadata.lsn}, session tokens)
  */
 public record ChangeRecord(
     long lsn,
@@ -31,7 +35,8 @@ public record ChangeRecord(
     ObjectNode previous,
     long previousLsn,
     int sizeBytes,
-    boolean timeToLiveExpired) {
+    boolean timeToLiveExpired,
+    long rangeLsn) {
 
   /** The kind of write. */
   public enum Operation {

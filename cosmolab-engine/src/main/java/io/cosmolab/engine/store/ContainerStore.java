@@ -67,8 +67,18 @@ public interface ContainerStore {
    * @param documentSequence no document RID sequence used is greater
    * @param retentionHorizon the change log's retention had passed this LSN (history at or below it
    *     may be gone), or less
+   * @param rangeLsns per physical partition (by range id), no LSN of that partition's own numbering
+   *     used is greater; empty in a store written before partitions numbered their own
    */
-  record Marks(long lsn, long documentSequence, long retentionHorizon) {}
+  record Marks(
+      long lsn,
+      long documentSequence,
+      long retentionHorizon,
+      java.util.Map<String, Long> rangeLsns) {
+    public Marks {
+      rangeLsns = java.util.Map.copyOf(rangeLsns);
+    }
+  }
 
   /** One write of a commit. */
   sealed interface Write {

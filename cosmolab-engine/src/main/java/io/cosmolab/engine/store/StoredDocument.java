@@ -16,8 +16,11 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
  * @param body the document, with {@code _rid}, {@code _self}, {@code _etag}, {@code _ts}
  * @param sizeBytes the size of the body as UTF-8 JSON
  * @param indexedTerms the number of indexed leaf values (for request charges)
- * @param lsn the container LSN of the write that produced this version
+ * @param lsn the position in the container's change log of the write that produced this version
+ *     (the container-wide sequence that orders the log; also the etag)
  * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
+ * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients see
+ *     as {@code _lsn}
  */
 public record StoredDocument(
     String epk,
@@ -27,7 +30,8 @@ public record StoredDocument(
     int sizeBytes,
     int indexedTerms,
     long lsn,
-    long timestampMillis) {
+    long timestampMillis,
+    long rangeLsn) {
 
   public String etag() {
     return body.get("_etag").textValue();

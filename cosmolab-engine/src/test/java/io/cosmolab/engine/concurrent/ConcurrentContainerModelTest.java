@@ -147,6 +147,7 @@ class ConcurrentContainerModelTest {
       assertThat(c.executeBatch(PartitionKeyValue.of("b" + w), create).status()).isEqualTo(200);
     }
     long feedStart = c.lsn();
+    LAST_LSN.clear();
     ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     CountDownLatch writersDone = new CountDownLatch(WRITERS);
@@ -176,7 +177,7 @@ class ConcurrentContainerModelTest {
                 readOne(c, readerRandom, failures);
               }
             }));
-    Map<Long, String> seen = new ConcurrentHashMap<>();
+    Map<String, String> seen = new ConcurrentHashMap<>();
     long[] feedPosition = {feedStart};
     threads.add(
         thread(
@@ -403,8 +404,11 @@ class ConcurrentContainerModelTest {
     return c.query(QueryRequest.of(sql)).rows().get(0).intValue();
   }
 
+  /** The last LSN the feed showed of each document (one feed reader at a time). */
+  private static final Map<String, Long> LAST_LSN = new ConcurrentHashMap<>();
+
   private static long readFeed(
-      Container c, long after, Map<Long, String> seen, ConcurrentLinkedQueue<String> failures) {
+      Container c, long after, Map<String, String> seen, ConcurrentLinkedQueue<String> failures) {
     ChangeFeedPage page =
         c.readChangeFeed(
             ChangeFeedRequest.wholeContainer(ChangeFeedStart.continuation(after))
@@ -418,9 +422,15 @@ class ConcurrentContainerModelTest {
           meta.get("operationType").textValue().equals("delete")
               ? meta.get("partitionKey").get(0).textValue() + "/" + meta.get("id").textValue()
               : current.get("pk").textValue() + "/" + current.get("id").textValue();
-      String before = seen.put(lsn, key);
+      // LSNs are per physical partition, so two documents may share one; a document's own go up,
+      // across splits and merges too (children go on from their parents' numbers)
+      String before = seen.put(key + "@" + lsn, key);
       if (before != null) {
-        failures.add("change feed record LSN " + lsn + " seen twice");
+        failures.add("change feed record LSN " + lsn + " of " + key + " seen twice");
+      }
+      Long last = LAST_LSN.put(key, lsn);
+      if (last != null && last >= lsn) {
+        failures.add("the LSNs of " + key + " went from " + last + " to " + lsn);
       }
     }
     return page.continuation();

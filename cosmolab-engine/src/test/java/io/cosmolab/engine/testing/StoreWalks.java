@@ -30,7 +30,8 @@ public final class StoreWalks {
         10,
         1,
         lsn,
-        0);
+        0,
+        lsn);
   }
 
   public static List<String> keys(Iterator<StoredDocument> it) {

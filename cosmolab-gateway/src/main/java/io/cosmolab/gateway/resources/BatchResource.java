@@ -82,9 +82,9 @@ final class BatchResource {
         o.put("message", r.message());
       }
     }
-    Map<String, String> h = Responses.containerHeaders(c, result.requestCharge());
-    h.put(
-        Headers.SESSION_TOKEN, Responses.sessionToken(Responses.ownerRange(c, key), result.lsn()));
+    String range = Responses.ownerRange(c, key);
+    Map<String, String> h = Responses.containerHeaders(c, result.requestCharge(), range);
+    h.put(Headers.SESSION_TOKEN, Responses.sessionToken(range, result.lsn()));
     return WireResponse.json(result.status(), out, h);
   }
 

@@ -28,8 +28,10 @@ import java.util.Map;
  * page's {@code etag} is the next continuation, a quoted LSN; when nothing is newer the answer is
  * 304 with the same etag, never an empty 200, which would make clients spin.
  *
- * <p>The LSN is container-wide, so a continuation taken on a parent range keeps its meaning on the
- * children after a split.
+ * <p>The etag is a position in the container-wide change log, so a continuation taken on a parent
+ * range keeps its meaning on the children after a split. The items' {@code _lsn}, the {@code lsn}
+ * header and the session token carry the physical partition's own LSN, the session token its
+ * current one (not the page's last item's), as the service does.
  */
 final class ChangeFeedResource {
 
@@ -57,21 +59,35 @@ final class ChangeFeedResource {
     if (mode == ChangeFeedMode.ALL_VERSIONS_AND_DELETES
         && start instanceof ChangeFeedStart.Beginning) {
       // The service keeps intermediate versions and deletes only within its retention window, so
-      // it refuses to start this mode from the beginning (the SDKs check it too).
+      // it refuses to start this mode from the beginning (the SDKs check it too, before sending).
+      // Its exact message and sub-status were not found in the SDKs' sources or tests: a plain
+      // 400 with our words [A]. The engine's API still reads this mode from its log's start.
       throw CosmosError.BAD_REQUEST.exception(
           "the all versions and deletes change feed cannot start from the beginning: start it"
               + " from now (If-None-Match: *), a point in time, or a continuation");
     }
+    io.cosmolab.engine.partitioning.PartitionKeyValue key = Requests.partitionKey(request);
     ChangeFeedRequest cf =
-        new ChangeFeedRequest(
-            range, Requests.partitionKey(request), mode, start, max <= 0 ? DEFAULT_PAGE : max);
+        new ChangeFeedRequest(range, key, mode, start, max <= 0 ? DEFAULT_PAGE : max);
     ChangeFeedPage page = c.readChangeFeed(cf);
-    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
+    // the partition whose LSN the session token carries: the one named, or the one a full key or
+    // a single-partition container leaves; none for a read over several (a token at the highest
+    // of their LSNs would claim more than the lower ones have, and a client holding it would find
+    // their reads stale)
+    String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
+    if (sessionRange == null && c.routing().size() == 1) {
+      sessionRange = c.routing().ranges().get(0).id();
+    }
+    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge(), sessionRange);
     String etag = "\"" + page.continuation() + "\"";
     h.put(Headers.ETAG, etag);
-    h.put(
-        Headers.SESSION_TOKEN,
-        Responses.sessionToken(rangeId != null ? rangeId : "0", page.continuation()));
+    // the partition's current LSN, as the service's page carries: the Java SDK's estimator takes
+    // it as the latest LSN and subtracts the _lsn of the first item after the lease's continuation
+    h.put(Headers.LSN, Long.toString(page.partitionLsn()));
+    h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(page.partitionLsn()));
+    if (sessionRange != null) {
+      h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, page.partitionLsn()));
+    }
     if (rangeId != null) {
       h.put(Headers.PARTITION_KEY_RANGE_ID, rangeId);
     }

@@ -83,7 +83,13 @@ final class DocumentResource {
   }
 
   private static WireResponse respond(WireRequest request, Container c, ItemResponse r) {
-    Map<String, String> h = Responses.containerHeaders(c, r.requestCharge());
+    Map<String, String> h =
+        Responses.containerHeaders(c, r.requestCharge(), r.partitionKeyRangeId());
+    // the partition's LSN after the operation, at least the write's own (another write to the
+    // partition may have followed it)
+    String lsn = Long.toString(Math.max(r.lsn(), c.lsn(r.partitionKeyRangeId())));
+    h.put(Headers.LSN, lsn);
+    h.put(Headers.GLOBAL_COMMITTED_LSN, lsn);
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(r.partitionKeyRangeId(), r.lsn()));
     if (r.partitionKeyRangeId() != null) {
       // the physical partition that served it, which users read to see where a key lives

@@ -48,7 +48,7 @@ final class PartitionKeyRangeResource {
       n.put("status", "online");
       r.parents().forEach(n.putArray("parents")::add);
       n.put("_ts", c.createdMillis() / 1000);
-      n.put("_lsn", c.lsn());
+      n.put("_lsn", c.lsn(r.id()));
       ranges.add(n);
     }
     return Responses.feed(c.rid(), "PartitionKeyRanges", ranges, h);

@@ -49,13 +49,13 @@ final class QueryResource {
     long started = System.nanoTime(); // a duration for the metrics, not a point in time
     QueryPage page = c.query(q);
     long elapsedNanos = System.nanoTime() - started;
-    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge());
+    String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
+    Map<String, String> h = Responses.containerHeaders(c, page.requestCharge(), sessionRange);
     if (request.flag(Headers.POPULATE_QUERY_METRICS)) {
       h.put(Headers.QUERY_METRICS, QueryMetricsHeader.of(page, elapsedNanos));
     }
-    String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
     if (sessionRange != null) {
-      h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn()));
+      h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn(sessionRange)));
     }
     if (page.continuation() != null) {
       h.put(Headers.CONTINUATION, page.continuation());

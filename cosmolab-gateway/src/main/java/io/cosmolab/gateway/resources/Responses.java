@@ -44,15 +44,26 @@ final class Responses {
 
   /**
    * The headers of a response about a container's contents: the content paths the Java SDK keys its
-   * session tokens by (the container RID, which it parses, and the name path), and the charge.
+   * session tokens by (the container RID, which it parses, and the name path), the charge, and the
+   * LSN: the highest of the container's physical partitions, for a response that no one partition
+   * served (at or above the LSN of each, so no session token a client holds is above it).
    */
   static Map<String, String> containerHeaders(Container c, double charge) {
+    return containerHeaders(c, charge, null);
+  }
+
+  /**
+   * The same headers for a response that the physical partition {@code rangeId} served: its LSN, in
+   * its own numbering, as the service's replica answers (null: the highest of all).
+   */
+  static Map<String, String> containerHeaders(Container c, double charge, String rangeId) {
     Map<String, String> h = new LinkedHashMap<>();
     h.put(Headers.REQUEST_CHARGE, charge(charge));
     h.put(Headers.CONTENT_PATH, c.rid());
     h.put(Headers.ALT_CONTENT_PATH, altPath("dbs/" + c.database().id() + "/colls/" + c.id()));
-    h.put(Headers.LSN, Long.toString(c.lsn()));
-    h.put(Headers.GLOBAL_COMMITTED_LSN, Long.toString(c.lsn()));
+    String lsn = Long.toString(c.lsn(rangeId));
+    h.put(Headers.LSN, lsn);
+    h.put(Headers.GLOBAL_COMMITTED_LSN, lsn);
     return h;
   }
 

@@ -81,7 +81,8 @@ final class ScriptResource {
     boolean logging = "true".equalsIgnoreCase(request.header(Headers.SCRIPT_ENABLE_LOGGING));
     ScriptResponse r =
         c.executeStoredProcedure(Requests.requiredPartitionKey(request), id, params, logging);
-    Map<String, String> h = Responses.containerHeaders(c, r.requestCharge());
+    Map<String, String> h =
+        Responses.containerHeaders(c, r.requestCharge(), r.partitionKeyRangeId());
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(r.partitionKeyRangeId(), r.lsn()));
     if (r.log() != null) {
       h.put(

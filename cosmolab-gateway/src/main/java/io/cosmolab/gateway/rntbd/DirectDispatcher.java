@@ -106,20 +106,27 @@ final class DirectDispatcher {
   }
 
   /**
-   * Adds what a replica's every answer carries and the gateway's answers may not: the container's
-   * LSN and a session token at it (errors have neither), and the range that served it.
+   * Adds what a replica's every answer carries and the gateway's answers may not: the LSN of the
+   * partition that served it (the highest of the container's when the request named none) and a
+   * session token at it (errors have neither), and the range that served it.
    */
   private static WireResponse withReplicaHeaders(WireResponse response, Container c, String range) {
     WireResponse out = response;
-    long lsn = c == null ? 0 : c.lsn();
+    long lsn = c == null ? 0 : c.lsn(range);
     if (!out.headers().containsKey(Headers.LSN)) {
       out = out.withHeader(Headers.LSN, Long.toString(lsn));
       out = out.withHeader(Headers.GLOBAL_COMMITTED_LSN, Long.toString(lsn));
     }
-    if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null) {
+    // a session token names one partition and is true of it only; a request that named no range
+    // gets one only where the container has a single partition
+    String tokenRange =
+        range != null || c == null || c.routing().size() != 1
+            ? range
+            : c.routing().ranges().get(0).id();
+    if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null && tokenRange != null) {
       out =
           out.withHeader(
-              Headers.SESSION_TOKEN, (range == null ? "0" : range) + ":-1#" + Math.max(0, lsn));
+              Headers.SESSION_TOKEN, tokenRange + ":-1#" + Math.max(0, c.lsn(tokenRange)));
     }
     if (!out.headers().containsKey(Headers.PARTITION_KEY_RANGE_ID) && range != null) {
       out = out.withHeader(Headers.PARTITION_KEY_RANGE_ID, range);

@@ -22,13 +22,19 @@ import java.util.Arrays;
  *                                                 is the engine's (EPK, id) order for them)
  * change key    = rid 0x00 lsn                  (lsn: 8 bytes, big-endian, so byte order is LSN order)
  * marks key     = "marks/" rid                 (default column family, beside "catalog")
- * values        = JSON: {"k": key, "s": size, "t": terms, "l": lsn, "ts": millis, "b": body}
- *                       {"l", "ts", "op", "e", "i", "k", "c", "p", "pl", "s", "x"} for a change
- *                       {"l": lsn bound, "q": document sequence bound, "h": retention horizon}
- *                       for the marks
+ * values        = JSON: {"k": key, "s": size, "t": terms, "l": lsn, "ts": millis, "b": body,
+ *                        "rl": the partition's LSN}
+ *                       {"l", "ts", "op", "e", "i", "k", "c", "p", "pl", "s", "x", "rl"} for a change
+ *                       {"l": lsn bound, "q": document sequence bound, "h": retention horizon,
+ *                        "r": {range id: that partition's LSN bound}} for the marks
  * </pre>
  *
- * JSON rather than a binary layout: the bodies are JSON already, and a data directory stays
+ * "lsn" (l) is the position in the container-wide change log; "rl" is the LSN in the physical
+ * partition's own numbering, which clients see. Records written before "rl" existed read it as
+ * their position, the number clients saw for them then; marks without "r" read as no partition
+ * bounds, and the engine then starts every partition at the container's LSN.
+ *
+ * <p>JSON rather than a binary layout: the bodies are JSON already, and a data directory stays
  * readable with standard tools. The rid prefix ends in 0x00, which no RID contains, so one
  * container's keys never interleave with another's.
  */
@@ -50,14 +56,21 @@ final class Codec {
     n.put("l", m.lsn());
     n.put("q", m.documentSequence());
     n.put("h", m.retentionHorizon());
+    ObjectNode ranges = n.putObject("r");
+    new java.util.TreeMap<>(m.rangeLsns()).forEach(ranges::put);
     return bytes(n);
   }
 
   static ContainerStore.Marks decodeMarks(byte[] value) {
     JsonNode n = tree(value);
     JsonNode h = n.get("h");
+    java.util.Map<String, Long> ranges = new java.util.HashMap<>();
+    JsonNode r = n.get("r");
+    if (r != null) {
+      r.properties().forEach(e -> ranges.put(e.getKey(), e.getValue().longValue()));
+    }
     return new ContainerStore.Marks(
-        n.get("l").longValue(), n.get("q").longValue(), h == null ? 0 : h.longValue());
+        n.get("l").longValue(), n.get("q").longValue(), h == null ? 0 : h.longValue(), ranges);
   }
 
   /** The first key after every key with this prefix. */
@@ -91,6 +104,7 @@ final class Codec {
     n.put("l", d.lsn());
     n.put("ts", d.timestampMillis());
     n.set("b", d.body());
+    n.put("rl", d.rangeLsn());
     return bytes(n);
   }
 
@@ -104,7 +118,8 @@ final class Codec {
         n.get("s").intValue(),
         n.get("t").intValue(),
         n.get("l").longValue(),
-        n.get("ts").longValue());
+        n.get("ts").longValue(),
+        (n.hasNonNull("rl") ? n.get("rl") : n.get("l")).longValue());
   }
 
   static byte[] encode(ChangeRecord c) {
@@ -124,6 +139,7 @@ final class Codec {
     n.put("pl", c.previousLsn());
     n.put("s", c.sizeBytes());
     n.put("x", c.timeToLiveExpired());
+    n.put("rl", c.rangeLsn());
     return bytes(n);
   }
 
@@ -140,7 +156,8 @@ final class Codec {
         n.hasNonNull("p") ? (ObjectNode) n.get("p") : null,
         n.get("pl").longValue(),
         n.get("s").intValue(),
-        n.get("x").booleanValue());
+        n.get("x").booleanValue(),
+        (n.hasNonNull("rl") ? n.get("rl") : n.get("l")).longValue());
   }
 
   private static byte[] bytes(JsonNode n) {

@@ -160,6 +160,44 @@ class RocksDbEngineTest {
   }
 
   @Test
+  void partitionLsns_surviveARestart_andGoOnFromEachPartitionsOwnNumber() {
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Path data = dir.resolve("lsns");
+    java.util.Map<String, Long> before = new java.util.HashMap<>();
+    long feedFrom;
+    try (CosmosEngine e = engine(clock, RocksDbDocumentStore.open(data))) {
+      Container c = setUp(e);
+      for (int i = 0; i < 30; i++) {
+        c.create(doc("d" + i, "t" + i, "u", i));
+      }
+      c.splitPartition(c.routing().ranges().get(0).id());
+      for (int i = 0; i < 30; i++) {
+        c.create(doc("e" + i, "t" + i, "v", i));
+      }
+      c.routing().ranges().forEach(r -> before.put(r.id(), c.lsn(r.id())));
+      feedFrom = c.lsn();
+    }
+    assertThat(before.size()).isGreaterThan(2); // split once, so at least three
+    try (CosmosEngine e = engine(clock, RocksDbDocumentStore.open(data))) {
+      Container c = e.database("db").container("c");
+      c.routing().ranges().forEach(r -> assertThat(c.lsn(r.id())).isEqualTo(before.get(r.id())));
+      var r = c.create(doc("after", "t1", "w", 0));
+      assertThat(r.lsn()).isEqualTo(before.get(r.partitionKeyRangeId()) + 1);
+      ChangeFeedPage page =
+          c.readChangeFeed(
+              new ChangeFeedRequest(
+                  c.routing().require(r.partitionKeyRangeId()).range(),
+                  null,
+                  ChangeFeedMode.LATEST_VERSION,
+                  ChangeFeedStart.continuation(feedFrom),
+                  10));
+      assertThat(page.items()).hasSize(1);
+      assertThat(page.items().get(0).get("_lsn").longValue()).isEqualTo(r.lsn());
+      assertThat(page.partitionLsn()).isEqualTo(r.lsn());
+    }
+  }
+
+  @Test
   void steadyUpserts_keepTheChangeLogOnDiskBounded_acrossARestart() {
     ManualClock clock = ManualClock.startingAtEpoch2026();
     Path data = dir.resolve("retention");
