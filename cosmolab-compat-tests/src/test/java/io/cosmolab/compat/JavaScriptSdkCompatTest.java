@@ -59,11 +59,31 @@ class JavaScriptSdkCompatTest {
     }
   }
 
+  @Test
+  void javascriptSdk_permissionFeedAndResourceTokens() throws Exception {
+    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
+    Path dir = install();
+    try (CosmosLab lab = CosmosLab.builder().start()) {
+      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
+      Result test = run(dir, 300, "node", "permissions-test.mjs", endpoint, lab.key());
+      System.out.println("JavaScript SDK permissions: " + test.output().strip());
+      assertThat(test.exit())
+          .as("the JavaScript SDK permissions test failed:%n%s", test.output())
+          .isZero();
+      assertThat(test.output())
+          .contains("\"permissions\":\"ok\"")
+          .contains("\"permissionFeed\":\"ok\"")
+          .contains("\"outOfScope\":\"ok\"")
+          .contains("\"readToken\":\"ok\"");
+    }
+  }
+
   /** Copies the JavaScript tests to target/js and installs the SDK there once. */
   private static Path install() throws IOException, InterruptedException {
     Path dir = Path.of("target", "js");
     Files.createDirectories(dir);
-    for (String f : List.of("package.json", "sdk-test.mjs", "scripts-test.mjs")) {
+    for (String f :
+        List.of("package.json", "sdk-test.mjs", "scripts-test.mjs", "permissions-test.mjs")) {
       Files.copy(
           Path.of("src", "test", "js", f),
           dir.resolve(f),

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.script.ScriptKind;
@@ -29,13 +30,16 @@ import java.util.List;
  *      "defaultTtl", "changeFeedRetentionMinutes", "throughput": T|null, "maxEverProvisioned",
  *      "uniqueKeys": [["/path", ...], ...], "storedProperties": {...},
  *      "routing": {"version", "nextId", "ranges": [{"id", "min", "max", "parents"}]},
- *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}]}]}
+ *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}],
+ *    "users": [{"id", "ordinal", "revision", "modifiedMillis",
+ *      "permissions": [{"id", "ordinal", "mode", "resource", "containerRid", "childType",
+ *        "childId", "partitionKey": [...]|null, "revision", "modifiedMillis"}]}]}]}
  * T = {"kind": "manual", "ru": n} | {"kind": "autoscale", "max": n}
  * </pre>
  *
  * Written whole after every metadata change (creating or deleting a database or container, changing
- * throughput or time to live, a split or merge, a script change): these are rare next to document
- * writes, and a whole document can never be half-applied.
+ * throughput or time to live, a split or merge, a script change, a user or permission change):
+ * these are rare next to document writes, and a whole document can never be half-applied.
  */
 final class Catalog {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -89,6 +93,28 @@ final class Catalog {
         ObjectNode scripts = o.putObject("scripts");
         for (ScriptKind k : ScriptKind.values()) {
           c.scripts().list(k).forEach(scripts.putArray(k.segment())::add);
+        }
+      }
+      ArrayNode us = d.putArray("users");
+      for (User u : db.users()) {
+        ObjectNode o = us.addObject();
+        o.put("id", u.id());
+        o.put("ordinal", u.ordinal());
+        o.put("revision", u.revision());
+        o.put("modifiedMillis", u.modifiedMillis());
+        ArrayNode ps = o.putArray("permissions");
+        for (Permission p : u.permissions()) {
+          ObjectNode x = ps.addObject();
+          x.put("id", p.id());
+          x.put("ordinal", p.ordinal());
+          x.put("mode", p.modeText());
+          x.put("resource", p.resource());
+          x.put("containerRid", p.containerRid());
+          x.put("childType", p.childType().orElse(null));
+          x.put("childId", p.childId().orElse(null));
+          x.set("partitionKey", p.partitionKey().map(k -> (JsonNode) k.toJson()).orElse(null));
+          x.put("revision", p.revision());
+          x.put("modifiedMillis", p.modifiedMillis());
         }
       }
     }
@@ -169,6 +195,33 @@ final class Catalog {
           for (JsonNode script : c.path("scripts").path(k.segment())) {
             container.scripts().restore(k, (ObjectNode) script);
           }
+        }
+      }
+      for (JsonNode u : d.path("users")) {
+        int ordinal = u.get("ordinal").intValue();
+        engine.reserveOrdinal(ordinal);
+        User user =
+            db.restoreUser(
+                u.get("id").textValue(),
+                ordinal,
+                u.path("revision").asLong(1),
+                u.path("modifiedMillis").asLong());
+        for (JsonNode p : u.path("permissions")) {
+          int permissionOrdinal = p.get("ordinal").intValue();
+          engine.reserveOrdinal(permissionOrdinal);
+          JsonNode key = p.get("partitionKey");
+          user.restore(
+              p.get("id").textValue(),
+              permissionOrdinal,
+              p.get("mode").textValue(),
+              p.get("resource").textValue(),
+              new Permission.Scope(
+                  p.get("containerRid").textValue(),
+                  p.path("childType").textValue(),
+                  p.path("childId").textValue(),
+                  key == null || key.isNull() ? null : PartitionKeyValue.fromJson(key)),
+              p.path("revision").asLong(1),
+              p.path("modifiedMillis").asLong());
         }
       }
     }

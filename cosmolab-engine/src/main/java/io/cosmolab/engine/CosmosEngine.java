@@ -209,6 +209,32 @@ public final class CosmosEngine implements AutoCloseable {
     catalogChanged(db.dropAll());
   }
 
+  /**
+   * The permission with this RID, wherever it is: the gateway finds a resource token's permission
+   * by it on every request. Empty when it, its user or its database was deleted.
+   */
+  public Optional<Permission> findPermissionByRid(String rid) {
+    byte[] bytes = io.cosmolab.engine.resource.ResourceIds.decode(rid);
+    if (bytes == null || bytes.length != 16) {
+      return Optional.empty();
+    }
+    String dbRid =
+        io.cosmolab.engine.resource.ResourceIds.encode(java.util.Arrays.copyOf(bytes, 4));
+    String userRid =
+        io.cosmolab.engine.resource.ResourceIds.encode(java.util.Arrays.copyOf(bytes, 8));
+    for (Database db : databases.values()) {
+      if (db.rid().equals(dbRid)) {
+        for (User u : db.users()) {
+          if (u.rid().equals(userRid)) {
+            return u.permissions().stream().filter(p -> p.rid().equals(rid)).findFirst();
+          }
+        }
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
   public InstantSource clock() {
     return clock;
   }

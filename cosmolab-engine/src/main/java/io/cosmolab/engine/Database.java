@@ -26,6 +26,8 @@ public final class Database {
   private final byte[] ridBytes;
   private final String rid;
   private final Map<String, Container> containers = new ConcurrentHashMap<>();
+  private final Map<String, User> users = new java.util.concurrent.ConcurrentSkipListMap<>();
+  private final Object usersLock = new Object();
   private volatile Throughput sharedThroughput;
   // the highest shared RU/s this database ever had (not kept across restarts [A])
   private volatile double maxSharedEverProvisioned;
@@ -140,6 +142,133 @@ public final class Database {
 
   int ordinal() {
     return ordinal;
+  }
+
+  /** The container with this id, or with this RID. */
+  public Optional<Container> findContainerByIdOrRid(String idOrRid) {
+    Container c = containers.get(idOrRid);
+    if (c != null) {
+      return Optional.of(c);
+    }
+    return containers.values().stream().filter(x -> x.rid().equals(idOrRid)).findFirst();
+  }
+
+  // ---- users (see User for the locking)
+
+  Object usersLock() {
+    return usersLock;
+  }
+
+  /**
+   * Creates a user.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 for an invalid id, 409 if it exists
+   */
+  public User createUser(String userId) {
+    ResourceNames.check("user", userId);
+    synchronized (usersLock) {
+      if (users.containsKey(userId)) {
+        throw CosmosError.CONFLICT.exception(
+            "Resource with specified id or name already exists: user '%s' in database '%s'",
+            userId, id);
+      }
+      User u = new User(this, userId, engine.nextOrdinal(), 1, engine.clock().millis());
+      users.put(userId, u);
+      engine.catalogChanged();
+      return u;
+    }
+  }
+
+  /** Creates the user, or (a user having no other property) replaces it with itself. */
+  public Upserted<User> upsertUser(String userId) {
+    synchronized (usersLock) {
+      User u = users.get(userId);
+      if (u == null) {
+        return new Upserted<>(createUser(userId), true);
+      }
+      return new Upserted<>(replaceUser(userId, userId, null), false);
+    }
+  }
+
+  /**
+   * Replaces a user: its id, the one property a user has. Its RID and permissions stay.
+   *
+   * @param ifMatch the etag the user must have, or null
+   * @throws io.cosmolab.engine.error.CosmosException 404, 409 when the new id is taken, 412
+   */
+  public User replaceUser(String idOrRid, String newId, String ifMatch) {
+    ResourceNames.check("user", newId);
+    synchronized (usersLock) {
+      User u = user(idOrRid);
+      User.checkIfMatch(ifMatch, u.etag(), "user", u.id());
+      if (!newId.equals(u.id())) {
+        if (users.containsKey(newId)) {
+          throw CosmosError.CONFLICT.exception(
+              "Resource with specified id or name already exists: user '%s' in database '%s'",
+              newId, id);
+        }
+        users.remove(u.id());
+        users.put(newId, u);
+      }
+      u.renamed(newId);
+      engine.catalogChanged();
+      return u;
+    }
+  }
+
+  /**
+   * Deletes a user and its permissions: every token issued for them stops working.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 404, 412
+   */
+  public void deleteUser(String idOrRid, String ifMatch) {
+    synchronized (usersLock) {
+      User u = user(idOrRid);
+      User.checkIfMatch(ifMatch, u.etag(), "user", u.id());
+      users.remove(u.id());
+      engine.catalogChanged();
+    }
+  }
+
+  /** The user with this id, or with this RID. */
+  public Optional<User> findUser(String idOrRid) {
+    User u = users.get(idOrRid);
+    if (u != null) {
+      return Optional.of(u);
+    }
+    return users.values().stream().filter(x -> x.rid().equals(idOrRid)).findFirst();
+  }
+
+  /** Every user, in id order. */
+  public List<User> users() {
+    return new ArrayList<>(users.values());
+  }
+
+  private User user(String idOrRid) {
+    return findUser(idOrRid)
+        .orElseThrow(
+            () ->
+                CosmosError.NOT_FOUND.exception(
+                    "Resource Not Found. Entity with the specified id does not exist in the system:"
+                        + " user '%s' in database '%s'",
+                    idOrRid, id));
+  }
+
+  /** 404 when the user was deleted while a caller held it. */
+  void checkLive(User u) {
+    if (users.get(u.id()) != u) {
+      throw CosmosError.NOT_FOUND.exception(
+          "Resource Not Found. Entity with the specified id does not exist in the system: user"
+              + " '%s' in database '%s'",
+          u.id(), id);
+    }
+  }
+
+  /** Puts back a user the catalog recorded (its permissions follow, through the user). */
+  User restoreUser(String userId, int userOrdinal, long revision, long modifiedMillis) {
+    User u = new User(this, userId, userOrdinal, revision, modifiedMillis);
+    users.put(userId, u);
+    return u;
   }
 
   /** Puts back a container the catalog recorded, with its layout and its documents' state. */

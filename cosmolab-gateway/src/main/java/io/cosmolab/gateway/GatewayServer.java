@@ -504,7 +504,8 @@ public final class GatewayServer implements AutoCloseable {
           new java.util.concurrent.atomic.AtomicInteger();
       java.util.function.Function<WireRequest, WireResponse> protocol =
           new ObservedProtocol(
-              new Protocol(engine, auth, hostCheck, endpointText::get, directPortNow::get),
+              new Protocol(
+                  engine, auth, hostCheck, endpointText::get, directPortNow::get, masterKey),
               hostCheck,
               observability);
       GatewayServer server;

@@ -18,8 +18,13 @@ public enum CosmosError {
   PARTITION_KEY_MISMATCH(400, 1001, "BadRequest"),
   /** A signature that does not verify. */
   UNAUTHORIZED(401, 0, "Unauthorized"),
-  /** A request signed at a time too far from the server's clock. */
+  /**
+   * A request signed at a time too far from the server's clock, or with a resource token past its
+   * expiry.
+   */
   FORBIDDEN_DATE(403, 0, "Forbidden"),
+  /** A resource token that does not grant the request (another resource, a write with Read). */
+  FORBIDDEN_BY_PERMISSION(403, 0, "Forbidden"),
   /** A request whose Host header names another site (the DNS-rebinding guard). */
   FORBIDDEN_HOST(403, 0, "Forbidden"),
   /** A capability the account does not allow through this request (e.g. a stored procedure run). */

@@ -14,6 +14,8 @@ import java.util.Base64;
  * document   | container: 8 | doc: 8 = sequence << 8, so byte 8 < 0x80, byte 15 = 0x00 |
  * pk range   | container: 8 | id: 7 bytes big-endian | 0x50 (type nibble 5) |
  * script     | container: 8 | sequence: 7 bytes big-endian | type nibble: sproc 8, trigger 7, udf 6 |
+ * user       | db: 4 | user: 4, first byte has bit 0x80 clear (the SDK's mark of a user) |
+ * permission | user: 8 | permission: 4 bytes, non-zero | 0x00 0x00 0x00 0x00 |
  * </pre>
  *
  * Document ids grow with a per-container sequence, so {@code _rid} order is creation order; the
@@ -44,6 +46,21 @@ public final class ResourceIds {
   public static byte[] partitionKeyRange(byte[] container, long rangeId) {
     byte[] out = Arrays.copyOf(container, 16);
     ByteBuffer.wrap(out, 8, 8).putLong((rangeId << 8) | 0x50);
+    return out;
+  }
+
+  /** A user of a database: the user half has bit 31 clear, where a container's has it set. */
+  public static byte[] user(byte[] database, int ordinal) {
+    byte[] out = Arrays.copyOf(database, 8);
+    int u = scramble(ordinal) & 0x7FFFFFFF;
+    ByteBuffer.wrap(out, 4, 4).putInt(u == 0 ? 1 : u);
+    return out;
+  }
+
+  /** A permission of a user: 16 bytes, which the SDK reads as user plus permission. */
+  public static byte[] permission(byte[] user, int ordinal) {
+    byte[] out = Arrays.copyOf(user, 16);
+    ByteBuffer.wrap(out, 8, 4).putInt(scramble(ordinal));
     return out;
   }
 

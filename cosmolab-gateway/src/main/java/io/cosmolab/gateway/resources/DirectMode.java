@@ -26,13 +26,24 @@ import java.util.Locale;
 final class DirectMode {
   private DirectMode() {}
 
+  /**
+   * @param auth checks the master-key signature; null when the request carries a resource token
+   *     ({@code grant}) or the server runs without authentication
+   * @param grant the permission of the request's resource token, or null
+   */
   static WireResponse addresses(
-      WireRequest request, MasterKeyAuthenticator auth, Addresses addresses) {
+      WireRequest request,
+      MasterKeyAuthenticator auth,
+      Addresses addresses,
+      io.cosmolab.engine.Permission grant,
+      ResourceTokenAccess access) {
     String resolveFor = request.queryParameter("$resolveFor");
     ResourcePath target = resolveFor == null ? new ResourcePath(List.of()) : parse(resolveFor);
     boolean collection =
         target.size() >= 4 && "dbs".equals(target.segment(0)) && "colls".equals(target.segment(2));
-    if (auth != null) {
+    if (grant != null) {
+      access.checkAddresses(request, collection ? target : null, grant);
+    } else if (auth != null) {
       if (collection) {
         Signatures.checkSignedOver(auth, request, "docs", signedLinks(target));
       } else {

@@ -2,12 +2,14 @@ package io.cosmolab.gateway.resources;
 
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.Permission;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.script.ScriptKind;
 import io.cosmolab.engine.throughput.Priority;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.gateway.auth.ResourceTokens;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -16,9 +18,10 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The Cosmos DB REST protocol over the engine: authenticates each request, then routes it by the
- * resource its path addresses. Failures leave as {@link CosmosException}s, which the HTTP stage
- * turns into the service's error responses in one place.
+ * The Cosmos DB REST protocol over the engine: authenticates each request (a master-key signature,
+ * or a resource token and the scope of its permission), then routes it by the resource its path
+ * addresses. Failures leave as {@link CosmosException}s, which the HTTP stage turns into the
+ * service's error responses in one place.
  *
  * <p>Thread-safe: the handlers hold no per-request state, and the engine is thread-safe.
  */
@@ -34,6 +37,10 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   private final ScriptResource scripts;
   private final OfferResource offers;
   private final Addresses addresses;
+  private final CosmosEngine engine;
+  private final ResourceTokens tokens;
+  private final ResourceTokenAccess access;
+  private final UserResource users;
 
   /**
    * @param engine the account to serve
@@ -59,6 +66,21 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       HostCheck hosts,
       java.util.function.Supplier<String> fallbackEndpoint,
       java.util.function.IntSupplier directPort) {
+    this(engine, auth, hosts, fallbackEndpoint, directPort, MasterKeyAuthenticator.EMULATOR_KEY);
+  }
+
+  /**
+   * @param masterKey the key resource tokens are signed under (see {@link ResourceTokens}); the one
+   *     {@code auth} checks, or any when serving without authentication
+   */
+  public Protocol(
+      CosmosEngine engine,
+      MasterKeyAuthenticator auth,
+      HostCheck hosts,
+      java.util.function.Supplier<String> fallbackEndpoint,
+      java.util.function.IntSupplier directPort,
+      String masterKey) {
+    this.engine = engine;
     this.auth = auth;
     this.hosts = hosts;
     this.resolver = new Resolver(engine);
@@ -70,6 +92,9 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
     this.scripts = new ScriptResource(engine);
     this.offers = new OfferResource(engine);
     this.addresses = new Addresses(directPort, resolver);
+    this.tokens = new ResourceTokens(masterKey);
+    this.access = new ResourceTokenAccess(resolver);
+    this.users = new UserResource(engine, resolver, tokens);
   }
 
   @Override
@@ -81,13 +106,16 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
 
   private WireResponse dispatch(WireRequest request) {
     hosts.check(request.header("host"));
+    Permission grant = resourceTokenGrant(request);
     if (isAddressRequest(request.path())) {
-      return DirectMode.addresses(request, auth, addresses);
+      return DirectMode.addresses(request, grant == null ? auth : null, addresses, grant, access);
     }
     if (isPartitionKeyDelete(request.path())) {
-      return deleteAllByPartitionKey(request);
+      return deleteAllByPartitionKey(request, grant);
     }
-    if (auth != null) {
+    if (grant != null) {
+      access.check(request, grant);
+    } else if (auth != null) {
       Signatures.check(auth, request, resolver.isRidAddressed(request.path()));
     }
     ResourcePath path = request.path();
@@ -134,16 +162,34 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
         throw CosmosError.NOT_FOUND.exception(
             "conflict '%s' does not exist: a single-region account has none", path.segment(5));
       }
-      case USERS, ATTACHMENTS -> {
+      case USERS -> {
+        return users.users(request);
+      }
+      case PERMISSIONS -> {
+        return users.permissions(request);
+      }
+      case ATTACHMENTS -> {
         throw CosmosError.NOT_SUPPORTED.exception(
-            "%s are not supported by cosmolab (%s %s); use the master key",
-            path.kind().name().toLowerCase(Locale.ROOT), request.method(), path);
+            "attachments are not supported by cosmolab (%s %s)", request.method(), path);
       }
       default -> {
         throw CosmosError.NOT_FOUND.exception(
             "no Cosmos DB resource at %s: paths look like /dbs/{db}/colls/{coll}/docs/{id}", path);
       }
     }
+  }
+
+  /**
+   * The permission a request's resource token stands for, verified ({@link ResourceTokens}), or
+   * null when it carries none (a master-key signature, checked by the caller) or the server runs
+   * without authentication.
+   */
+  private Permission resourceTokenGrant(WireRequest request) {
+    if (auth == null) {
+      return null;
+    }
+    String header = request.header(Headers.AUTHORIZATION);
+    return ResourceTokens.isResourceToken(header) ? tokens.verify(header, engine) : null;
   }
 
   /** {@code GET /addresses}: the Java SDK's direct mode asking where a partition's replicas are. */
@@ -165,10 +211,12 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
    * The SDKs' {@code deleteAllItemsByPartitionKey}: signed as a container operation ({@code colls}
    * over the container's link, or its lower-cased RID), not over the path it is posted to.
    */
-  private WireResponse deleteAllByPartitionKey(WireRequest request) {
+  private WireResponse deleteAllByPartitionKey(WireRequest request, Permission grant) {
     ResourcePath path = request.path();
     ResourcePath container = new ResourcePath(path.segments().subList(0, 4));
-    if (auth != null) {
+    if (grant != null) {
+      access.checkPartitionKeyDelete(request, container, grant);
+    } else if (auth != null) {
       Signatures.checkSignedAs(auth, request, container, resolver.isRidAddressed(container));
     }
     if (!request.method().equals("POST")) {

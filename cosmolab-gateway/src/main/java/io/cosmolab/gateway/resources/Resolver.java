@@ -92,6 +92,12 @@ final class Resolver {
     if (linkSegments == 2) {
       return true;
     }
+    if ((linkSegments == 4 || linkSegments == 6) && "users".equals(path.segment(2))) {
+      String userRef = path.segment(3);
+      java.util.List<io.cosmolab.engine.User> users = db.get().users();
+      return users.stream().noneMatch(u -> u.id().equals(userRef))
+          && users.stream().anyMatch(u -> u.rid().equals(userRef));
+    }
     if ((linkSegments != 4 && linkSegments != 6) || !"colls".equals(path.segment(2))) {
       return false;
     }

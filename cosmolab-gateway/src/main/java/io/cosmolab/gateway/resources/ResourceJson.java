@@ -87,6 +87,32 @@ final class ResourceJson {
     return n;
   }
 
+  static ObjectNode user(io.cosmolab.engine.User u) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("id", u.id());
+    n.put("_rid", u.rid());
+    n.put("_ts", u.modifiedMillis() / 1000);
+    n.put("_self", u.selfLink());
+    n.put("_etag", u.etag());
+    n.put("_permissions", "permissions/");
+    return n;
+  }
+
+  /** A permission, with a resource token just issued for it. */
+  static ObjectNode permission(io.cosmolab.engine.Permission p, String token) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("id", p.id());
+    n.put("permissionMode", p.modeText());
+    n.put("resource", p.resource());
+    p.partitionKey().ifPresent(k -> n.set("resourcePartitionKey", k.toJson()));
+    n.put("_rid", p.rid());
+    n.put("_ts", p.modifiedMillis() / 1000);
+    n.put("_self", p.selfLink());
+    n.put("_etag", p.etag());
+    n.put("_token", token);
+    return n;
+  }
+
   /** A quoted etag that changes whenever the resource's properties do. */
   static String etagOf(ObjectNode resource) {
     CRC32 crc = new CRC32();

@@ -110,6 +110,10 @@ final class RequestTranslator {
     if (pageSize != null) {
       h.put(Headers.MAX_ITEM_COUNT, pageSize == 0xFFFFFFFFL ? "-1" : Long.toString(pageSize));
     }
+    Long expiry = r.number(Tokens.Request.RESOURCE_TOKEN_EXPIRY);
+    if (expiry != null) {
+      h.put(Headers.RESOURCE_TOKEN_EXPIRY, Long.toString(expiry));
+    }
     Long directive = r.number(Tokens.Request.INDEXING_DIRECTIVE);
     if (directive != null) {
       h.put(
@@ -175,6 +179,10 @@ final class RequestTranslator {
    * name token or, without one, the matching prefix of the binary RID.
    */
   static ResourcePath path(Inbound.Request r) {
+    if (r.resourceType() == Tokens.ResourceType.USER
+        || r.resourceType() == Tokens.ResourceType.PERMISSION) {
+      return userPath(r);
+    }
     String child = childSegment(r.resourceType());
     int depth =
         switch (r.resourceType()) {
@@ -216,6 +224,38 @@ final class RequestTranslator {
     } else if (!byName && rid != null && rid.length > 8 && isItemOperation(r)) {
       s.add(ResourceIds.encode(rid));
     }
+    return new ResourcePath(s);
+  }
+
+  /**
+   * {@code dbs/{db}/users[/{user}]} or {@code dbs/{db}/users/{user}/permissions[/{perm}]}: the SDK
+   * sends users and permissions, master resources, to the master partition in direct mode. Names
+   * come from the {@code DatabaseName}, {@code UserName} and {@code PermissionName} tokens, or the
+   * ids from the RID (4 bytes database, 8 user, 16 permission).
+   */
+  private static ResourcePath userPath(Inbound.Request r) {
+    boolean permission = r.resourceType() == Tokens.ResourceType.PERMISSION;
+    byte[] rid = r.bytes(Tokens.Request.RESOURCE_ID);
+    String db = r.string(Tokens.Request.DATABASE_NAME);
+    String user = r.string(Tokens.Request.USER_NAME);
+    String perm = r.string(Tokens.Request.PERMISSION_NAME);
+    boolean byName = db != null;
+    if (!byName && rid != null) {
+      db = rid.length >= 4 ? ResourceIds.encode(Arrays.copyOf(rid, 4)) : null;
+      user = rid.length >= 8 ? ResourceIds.encode(Arrays.copyOf(rid, 8)) : null;
+      perm = rid.length >= 16 ? ResourceIds.encode(Arrays.copyOf(rid, 16)) : null;
+    }
+    List<String> s = new ArrayList<>(6);
+    s.add("dbs");
+    s.add(required(db, "database (the DatabaseName token)", r));
+    s.add("users");
+    if (!permission) {
+      addIf(s, user, ridFor(rid, byName, 8, r));
+      return new ResourcePath(s);
+    }
+    s.add(required(user, "user (the UserName token)", r));
+    s.add("permissions");
+    addIf(s, perm, ridFor(rid, byName, 16, r));
     return new ResourcePath(s);
   }
 

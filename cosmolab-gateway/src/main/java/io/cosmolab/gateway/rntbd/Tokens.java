@@ -39,6 +39,7 @@ final class Tokens {
     static final int POST_TRIGGER_INCLUDE = 0x000A; // String
     static final int CONSISTENCY_LEVEL = 0x0010; // Byte: 0 Strong .. 4 ConsistentPrefix
     static final int REPLICA_PATH = 0x0013; // String: the path of the replica's URI
+    static final int RESOURCE_TOKEN_EXPIRY = 0x0014; // ULong: x-ms-documentdb-expiry-seconds
     static final int DATABASE_NAME = 0x0015; // String
     static final int COLLECTION_NAME = 0x0016; // String
     static final int DOCUMENT_NAME = 0x0017; // String

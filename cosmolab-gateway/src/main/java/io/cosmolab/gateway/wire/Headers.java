@@ -44,6 +44,7 @@ public final class Headers {
   public static final String CONTENT_TYPE = "content-type";
   public static final String OFFER_THROUGHPUT = "x-ms-offer-throughput";
   public static final String OFFER_AUTOPILOT = "x-ms-cosmos-offer-autopilot-settings";
+  public static final String RESOURCE_TOKEN_EXPIRY = "x-ms-documentdb-expiry-seconds";
   public static final String CHANGE_FEED_WIRE_FORMAT = "x-ms-cosmos-changefeed-wire-format-version";
 
   // ---- response

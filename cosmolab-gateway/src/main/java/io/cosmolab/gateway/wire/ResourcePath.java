@@ -16,6 +16,8 @@ import java.util.Set;
  *   /dbs[/{db}]                         databases
  *   /dbs/{db}/colls[/{coll}]            containers
  *   /dbs/{db}/colls/{coll}/{child}[/{id}]   docs, pkranges, sprocs, triggers, udfs, ...
+ *   /dbs/{db}/users[/{user}]            users
+ *   /dbs/{db}/users/{user}/permissions[/{perm}]   permissions
  *   /offers[/{offer}]                   offers
  * </pre>
  *
@@ -125,7 +127,10 @@ public record ResourcePath(List<String> segments) {
     }
     String second = segments.get(2);
     if (second.equals("users")) {
-      return Kind.USERS;
+      if (n <= 4) {
+        return Kind.USERS;
+      }
+      return n <= 6 && segments.get(4).equals("permissions") ? Kind.PERMISSIONS : Kind.UNKNOWN;
     }
     if (!second.equals("colls")) {
       return Kind.UNKNOWN;
@@ -165,6 +170,7 @@ public record ResourcePath(List<String> segments) {
     CONFLICTS,
     OFFERS,
     USERS,
+    PERMISSIONS,
     ATTACHMENTS,
     UNKNOWN
   }

@@ -144,6 +144,36 @@ class RocksDbEngineTest {
   }
 
   @Test
+  void usersAndPermissions_surviveARestartOnDisk_withTheirRidsAndRevisions() {
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    String rid;
+    String scope;
+    try (CosmosEngine e = engine(clock, RocksDbDocumentStore.open(dir.resolve("users")))) {
+      setUp(e);
+      io.cosmolab.engine.User u = e.database("db").createUser("alice");
+      String first =
+          u.createPermission(
+                  new io.cosmolab.engine.PermissionSettings(
+                      "p", "All", "dbs/db/colls/c", JSON.createArrayNode().add("t1").add("u1")))
+              .rid();
+      io.cosmolab.engine.Permission p =
+          u.replacePermission(
+              "p",
+              new io.cosmolab.engine.PermissionSettings("p", "Read", "dbs/db/colls/c", null),
+              null);
+      assertThat(p.rid()).isEqualTo(first);
+      rid = p.rid();
+      scope = p.scopeText();
+    }
+    try (CosmosEngine e = engine(clock, RocksDbDocumentStore.open(dir.resolve("users")))) {
+      io.cosmolab.engine.Permission p = e.findPermissionByRid(rid).orElseThrow();
+      assertThat(p.user().id()).isEqualTo("alice");
+      assertThat(p.scopeText()).isEqualTo(scope);
+      assertThat(p.revision()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void droppingAContainer_removesItsKeysOnly() {
     ManualClock clock = ManualClock.startingAtEpoch2026();
     try (CosmosEngine e = engine(clock, RocksDbDocumentStore.open(dir.resolve("drop")))) {
