@@ -58,7 +58,8 @@ public final class ServeCommand implements Callable<Integer> {
       description =
           "Most connections served at once; one more gets a 503 ServiceUnavailable (closed over"
               + " TLS) until others close (default 1000, fewer when ulimit -n leaves less room)."
-              + " Requests must arrive within 30 s and idle connections close after 120 s.")
+              + " Requests must arrive within 30 s and idle connections close after 120 s."
+              + " The direct-mode listener serves at most as many, its own count.")
   Integer maxConnections;
 
   @Option(
