@@ -52,6 +52,17 @@ class MainTest {
   }
 
   @Test
+  void serve_overTls_printsTheSdkTimerOption_directModeNeedsAgainst100msWaits(
+      @org.junit.jupiter.api.io.TempDir Path dir) {
+    int code = run("serve", "--port", "0", "--data-dir", dir.toString(), "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("-DCOSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED=true")
+        .contains(
+            "'-Dazure.cosmos.directTcp.defaultOptions={\"idleChannelTimerResolution\":\"PT0.001S\"}'");
+  }
+
+  @Test
   void serve_withMaxConnections_startsWithThatCap() {
     int code = run("serve", "--port", "0", "--http", "--max-connections", "7", "--exit-when-ready");
     assertThat(code).as(err.toString()).isZero();

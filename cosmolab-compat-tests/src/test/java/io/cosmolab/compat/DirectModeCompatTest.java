@@ -7,6 +7,9 @@ import com.azure.cosmos.ConnectionMode;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.implementation.ConnectionPolicy;
+import com.azure.cosmos.implementation.directconnectivity.RntbdTransportClient;
+import com.azure.cosmos.implementation.directconnectivity.rntbd.RntbdObjectMapper;
 import com.azure.cosmos.models.CosmosItemResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +17,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
+import io.cosmolab.testkit.SdkDirectMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,6 +63,42 @@ class DirectModeCompatTest {
                 assertThat(e.getSubStatusCode()).as(e.getDiagnostics().toString()).isZero();
               });
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * Regression (issue 15): direct mode was ~5x slower than gateway mode because a share of requests
+   * sat up to 100 ms in the SDK's event-loop queue, waiting for its idle timer (see {@code
+   * SdkDirectMode}). The lab's builder now sets that timer to 1 ms; this reads the transport
+   * defaults the SDK actually uses, once per JVM, after a lab's client was built.
+   */
+  @Test
+  void aLabsDirectClient_runsTheSdksRntbdIdleTimerEveryMillisecond_not100ms(CosmosLab lab) {
+    try (CosmosClient direct = lab.clientBuilder().directMode().buildClient()) {
+      direct.createDatabaseIfNotExists("direct");
+    }
+    RntbdTransportClient.Options effective =
+        new RntbdTransportClient.Options.Builder(ConnectionPolicy.getDefaultPolicy()).build();
+    assertThat(effective.idleChannelTimerResolution()).isEqualTo(Duration.ofMillis(1));
+  }
+
+  @Test
+  void theTimerOption_keepsTheOtherTransportOptionsAUserSet_asTheSdkParsesThem() throws Exception {
+    String before = System.getProperty(SdkDirectMode.PROPERTY);
+    System.setProperty(SdkDirectMode.PROPERTY, "{\"maxRequestsPerChannel\":10}");
+    try {
+      SdkDirectMode.prepare();
+      RntbdTransportClient.Options parsed =
+          RntbdObjectMapper.readValue(
+              System.getProperty(SdkDirectMode.PROPERTY), RntbdTransportClient.Options.class);
+      assertThat(parsed.maxRequestsPerChannel()).isEqualTo(10);
+      assertThat(parsed.idleChannelTimerResolution()).isEqualTo(Duration.ofMillis(1));
+    } finally {
+      if (before == null) {
+        System.clearProperty(SdkDirectMode.PROPERTY);
+      } else {
+        System.setProperty(SdkDirectMode.PROPERTY, before);
+      }
     }
   }
 }

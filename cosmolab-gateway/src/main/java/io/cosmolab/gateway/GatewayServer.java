@@ -550,6 +550,7 @@ public final class GatewayServer implements AutoCloseable {
               engine,
               workers,
               maxBody,
+              server.connectionLimits().maxConnections(),
               limits.idleTimeout(),
               Math.max(1, Math.min(2, eventLoopThreads)));
     }

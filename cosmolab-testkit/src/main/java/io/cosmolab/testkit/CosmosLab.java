@@ -79,7 +79,10 @@ public final class CosmosLab implements AutoCloseable {
    * A client builder for this lab: endpoint, key, and the TLS switch the SDK needs, in the SDK's
    * default connection mode (direct) — or gateway mode over plain HTTP, or when {@code
    * -Dcosmolab.connection=gateway} asks for it (how the compatibility suite runs both). Sets the
-   * SDK's system property as a side effect (the SDK reads it from there).
+   * SDK's system properties as a side effect (the SDK reads them from there): the certificate or
+   * plain-HTTP switch, and where direct mode is served the short RNTBD idle timer of {@link
+   * SdkDirectMode}, without which a share of direct-mode requests waits up to 100 ms inside the
+   * SDK.
    */
   public CosmosClientBuilder clientBuilder() {
     System.setProperty(
@@ -89,6 +92,9 @@ public final class CosmosLab implements AutoCloseable {
             .endpoint(endpoint().toString())
             .key(key)
             .contentResponseOnWriteEnabled(true);
+    if (server.directPort() > 0) {
+      SdkDirectMode.prepare(); // also for a builder a test switches to directMode() itself
+    }
     if (server.directPort() == 0 || gatewayRequested()) {
       b.gatewayMode(new GatewayConnectionConfig());
     }

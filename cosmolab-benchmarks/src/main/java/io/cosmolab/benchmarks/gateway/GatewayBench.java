@@ -13,6 +13,7 @@ import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.gateway.GatewayServer;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
+import io.cosmolab.testkit.SdkDirectMode;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -386,6 +387,12 @@ public final class GatewayBench {
                       + "\"}"));
     }
     System.setProperty("COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED", "true");
+    // as CosmosLab's clients: the SDK's RNTBD idle timer at 1 ms, unless the command line sets
+    // -Dazure.cosmos.directTcp.defaultOptions={"idleChannelTimerResolution":"PT0.1S"} (the SDK's
+    // default) to measure without it
+    SdkDirectMode.prepare();
+    System.out.println(
+        "SDK direct-mode options: " + System.getProperty(SdkDirectMode.PROPERTY, "(SDK defaults)"));
     try (GatewayServer server = GatewayServer.builder(engine).port(0).start()) {
       java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong();
       for (String op : new String[] {"point reads", "creates"}) {

@@ -58,7 +58,8 @@ public final class ServeCommand implements Callable<Integer> {
       description =
           "Most connections served at once; one more gets a 503 ServiceUnavailable (closed over"
               + " TLS) until others close (default 1000, fewer when ulimit -n leaves less room)."
-              + " Requests must arrive within 30 s and idle connections close after 120 s.")
+              + " Requests must arrive within 30 s and idle connections close after 120 s."
+              + " The direct-mode listener serves at most as many, its own count.")
   Integer maxConnections;
 
   @Option(
@@ -347,6 +348,13 @@ public final class ServeCommand implements Callable<Integer> {
         server.isTls()
             ? "COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED"
             : "COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED");
+    if (server.directPort() > 0) {
+      // without it a share of direct-mode requests waits up to 100 ms inside the SDK
+      // (docs/direct-mode.md, "Latency"); what CosmosLab's clients get (SdkDirectMode)
+      out.println(
+          "  '-Dazure.cosmos.directTcp.defaultOptions={\"idleChannelTimerResolution\":\"PT0.001S\"}'"
+              + "  (direct mode: no 100 ms waits in the SDK)");
+    }
     out.printf(
         "  new CosmosClientBuilder().endpoint(\"%s\").key(KEY)%s.buildClient()%n",
         endpoint, server.directPort() > 0 ? "" : ".gatewayMode()");

@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe: two counters, updated by compare-and-set from the boss loop and lowered from the
  * I/O loops when a connection's channel closes, however it closes.
  */
-final class ConnectionCap {
+public final class ConnectionCap {
   /** Refusals answering at once, at most; past this a connection is closed unanswered. */
   static final int MAX_REFUSING = 64;
 
@@ -71,7 +71,12 @@ final class ConnectionCap {
   private final ChannelFutureListener releaseServed = f -> served.decrementAndGet();
   private final ChannelFutureListener releaseRefusing = f -> refusing.decrementAndGet();
 
-  ConnectionCap(int max, boolean tls) {
+  /**
+   * @param max connections served at once, at least 1
+   * @param tls whether the listener speaks TLS: then a connection over the cap is closed unanswered
+   *     (the direct-mode listener's case too)
+   */
+  public ConnectionCap(int max, boolean tls) {
     if (max < 1) {
       throw new IllegalArgumentException("the connection cap must be at least 1, was " + max);
     }

@@ -36,7 +36,7 @@ public final class GuardedServerSocketChannel extends NioServerSocketChannel {
   private long reportedAt = System.nanoTime() - REPORT_EVERY_NANOS;
   private final Runnable resume = this::resume; // made now: a failed accept allocates no class
 
-  GuardedServerSocketChannel(ConnectionCap cap) {
+  public GuardedServerSocketChannel(ConnectionCap cap) {
     this.cap = cap;
   }
 

@@ -1,6 +1,8 @@
 package io.cosmolab.gateway.rntbd;
 
 import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.gateway.http.ConnectionCap;
+import io.cosmolab.gateway.http.GuardedServerSocketChannel;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.bootstrap.ServerBootstrap;
@@ -12,7 +14,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -32,7 +33,11 @@ import java.util.function.Function;
  * </pre>
  *
  * with the gateway's certificate, and its requests answered by the gateway's protocol function. It
- * owns its event loops; the workers are the caller's.
+ * owns its event loops; the workers are the caller's. It serves at most {@code maxConnections}
+ * connections at once, counted as the boss loop accepts them ({@link ConnectionCap}, as the Netty
+ * HTTP listener does); one more is closed at once, unanswered, since answering would take a TLS
+ * handshake; the SDK opens another when it next needs one. [A] The cap is this listener's own, the
+ * same number as the HTTP listener's, not a share of one total.
  */
 public final class DirectListener implements AutoCloseable {
   private final Channel channel;
@@ -53,6 +58,8 @@ public final class DirectListener implements AutoCloseable {
    *
    * @param tls the server's TLS context (direct mode is TLS only: the SDK always connects with TLS)
    * @param maxPayloadBytes the largest request body accepted, as over HTTP
+   * @param maxConnections connections served at once, at least 1 (the gateway's {@code
+   *     --max-connections})
    * @throws IllegalStateException naming the port when it is taken
    */
   public static DirectListener start(
@@ -62,8 +69,10 @@ public final class DirectListener implements AutoCloseable {
       CosmosEngine engine,
       Executor workers,
       int maxPayloadBytes,
+      int maxConnections,
       Duration idleTimeout,
       int eventLoopThreads) {
+    ConnectionCap cap = new ConnectionCap(maxConnections, true); // fails fast below 1
     EventLoopGroup boss = new NioEventLoopGroup(1);
     EventLoopGroup io = new NioEventLoopGroup(eventLoopThreads);
     ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -73,7 +82,7 @@ public final class DirectListener implements AutoCloseable {
       Channel ch =
           new ServerBootstrap()
               .group(boss, io)
-              .channel(NioServerSocketChannel.class)
+              .channelFactory(() -> new GuardedServerSocketChannel(cap))
               .option(ChannelOption.SO_BACKLOG, 1024)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
