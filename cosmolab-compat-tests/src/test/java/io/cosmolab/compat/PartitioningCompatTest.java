@@ -151,18 +151,28 @@ class PartitioningCompatTest {
     assertThat(engineSide("hot").partitionStats().get(0).throttled()).isPositive();
   }
 
+  /** A new one-partition container at 400 RU/s holding one document, to be written hot. */
+  private static ObjectNode hotDocument(String container, int seed) {
+    CosmosContainer setup = Fixtures.container(db, container, 1, "/pk");
+    setup.replaceThroughput(ThroughputProperties.createManualThroughput(400));
+    ObjectNode d = Fixtures.documents(1, seed).get(0);
+    setup.createItem(d, new PartitionKey(d.get("pk").asText()), null);
+    return d;
+  }
+
+  /** A client that hands every 429 to the application instead of retrying it. */
+  private static CosmosClient noRetryClient(CosmosLab lab) {
+    return lab.clientBuilder()
+        .throttlingRetryOptions(
+            new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
+        .buildClient();
+  }
+
   @Test
   void hotKeyWithRetriesOff_applicationSees429WithRetryAfter(CosmosLab lab) {
-    CosmosContainer setup = Fixtures.container(db, "hot-no-retry", 1, "/pk");
-    setup.replaceThroughput(ThroughputProperties.createManualThroughput(400));
-    ObjectNode d = Fixtures.documents(1, 14).get(0);
+    ObjectNode d = hotDocument("hot-no-retry", 14);
     PartitionKey key = new PartitionKey(d.get("pk").asText());
-    setup.createItem(d, key, null);
-    try (CosmosClient noRetry =
-        lab.clientBuilder()
-            .throttlingRetryOptions(
-                new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
-            .buildClient()) {
+    try (CosmosClient noRetry = noRetryClient(lab)) {
       CosmosContainer c = noRetry.getDatabase("partitioning").getContainer("hot-no-retry");
       assertThatThrownBy(
               () -> {
@@ -184,16 +194,9 @@ class PartitioningCompatTest {
   @Test
   void lowPriorityRequests_giveWayToHighPriority_onAContendedPartition(CosmosLab lab)
       throws InterruptedException {
-    CosmosContainer setup = Fixtures.container(db, "priority", 1, "/pk");
-    setup.replaceThroughput(ThroughputProperties.createManualThroughput(400));
-    ObjectNode d = Fixtures.documents(1, 15).get(0);
+    ObjectNode d = hotDocument("priority", 15);
     PartitionKey key = new PartitionKey(d.get("pk").asText());
-    setup.createItem(d, key, null);
-    try (CosmosClient noRetry =
-        lab.clientBuilder()
-            .throttlingRetryOptions(
-                new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
-            .buildClient()) {
+    try (CosmosClient noRetry = noRetryClient(lab)) {
       CosmosContainer c = noRetry.getDatabase("partitioning").getContainer("priority");
       // the SDK's way to mark requests low priority: a server throughput-control group
       c.enableServerThroughputControlGroup(
