@@ -69,8 +69,22 @@ public final class Advisor {
     for (Candidate c : candidates) {
       stats.add(new CandidateStats(c));
     }
-    // kept without a workload too: the layout model places storage splits inside a prefix by it
-    Reservoir reservoir = new Reservoir(addressedFields(options, candidates), stats);
+    // Without a workload the sample serves only the layout model, which needs it for the
+    // hierarchical candidates alone (to place storage splits inside a prefix); none, no sample.
+    List<CandidateStats> sampled = stats;
+    if (options.peak().isEmpty()) {
+      sampled = new ArrayList<>();
+      for (CandidateStats s : stats) {
+        if (s.candidate().kind() == Candidate.Kind.HIERARCHICAL) {
+          sampled.add(s);
+        }
+      }
+    }
+    Reservoir reservoir =
+        sampled.isEmpty()
+            ? null
+            : new Reservoir(
+                addressedFields(options, candidates), sampled, !options.peak().isEmpty());
     // what the values are: date-time keys, and without a workload all there is to say how a key
     // is used
     ValueKinds kinds = new ValueKinds(candidates);
@@ -82,7 +96,7 @@ public final class Advisor {
       pass.add(documents.next());
     }
     int meanSize = pass.documents == 0 ? 0 : (int) (pass.bytes / pass.documents);
-    int meanTerms = reservoir == null ? 0 : reservoir.meanTerms();
+    int meanTerms = options.peak().isEmpty() ? 0 : reservoir.meanTerms();
     List<Advice> out = new ArrayList<>();
     for (CandidateStats s : stats) {
       out.add(Findings.advise(s, options, reservoir, meanSize, meanTerms, kinds));

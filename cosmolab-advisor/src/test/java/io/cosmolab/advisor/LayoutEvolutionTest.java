@@ -118,4 +118,17 @@ class LayoutEvolutionTest {
     assertThat(sums[1]).isCloseTo(75 + 25, within(1e-9));
     assertThat(sums[2]).isCloseTo(25, within(1e-9));
   }
+
+  @Test
+  void theBucketOfAnEpk_isTheBucketOfItsLeadingBits_soLayoutBoundsMeetTheSampledBuckets() {
+    io.cosmolab.advisor.stats.CandidateStats stats =
+        new io.cosmolab.advisor.stats.CandidateStats(HIERARCHICAL);
+    for (ObjectNode d : orders().subList(0, 500)) {
+      Candidate.Key key = stats.keyOf(d);
+      String epk =
+          io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+              HIERARCHICAL.definition(), key.value());
+      assertThat(EpkBuckets.of(epk)).isEqualTo(stats.bucketOf(key));
+    }
+  }
 }

@@ -4,8 +4,10 @@ import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.stats.CandidateStats;
 import io.cosmolab.advisor.stats.EpkBuckets;
 import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.routing.LayoutModel;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
@@ -82,10 +84,14 @@ public final class Layouts {
     Map<Integer, Map<String, Long>> sampled = new HashMap<>(); // bucket -> EPK -> sampled bytes
     if (c >= 0 && candidate.kind() == Candidate.Kind.HIERARCHICAL) {
       for (Reservoir.Sampled d : reservoir.sample()) {
-        if (d.epks()[c] != null && d.buckets()[c] >= 0) {
+        PartitionKeyValue key = d.hierarchicalKeys()[c];
+        if (key != null && d.buckets()[c] >= 0) {
           sampled
               .computeIfAbsent(d.buckets()[c], b -> new TreeMap<>())
-              .merge(d.epks()[c], (long) Math.max(1, d.size()), Long::sum);
+              .merge(
+                  EffectivePartitionKey.of(candidate.definition(), key),
+                  (long) Math.max(1, d.size()),
+                  Long::sum);
         }
       }
     }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.stats.CandidateStats;
 import io.cosmolab.engine.document.DocumentShape;
-import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -24,12 +24,19 @@ public final class Reservoir {
 
   /**
    * One sampled document: its addressed fields' values, each candidate's key and EPK bucket, its
-   * indexed terms (for the write charges), its size, and for hierarchical candidates its whole EPK
-   * (null for the others): where inside one first-level value a storage split falls.
+   * indexed terms (for the write charges), its size, and for hierarchical candidates its key's
+   * value (null for the others), whose whole EPK says where inside one first-level value a storage
+   * split falls: hashed when the layout needs it, for the documents kept, not for every one
+   * offered.
    */
   @SuppressWarnings("ArrayRecordComponent") // internal rows, never compared
   public record Sampled(
-      String[] fields, String[] keys, int[] buckets, int terms, int size, String[] epks) {}
+      String[] fields,
+      String[] keys,
+      int[] buckets,
+      int terms,
+      int size,
+      PartitionKeyValue[] hierarchicalKeys) {}
 
   private final List<String> fields;
   private final List<String[]> segments = new ArrayList<>();
@@ -37,6 +44,7 @@ public final class Reservoir {
   private final HllSketch[] distinct;
   private final List<Sampled> sample = new ArrayList<>();
   private final Random random = new Random(0x5EED);
+  private final boolean terms;
   private long seen;
 
   /**
@@ -44,6 +52,15 @@ public final class Reservoir {
    * @param candidates the candidates, in the order their buckets are kept
    */
   public Reservoir(List<String> fields, List<CandidateStats> candidates) {
+    this(fields, candidates, true);
+  }
+
+  /**
+   * @param terms whether to count each sampled document's indexed terms ({@link #meanTerms}): the
+   *     write charges need them, the layout model does not, and they walk the whole document
+   */
+  public Reservoir(List<String> fields, List<CandidateStats> candidates, boolean terms) {
+    this.terms = terms;
     this.fields = List.copyOf(fields);
     this.candidates = List.copyOf(candidates);
     this.distinct = new HllSketch[fields.size()];
@@ -56,13 +73,7 @@ public final class Reservoir {
   /** Offers one document of {@code sizeBytes}. */
   public void offer(ObjectNode document, int sizeBytes) {
     seen++;
-    String[] values = distinct.length == 0 ? null : new String[distinct.length];
-    for (int i = 0; i < distinct.length; i++) {
-      values[i] = valueAt(document, segments.get(i));
-      if (values[i] != null) {
-        distinct[i].update(values[i]);
-      }
-    }
+    String[] values = distinct.length == 0 ? null : distinctValues(document);
     int slot;
     if (sample.size() < SIZE) {
       slot = sample.size();
@@ -70,31 +81,46 @@ public final class Reservoir {
     } else {
       long r = (long) (random.nextDouble() * seen);
       if (r >= SIZE) {
-        return;
+        return; // most documents: kept small, so the caller's loop stays as the JIT had it
       }
       slot = (int) r;
     }
+    sample.set(slot, sampled(document, sizeBytes, values));
+  }
+
+  /** Counts the addressed fields' values in their HLLs, and returns them. */
+  private String[] distinctValues(ObjectNode document) {
+    String[] values = new String[distinct.length];
+    for (int i = 0; i < distinct.length; i++) {
+      values[i] = valueAt(document, segments.get(i));
+      if (values[i] != null) {
+        distinct[i].update(values[i]);
+      }
+    }
+    return values;
+  }
+
+  /** What the sample keeps of a document. */
+  private Sampled sampled(ObjectNode document, int sizeBytes, String[] values) {
     String[] keys = new String[candidates.size()];
     int[] buckets = new int[candidates.size()];
-    String[] epks = new String[candidates.size()];
+    PartitionKeyValue[] hierarchical = new PartitionKeyValue[candidates.size()];
     for (int c = 0; c < keys.length; c++) {
       CandidateStats s = candidates.get(c);
       Candidate.Key key = s.keyOf(document);
       keys[c] = key == null ? null : key.text();
       buckets[c] = key == null ? -1 : s.bucketOf(key);
       if (key != null && s.candidate().kind() == Candidate.Kind.HIERARCHICAL) {
-        epks[c] = EffectivePartitionKey.of(s.candidate().definition(), key.value());
+        hierarchical[c] = key.value();
       }
     }
-    sample.set(
-        slot,
-        new Sampled(
-            values == null ? new String[0] : values,
-            keys,
-            buckets,
-            DocumentShape.indexedTerms(document),
-            sizeBytes,
-            epks));
+    return new Sampled(
+        values == null ? new String[0] : values,
+        keys,
+        buckets,
+        terms ? DocumentShape.indexedTerms(document) : 0,
+        sizeBytes,
+        hierarchical);
   }
 
   /** A scalar's text at a path, or null. Values compare as text: "42" and 42 are one value. */
