@@ -79,7 +79,7 @@ public final class Layouts {
       CandidateStats stats, Reservoir reservoir, double factor, Limits limits) {
     Candidate candidate = stats.candidate();
     Layouts out = new Layouts(candidate.definition(), limits.physicalPartitionBytes());
-    long[] bytes = stats.bytesPerBucket();
+    double[] bytes = stats.bytesPerBucket();
     int c = reservoir == null ? -1 : reservoir.candidateIndex(candidate);
     Map<Integer, Map<String, Long>> sampled = new HashMap<>(); // bucket -> EPK -> sampled bytes
     if (c >= 0 && candidate.kind() == Candidate.Kind.HIERARCHICAL) {
@@ -148,12 +148,7 @@ public final class Layouts {
         model = new LayoutModel(definition, even, partitionBytes);
       }
       // only the logical partitions of an overfull range: a split never reaches another range
-      EpkRange r = even.ranges().get(i).range();
-      NavigableMap<String, Long> inside =
-          r.max().equals(EpkRange.MAX)
-              ? logical.tailMap(r.min(), true)
-              : logical.subMap(r.min(), true, r.max(), false);
-      for (Map.Entry<String, Long> e : inside.entrySet()) {
+      for (Map.Entry<String, Long> e : within(even.ranges().get(i).range()).entrySet()) {
         model.place(e.getKey(), e.getValue());
       }
     }
@@ -167,14 +162,15 @@ public final class Layouts {
   /** The projected bytes of the logical partitions inside {@code range}. */
   public long bytesWithin(EpkRange range) {
     long sum = 0;
-    for (long b :
-        (range.max().equals(EpkRange.MAX)
-                ? logical.tailMap(range.min(), true)
-                : logical.subMap(range.min(), true, range.max(), false))
-            .values()) {
+    for (long b : within(range).values()) {
       sum += b;
     }
     return sum;
+  }
+
+  /** The projected logical partitions of {@code range} (every EPK sorts below its "FF" end). */
+  private NavigableMap<String, Long> within(EpkRange range) {
+    return logical.subMap(range.min(), true, range.max(), false);
   }
 
   /** Where each range of {@code routing} starts, in fractional buckets, then the end. */
@@ -189,16 +185,13 @@ public final class Layouts {
   }
 
   /**
-   * An EPK's place in fractional buckets: its bucket, plus the share of that bucket's projected
-   * bytes that lies below it (so summing any per-bucket load over a range gives the range its part
-   * of a bucket a boundary cuts, by bytes).
+   * A range start's place in fractional buckets: its bucket, plus the share of that bucket's
+   * projected bytes that lies below it (so summing any per-bucket load over a range gives the range
+   * its part of a bucket a boundary cuts, by bytes).
    */
   double position(String epk) {
     if (epk.isEmpty()) {
       return 0;
-    }
-    if (epk.equals(EpkRange.MAX)) {
-      return EpkBuckets.COUNT;
     }
     int b = EpkBuckets.of(epk);
     if (bucketBytes[b] == 0) {

@@ -298,9 +298,19 @@ public final class CandidateStats {
 
   /** Documents per EPK bucket (a copy). */
   public double[] documentsPerBucket() {
+    return perBucket(0);
+  }
+
+  /** Bytes per EPK bucket (a copy). */
+  public double[] bytesPerBucket() {
+    return perBucket(1);
+  }
+
+  /** One column of {@link #bucketLoad}: 0 documents, 1 bytes. */
+  private double[] perBucket(int column) {
     double[] out = new double[BUCKETS];
     for (int i = 0; i < BUCKETS; i++) {
-      out[i] = bucketLoad[2 * i];
+      out[i] = bucketLoad[2 * i + column];
     }
     return out;
   }
@@ -406,27 +416,13 @@ public final class CandidateStats {
     return out;
   }
 
-  /** Bytes per EPK bucket (a copy). */
-  public long[] bytesPerBucket() {
-    long[] out = new long[BUCKETS];
-    for (int i = 0; i < BUCKETS; i++) {
-      out[i] = bucketLoad[2 * i + 1];
-    }
-    return out;
-  }
-
   /**
    * Documents and bytes per physical partition of a layout given by its bounds in fractional
    * buckets ({@code Layouts.Layout#bounds}), in layout order.
    */
   public List<long[]> perPartition(double[] bounds) {
-    double[] documents = documentsPerBucket();
-    double[] stored = new double[BUCKETS];
-    for (int i = 0; i < BUCKETS; i++) {
-      stored[i] = bucketLoad[2 * i + 1];
-    }
-    double[] d = EpkBuckets.sum(documents, bounds);
-    double[] b = EpkBuckets.sum(stored, bounds);
+    double[] d = EpkBuckets.sum(documentsPerBucket(), bounds);
+    double[] b = EpkBuckets.sum(bytesPerBucket(), bounds);
     List<long[]> out = new ArrayList<>();
     for (int p = 0; p < d.length; p++) {
       out.add(new long[] {Math.round(d[p]), Math.round(b[p])});

@@ -123,8 +123,9 @@ public final class LayoutModel {
           split(r, at, Cause.STORAGE);
           changed = true;
           break; // the map changed: walk the new one
-        } else if (bytes > partitionBytes) {
-          blocked.add(r.id());
+        }
+        if (bytes > partitionBytes) {
+          blocked.add(r.id()); // over its limit, and one logical partition holds it all
         }
       }
     }
@@ -144,26 +145,15 @@ public final class LayoutModel {
     splits.add(new Split(parent.id(), at, cause));
   }
 
+  /** The logical partitions of {@code range} (every EPK sorts below its "FF" end). */
   private NavigableMap<String, Long> within(EpkRange range) {
-    return range.max().equals(EpkRange.MAX)
-        ? logical.tailMap(range.min(), true)
-        : logical.subMap(range.min(), true, range.max(), false);
+    return logical.subMap(range.min(), true, range.max(), false);
   }
 
   private Iterator<SplitPoints.KeyBytes> keyBytes(EpkRange range) {
-    Iterator<Map.Entry<String, Long>> it = within(range).entrySet().iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public SplitPoints.KeyBytes next() {
-        Map.Entry<String, Long> e = it.next();
-        return new SplitPoints.KeyBytes(e.getKey(), e.getValue());
-      }
-    };
+    return within(range).entrySet().stream()
+        .map(e -> new SplitPoints.KeyBytes(e.getKey(), e.getValue()))
+        .iterator();
   }
 
   /** The layout now. */
