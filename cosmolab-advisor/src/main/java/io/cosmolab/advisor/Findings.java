@@ -393,40 +393,33 @@ final class Findings {
     }
     // under a hierarchical key, the busiest logical partition may be small while its prefix is
     // not: the prefix spreads only as far as storage splits inside it take it by the horizon
-    String prefix =
+    com.fasterxml.jackson.databind.JsonNode prefix =
         candidate.kind() == Candidate.Kind.HIERARCHICAL && !byRu.isEmpty()
             ? firstLevel(byRu.get(0).key())
             : null;
     if (prefix != null) {
       Layouts.Layout best = demand.leastBusy(layouts);
-      EpkRange range;
-      try {
-        range =
-            EffectivePartitionKey.prefixRange(
-                candidate.definition(), PartitionKeyValue.fromJson(PREFIX_READER.readTree(prefix)));
-      } catch (java.io.IOException | RuntimeException e) {
-        range = null;
-      }
-      if (range != null) {
-        int spans = best.routing().overlapping(range).size();
-        add(
-            2,
-            25,
-            "no throughput avoids 429 on the layouts the service reaches: the prefix %s holds"
-                + " %s by the horizon, so storage splits at the median spread it over %d"
-                + " physical partition%s at most, and the busiest still needs ~%.0f RU/s at peak,"
-                + " past the %,.0f one serves; throughput splits cut at range midpoints, never"
-                + " inside a prefix [A]. Its busiest logical partition needs only ~%.0f RU/s, so a"
-                + " manual split inside the prefix (or a first level that spreads) serves it",
-            shortKey(prefix),
-            io.cosmolab.advisor.report.HtmlReport.bytes(layouts.bytesWithin(range)),
-            spans,
-            spans == 1 ? "" : "s",
-            demand.busiest(best),
-            ceiling,
-            byRu.get(0).weight());
-        return;
-      }
+      EpkRange range =
+          EffectivePartitionKey.prefixRange(
+              candidate.definition(), PartitionKeyValue.fromJson(prefix));
+      int spans = best.routing().overlapping(range).size();
+      add(
+          2,
+          25,
+          "no throughput avoids 429 on the layouts the service reaches: the prefix %s holds"
+              + " %s by the horizon, so storage splits at the median spread it over %d"
+              + " physical partition%s at most, and the busiest still needs ~%.0f RU/s at peak,"
+              + " past the %,.0f one serves; throughput splits cut at range midpoints, never"
+              + " inside a prefix [A]. Its busiest logical partition needs only ~%.0f RU/s, so a"
+              + " manual split inside the prefix (or a first level that spreads) serves it",
+          shortKey(prefix.toString()),
+          io.cosmolab.advisor.report.HtmlReport.bytes(layouts.bytesWithin(range)),
+          spans,
+          spans == 1 ? "" : "s",
+          demand.busiest(best),
+          ceiling,
+          byRu.get(0).weight());
+      return;
     }
     add(
         1,
@@ -440,10 +433,10 @@ final class Findings {
   }
 
   /** {@code ["acme"]} of a hierarchical key's text {@code ["acme","u1"]}, or null. */
-  private static String firstLevel(String keyText) {
+  private static com.fasterxml.jackson.databind.JsonNode firstLevel(String keyText) {
     try {
       com.fasterxml.jackson.databind.JsonNode k = PREFIX_READER.readTree(keyText);
-      return k.isArray() && k.size() > 1 ? "[" + k.get(0).toString() + "]" : null;
+      return k.isArray() && k.size() > 1 ? PREFIX_READER.createArrayNode().add(k.get(0)) : null;
     } catch (java.io.IOException e) {
       return null;
     }
