@@ -172,7 +172,8 @@ public final class Migrator implements AutoCloseable {
   private MigrationState run(boolean untilCaughtUp, boolean reconcile, BooleanSupplier stop) {
     MigrationState state = store.loadOrNull();
     if (state == null) {
-      Plan plan = plan();
+      // the preflight alone: a run needs the blocking findings, not the advisor's judgement
+      Plan plan = Planner.plan(spec, reads.all(source), null);
       List<String> blocking = plan.blocking(spec.onMissing());
       if (!blocking.isEmpty()) {
         throw new IllegalStateException(
