@@ -135,13 +135,14 @@ public final class ValueKinds {
     return !paths.isEmpty();
   }
 
+  /** The places of {@code yyyy-MM}'s digits. */
+  private static final int[] DATE_DIGITS = {0, 1, 2, 3, 5, 6};
+
   /**
    * Whether {@code s} starts as an ISO-8601 date-time does, {@code yyyy-MM} (then anything on the
    * same line: {@code -dd}, {@code Thh:mm:ss.fffZ}, an offset). A loop, not a regex: it runs on
    * every string value of every candidate path of the sample.
    */
-  private static final int[] DATE_DIGITS = {0, 1, 2, 3, 5, 6};
-
   static boolean isDateTime(String s) {
     if (s.length() < 7 || s.charAt(4) != '-') {
       return false;

@@ -44,8 +44,8 @@ public final class PartitionBudget {
   private double used; // RU attributed to that second, carried debt included
   private double burstUsed; // RU drawn from the bank in that second
   private double bank;
-  private long highRefusedSecond =
-      Long.MIN_VALUE; // the last second a high-priority one was refused
+  // the last second a high-priority request was refused (MIN_VALUE: never)
+  private long highRefusedSecond = Long.MIN_VALUE;
 
   /** The result of asking to run an operation. */
   public enum Admission {
