@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.ThroughputBuckets;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
 import io.cosmolab.testkit.LabConfig;
@@ -238,6 +239,54 @@ class PartitioningCompatTest {
       // the contention is over: low priority runs again
       d.put("n", -2);
       assertThat(c.upsertItem(d, key, background).getStatusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aThroughputBucket_capsItsGroupsRequests_with3212_whileOtherRequestsRun(CosmosLab lab) {
+    ObjectNode d = hotDocument("bucket", 16);
+    PartitionKey key = new PartitionKey(d.get("pk").asText());
+    // 20 % of 400 RU/s for bucket 1; the service configures buckets through Resource Manager,
+    // cosmolab through the offer or its engine
+    engineSide("bucket")
+        .replaceThroughputBuckets(
+            new ThroughputBuckets(List.of(new ThroughputBuckets.Bucket(1, 20, false))));
+    try (CosmosClient noRetry = noRetryClient(lab)) {
+      CosmosContainer c = noRetry.getDatabase("partitioning").getContainer("bucket");
+      // the SDK's way to send requests to a bucket: a server throughput-control group
+      c.enableServerThroughputControlGroup(
+          new ThroughputControlGroupConfigBuilder().groupName("etl").throughputBucket(1).build());
+      c.enableServerThroughputControlGroup(
+          new ThroughputControlGroupConfigBuilder().groupName("wrong").throughputBucket(0).build());
+      CosmosItemRequestOptions etl = new CosmosItemRequestOptions();
+      etl.setThroughputControlGroupName("etl");
+      CosmosException refused = null;
+      for (int i = 0; i < 2000 && refused == null; i++) {
+        try {
+          d.put("n", i);
+          c.upsertItem(d, key, etl);
+        } catch (CosmosException e) {
+          refused = e;
+        }
+      }
+      assertThat(refused).as("the bucket's share was used up").isNotNull();
+      assertThat(refused.getStatusCode()).isEqualTo(429);
+      assertThat(refused.getSubStatusCode()).isEqualTo(3212);
+      assertThat(refused.getMessage()).contains("throughput bucket 1 has used its 20%");
+      assertThat(refused.getRetryAfterDuration()).isPositive();
+      // the partition's other 80 % serve requests outside the bucket
+      d.put("n", -1);
+      assertThat(c.upsertItem(d, key, null).getStatusCode()).isEqualTo(200);
+      // a bucket id outside 1-5, which the SDK lets through, is refused by the server by name
+      CosmosItemRequestOptions wrong = new CosmosItemRequestOptions();
+      wrong.setThroughputControlGroupName("wrong");
+      assertThatThrownBy(() -> c.readItem(d.get("id").asText(), key, wrong, ObjectNode.class))
+          .isInstanceOfSatisfying(
+              CosmosException.class,
+              e -> {
+                assertThat(e.getStatusCode()).isEqualTo(400);
+                assertThat(e.getMessage()).contains("x-ms-cosmos-throughput-bucket");
+              });
     }
   }
 

@@ -14,6 +14,7 @@ import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.script.ScriptKind;
 import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.throughput.ThroughputBuckets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +29,7 @@ import java.util.List;
  *  "databases": [{"id", "ordinal", "createdMillis", "sharedThroughput": T|null,
  *    "containers": [{"id", "ordinal", "createdMillis", "partitionKey", "indexingPolicy",
  *      "defaultTtl", "changeFeedRetentionMinutes", "throughput": T|null, "maxEverProvisioned",
+ *      "throughputBuckets": [{"id", "maxThroughputPercentage", "isDefaultBucket"}] (when any),
  *      "uniqueKeys": [["/path", ...], ...], "storedProperties": {...},
  *      "routing": {"version", "nextId", "ranges": [{"id", "min", "max", "parents"}]},
  *      "scripts": {"sprocs": [...], "triggers": [...], "udfs": [...]}}],
@@ -78,6 +80,9 @@ final class Catalog {
         }
         o.set("throughput", throughput(c.throughput().orElse(null)));
         o.put("maxEverProvisioned", c.maxEverProvisioned());
+        if (!c.throughputBuckets().isEmpty()) {
+          o.set("throughputBuckets", c.throughputBuckets().toJson());
+        }
         RoutingMap map = c.routing();
         ObjectNode r = o.putObject("routing");
         r.put("version", map.version());
@@ -190,7 +195,8 @@ final class Catalog {
                 new Container.Restored(
                     c.get("createdMillis").longValue(),
                     map,
-                    c.path("maxEverProvisioned").asDouble()));
+                    c.path("maxEverProvisioned").asDouble(),
+                    ThroughputBuckets.fromJson(c.get("throughputBuckets"))));
         for (ScriptKind k : ScriptKind.values()) {
           for (JsonNode script : c.path("scripts").path(k.segment())) {
             container.scripts().restore(k, (ObjectNode) script);

@@ -28,6 +28,7 @@ import io.cosmolab.engine.store.ContainerStore;
 import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
 import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.throughput.ThroughputBuckets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -95,7 +96,11 @@ public final class Container {
    * per partition and logical partition, time-to-live schedule) is rebuilt from its documents and
    * change log.
    */
-  record Restored(long createdMillis, RoutingMap routing, double maxEverProvisioned) {}
+  record Restored(
+      long createdMillis,
+      RoutingMap routing,
+      double maxEverProvisioned,
+      ThroughputBuckets buckets) {}
 
   Container(
       Database database,
@@ -159,7 +164,8 @@ public final class Container {
             partitionKey.version() == 1,
             metrics,
             layout,
-            () -> this.throughput != null);
+            () -> this.throughput != null,
+            restored != null ? restored.buckets() : ThroughputBuckets.NONE);
     this.changeFeedRetentionMinutes = settings.changeFeedRetentionMinutes();
     this.retention =
         new ChangeLogRetention(
@@ -765,6 +771,17 @@ public final class Container {
    *     its database's shared throughput
    */
   public RoutingMap replaceThroughput(Throughput newThroughput) {
+    return replaceThroughput(newThroughput, null);
+  }
+
+  /**
+   * Changes the dedicated throughput and, unless {@code buckets} is null, its throughput buckets:
+   * both or neither (an offer replace).
+   *
+   * @throws CosmosException as {@link #replaceThroughput(Throughput)} and {@link
+   *     #replaceThroughputBuckets}
+   */
+  public RoutingMap replaceThroughput(Throughput newThroughput, ThroughputBuckets buckets) {
     if (throughput == null) {
       throw CosmosError.BAD_REQUEST.exception(
           "container '%s' uses the shared throughput of database '%s'; change it there",
@@ -773,10 +790,41 @@ public final class Container {
     return layout.exclusive(
         () -> {
           database.checkThroughput(newThroughput, storedBytes(), maxEverProvisioned);
+          long now = engine.clock().millis();
+          if (buckets != null) {
+            throttle.checkConfigurable(buckets, now);
+          }
           throughput = newThroughput;
           maxEverProvisioned = Math.max(maxEverProvisioned, newThroughput.maxRuPerSecond());
-          return layout.applyThroughput(newThroughput);
+          RoutingMap map = layout.applyThroughput(newThroughput);
+          if (buckets != null && throttle.configure(buckets, now)) {
+            engine.catalogChanged();
+          }
+          return map;
         });
+  }
+
+  /** The throughput buckets of the container's dedicated throughput (none by default). */
+  public ThroughputBuckets throughputBuckets() {
+    return throttle.buckets();
+  }
+
+  /**
+   * Replaces the throughput buckets; requests name one with {@code x-ms-cosmos-throughput-bucket}.
+   *
+   * @throws CosmosException 400 if the container uses its database's shared throughput; 429/3213
+   *     when they changed less than 10 minutes ago
+   */
+  public void replaceThroughputBuckets(ThroughputBuckets buckets) {
+    if (throughput == null) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "container '%s' uses the shared throughput of database '%s': throughput buckets divide a"
+              + " container's own throughput, and cosmolab does not divide a database's",
+          id, database.id());
+    }
+    if (throttle.configure(buckets, engine.clock().millis())) {
+      engine.catalogChanged();
+    }
   }
 
   // ------------------------------------------------------------------ metrics

@@ -6,8 +6,10 @@ import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.throughput.PartitionBudget;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
-import io.cosmolab.engine.throughput.Priority;
+import io.cosmolab.engine.throughput.PartitionBudget.Ask;
+import io.cosmolab.engine.throughput.RequestClass;
 import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.ThroughputBuckets;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -21,17 +23,27 @@ import java.util.function.BooleanSupplier;
  * not spend the budget (so the bucket follows what enforce mode would do). The charge is spent
  * after the operation, when it is known.
  *
- * Concurrency: stateless but for the budgets (synchronized) and the metrics (thread-safe). A range
+ * The request's class (RequestClass: priority and throughput bucket) comes from the scope the gateway
+ * opened; the bucket's share from the container's throughput buckets, which this class keeps. They
+ * apply to a container's dedicated throughput only: a shared database's budgets are not divided
+ * by bucket.
+ *
+ * Concurrency: stateless but for the budgets (synchronized), the metrics (thread-safe) and the
+ * bucket configuration (one volatile immutable value, replaced under this object's lock). A range
  * named by a caller may have been split or merged since it read the layout: the budget is then
  * the one that owns the EPK in the layout now, never none.
  */
 final class Throttle {
+  static final long BUCKET_RECONFIGURATION_MILLIS = 10 * 60 * 1000;
   private final CosmosEngine engine;
   private final Database database;
   private final boolean hashV1;
   private final PartitionMetrics metrics;
   private final PartitionLayout layout;
   private final BooleanSupplier dedicated;
+  private volatile ThroughputBuckets buckets;
+  // when the buckets last changed, on the engine's clock (MIN_VALUE: never since start)
+  private long bucketsChangedMillis = Long.MIN_VALUE;
 
   Throttle(
       CosmosEngine engine,
@@ -39,8 +51,10 @@ final class Throttle {
       boolean hashV1,
       PartitionMetrics metrics,
       PartitionLayout layout,
-      BooleanSupplier dedicated) {
+      BooleanSupplier dedicated,
+      ThroughputBuckets buckets) {
     this.engine = engine;
+    this.buckets = buckets;
     this.database = database;
     this.hashV1 = hashV1;
     this.metrics = metrics;
@@ -55,29 +69,43 @@ final class Throttle {
       return Admission.ADMITTED;
     }
     PartitionBudget budget = budgetFor(range, epk);
-    Priority priority = Priority.current();
-    Admission a = budget.admit(now, priority);
+    Ask ask = ask();
+    Admission a = budget.admit(now, ask);
     if (a != Admission.THROTTLED) {
       return a;
     }
     if (mode == ThrottlingMode.ENFORCE) {
       metrics.recordThrottle(range.id(), now, true);
-      long retryAfter = budget.retryAfterMillis(now, priority);
-      String why =
-          priority == Priority.LOW && budget.remaining(now) > 0
-              ? "a low-priority request is refused while high-priority requests contend for"
-                  + " physical partition %s's %s RU/s budget (priority-based execution)"
-              : "physical partition %s has used its %s RU/s budget";
+      long retryAfter = budget.retryAfterMillis(now, ask);
+      String rate = Database.fmt(budget.ruPerSecond());
+      String why;
+      CosmosError error = CosmosError.REQUEST_RATE_TOO_LARGE;
+      switch (budget.refusal(now, ask)) {
+        case LOW_PRIORITY ->
+            why =
+                String.format(
+                    "a low-priority request is refused while high-priority requests contend for"
+                        + " physical partition %s's %s RU/s budget (priority-based execution)",
+                    range.id(), rate);
+        case BUCKET -> {
+          error = CosmosError.THROUGHPUT_BUCKET_EXHAUSTED;
+          why =
+              String.format(
+                  "throughput bucket %d has used its %d%% of physical partition %s's %s RU/s",
+                  ask.bucket(), Math.round(ask.bucketShare() * 100), range.id(), rate);
+        }
+        default ->
+            why =
+                String.format(
+                    "physical partition %s has used its %s RU/s budget", range.id(), rate);
+      }
       throw new CosmosException(
-          CosmosError.REQUEST_RATE_TOO_LARGE,
-          String.format(
-              "Request rate is large: "
-                  + why
-                  + ". More Request Units may be needed, so no changes were made. Retry after %d"
-                  + " ms.",
-              range.id(),
-              Database.fmt(budget.ruPerSecond()),
-              retryAfter),
+          error,
+          "Request rate is large: "
+              + why
+              + ". More Request Units may be needed, so no changes were made. Retry after "
+              + retryAfter
+              + " ms.",
           retryAfter,
           0);
     }
@@ -92,8 +120,71 @@ final class Throttle {
   void spend(PartitionKeyRange range, String keyEpk, Admission a, double ru, long now) {
     metrics.recordOperation(range.id(), now, ru, keyEpk);
     if (engine.throttling() != ThrottlingMode.OFF && a != Admission.THROTTLED) {
-      budgetFor(range, keyEpk != null ? keyEpk : range.range().min()).charge(ru, a, now);
+      budgetFor(range, keyEpk != null ? keyEpk : range.range().min()).charge(ru, a, now, ask());
     }
+  }
+
+  /**
+   * What the running request asks of a budget: its priority, and the share of the bucket it runs in
+   * (the one it names, or the default one) when the container's throughput is its own.
+   */
+  private Ask ask() {
+    RequestClass rc = RequestClass.current();
+    ThroughputBuckets configured = buckets;
+    if (configured.isEmpty() || !dedicated.getAsBoolean()) {
+      return Ask.of(rc.priority());
+    }
+    return configured
+        .forRequest(rc.bucket())
+        .map(b -> new Ask(rc.priority(), b.id(), b.share()))
+        .orElseGet(() -> Ask.of(rc.priority()));
+  }
+
+  /** The container's throughput buckets. */
+  ThroughputBuckets buckets() {
+    return buckets;
+  }
+
+  /**
+   * Replaces the throughput buckets. [D] throughput buckets: a configuration can change once every
+   * 10 minutes; a change sooner is refused with 429/3213 and the wait until it may. Setting the
+   * same buckets again is not a change. [A] The 10 minutes are counted from the last change since
+   * this engine started.
+   *
+   * @return whether they changed
+   */
+  synchronized boolean configure(ThroughputBuckets next, long now) {
+    if (!checkConfigurable(next, now)) {
+      return false;
+    }
+    buckets = next;
+    bucketsChangedMillis = now;
+    return true;
+  }
+
+  /**
+   * Whether {@code next} would change the buckets; throws as {@link #configure} would.
+   *
+   * @throws CosmosException 429/3213 when they changed less than 10 minutes ago
+   */
+  synchronized boolean checkConfigurable(ThroughputBuckets next, long now) {
+    if (next.equals(buckets)) {
+      return false;
+    }
+    if (bucketsChangedMillis != Long.MIN_VALUE
+        && now - bucketsChangedMillis < BUCKET_RECONFIGURATION_MILLIS) {
+      long wait = bucketsChangedMillis + BUCKET_RECONFIGURATION_MILLIS - now;
+      throw new CosmosException(
+          CosmosError.THROUGHPUT_BUCKETS_RECONFIGURING,
+          "throughput buckets can change once every 10 minutes; they last changed "
+              + (now - bucketsChangedMillis) / 1000
+              + " s ago. Retry after "
+              + wait
+              + " ms.",
+          wait,
+          0);
+    }
+    return true;
   }
 
   /** The RU/s the partition of {@code range} may use now. */

@@ -55,6 +55,12 @@ public enum CosmosError {
   /** The physical partition's RU/s budget is exhausted. */
   REQUEST_RATE_TOO_LARGE(429, 3200, "TooManyRequests"),
   /**
+   * A throughput bucket used its share of the partition's RU/s ({@code [D]} throughput buckets).
+   */
+  THROUGHPUT_BUCKET_EXHAUSTED(429, 3212, "TooManyRequests"),
+  /** Throughput buckets changed again within the service's 10 minutes between changes. */
+  THROUGHPUT_BUCKETS_RECONFIGURING(429, 3213, "TooManyRequests"),
+  /**
    * cosmolab cannot serve the request correctly, for example because its data directory is damaged;
    * the message names the directory and what the storage reported.
    */

@@ -33,6 +33,13 @@ import io.cosmolab.engine.limits.Limits;
  * other. [A] The service does not document how it detects contention or for how long it favours
  * high priority; one second of memory is ours.
  *
+ * Throughput buckets ([D] throughput buckets: a bucket caps the share of the throughput its
+ * requests may use, and reserves none): a request in a bucket is refused while the bucket's RU in
+ * this second, carried debt included, is at its share of R; otherwise it shares the budget like any
+ * other, so a bucket is refused either for its own cap or for the partition's. [A] The service
+ * describes the cap as a share of the container's throughput without saying where it is counted;
+ * as everything else it counts per physical partition here, share × R each second.
+ *
  * Time comes from the caller (the injected clock), so tests and rehearsals are deterministic.
  * Concurrency: every method is synchronized; contention is per partition.
  */
@@ -46,6 +53,40 @@ public final class PartitionBudget {
   private double bank;
   // the last second a high-priority request was refused (MIN_VALUE: never)
   private long highRefusedSecond = Long.MIN_VALUE;
+  // per throughput bucket (index = id): RU attributed to the current second, carried debt included,
+  // and the RU per second its share allowed when it last ran
+  private final double[] bucketUsed = new double[RequestClass.MAX_BUCKET + 1];
+  private final double[] bucketRate = new double[RequestClass.MAX_BUCKET + 1];
+
+  /**
+   * What an operation asks of the budget beyond its charge.
+   *
+   * @param bucket the throughput bucket it runs in (1–5), or 0 for none
+   * @param bucketShare that bucket's share of the RU/s, 0–1 (ignored without a bucket)
+   */
+  public record Ask(Priority priority, int bucket, double bucketShare) {
+    /** High priority, in no bucket. */
+    public static final Ask HIGH = new Ask(Priority.HIGH, 0, 0);
+
+    /** An operation of {@code priority} in no bucket. */
+    public static Ask of(Priority priority) {
+      return priority == Priority.HIGH ? HIGH : new Ask(priority, 0, 0);
+    }
+
+    boolean capped() {
+      return bucket > 0 && bucketShare > 0;
+    }
+  }
+
+  /** Why an operation is refused. */
+  public enum Refusal {
+    /** The partition used its RU for this second. */
+    BUDGET,
+    /** A low-priority operation, while high-priority ones contend for the partition. */
+    LOW_PRIORITY,
+    /** The operation's throughput bucket used its share of the partition's RU for this second. */
+    BUCKET
+  }
 
   /** The result of asking to run an operation. */
   public enum Admission {
@@ -91,6 +132,9 @@ public final class PartitionBudget {
       bank = Math.min(bank + unused, Limits.BURST_BANK_SECONDS * rate);
     }
     used = Math.max(0, used - rate * elapsed);
+    for (int b = 1; b < bucketUsed.length; b++) {
+      bucketUsed[b] = Math.max(0, bucketUsed[b] - bucketRate[b] * elapsed);
+    }
     burstUsed = 0;
     second = now;
   }
@@ -102,13 +146,21 @@ public final class PartitionBudget {
 
   /** Whether a high-priority operation may run now. Does not consume anything. */
   public synchronized Admission admit(long nowMillis) {
-    return admit(nowMillis, Priority.HIGH);
+    return admit(nowMillis, Ask.HIGH);
   }
 
-  /** Whether an operation of {@code priority} may run now. Does not consume anything. */
+  /** Whether an operation of {@code priority}, in no bucket, may run now. */
   public synchronized Admission admit(long nowMillis, Priority priority) {
+    return admit(nowMillis, Ask.of(priority));
+  }
+
+  /** Whether an operation asking {@code ask} may run now. Does not consume anything. */
+  public synchronized Admission admit(long nowMillis, Ask ask) {
     roll(nowMillis);
-    if (priority == Priority.LOW && contended()) {
+    if (ask.priority() == Priority.LOW && contended()) {
+      return Admission.THROTTLED;
+    }
+    if (bucketFull(ask)) {
       return Admission.THROTTLED;
     }
     if (used < rate) {
@@ -117,10 +169,26 @@ public final class PartitionBudget {
     if (burstEligible() && bank > 0 && burstUsed < burstSpendRate - rate) {
       return Admission.BURST;
     }
-    if (priority == Priority.HIGH) {
+    if (ask.priority() == Priority.HIGH) {
       highRefusedSecond = second;
     }
     return Admission.THROTTLED;
+  }
+
+  /**
+   * Why {@link #admit(long, Ask)} would refuse {@code ask} now, in the order it checks: priority,
+   * bucket, budget.
+   */
+  public synchronized Refusal refusal(long nowMillis, Ask ask) {
+    roll(nowMillis);
+    if (ask.priority() == Priority.LOW && contended()) {
+      return Refusal.LOW_PRIORITY;
+    }
+    return bucketFull(ask) ? Refusal.BUCKET : Refusal.BUDGET;
+  }
+
+  private boolean bucketFull(Ask ask) {
+    return ask.capped() && bucketUsed[ask.bucket()] >= ask.bucketShare() * rate;
   }
 
   /** Whether a high-priority request was refused in this second or the one before. */
@@ -128,8 +196,13 @@ public final class PartitionBudget {
     return highRefusedSecond != Long.MIN_VALUE && second - highRefusedSecond <= 1;
   }
 
-  /** Pays for an operation admitted as {@code admission}. */
+  /** Pays for an operation admitted as {@code admission}, in no bucket. */
   public synchronized void charge(double ru, Admission admission, long nowMillis) {
+    charge(ru, admission, nowMillis, Ask.HIGH);
+  }
+
+  /** Pays for an operation admitted as {@code admission}; its bucket is charged too. */
+  public synchronized void charge(double ru, Admission admission, long nowMillis, Ask ask) {
     roll(nowMillis);
     if (admission == Admission.BURST) {
       bank -= ru;
@@ -137,18 +210,34 @@ public final class PartitionBudget {
     } else {
       used += ru;
     }
+    if (ask.capped()) {
+      bucketUsed[ask.bucket()] += ru;
+      bucketRate[ask.bucket()] = ask.bucketShare() * rate;
+    }
+  }
+
+  /** Milliseconds until an operation of {@code priority}, in no bucket, would be admitted again. */
+  public synchronized long retryAfterMillis(long nowMillis, Priority priority) {
+    return retryAfterMillis(nowMillis, Ask.of(priority));
   }
 
   /**
-   * Milliseconds until an operation of {@code priority} would be admitted again; at least 1. A
-   * low-priority one refused for contention waits for the end of the contention window.
+   * Milliseconds until an operation asking {@code ask} would be admitted again; at least 1. A
+   * low-priority one refused for contention waits for the end of the contention window; one in a
+   * full bucket, for the first second its bucket's carried debt leaves room in.
    */
-  public synchronized long retryAfterMillis(long nowMillis, Priority priority) {
+  public synchronized long retryAfterMillis(long nowMillis, Ask ask) {
     roll(nowMillis);
-    if (priority == Priority.LOW && contended()) {
-      return Math.max(retryAfterMillis(nowMillis), (highRefusedSecond + 2) * 1000 - nowMillis);
+    long wait = retryAfterMillis(nowMillis);
+    if (ask.priority() == Priority.LOW && contended()) {
+      wait = Math.max(wait, (highRefusedSecond + 2) * 1000 - nowMillis);
     }
-    return retryAfterMillis(nowMillis);
+    if (bucketFull(ask)) {
+      double cap = ask.bucketShare() * rate;
+      long k = (long) Math.floor(bucketUsed[ask.bucket()] / cap);
+      wait = Math.max(wait, (second + k) * 1000 - nowMillis);
+    }
+    return Math.max(1, wait);
   }
 
   /** Milliseconds until an operation would be admitted again; at least 1. */

@@ -2,22 +2,18 @@ package io.cosmolab.engine.throughput;
 
 import io.cosmolab.engine.error.CosmosError;
 import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
  * A request's priority under priority-based execution ({@code x-ms-cosmos-priority-level}): when a
  * partition has more requests than its RU/s, the service throttles low-priority requests so that
  * high-priority ones run. Requests without one are high priority, as on the service.
  *
- * <p>The priority travels with the request through a scope ({@link #during}) rather than through
- * every operation's options: the gateway opens one per request, on the thread that runs it, and
- * admission ({@code Throttle}) reads it. Work outside a scope is high priority.
+ * <p>The priority travels with the request in its {@link RequestClass}. Work outside a request's
+ * scope is high priority.
  */
 public enum Priority {
   HIGH,
   LOW;
-
-  private static final ThreadLocal<Priority> CURRENT = ThreadLocal.withInitial(() -> HIGH);
 
   /**
    * The priority a header value names ({@code High} or {@code Low}, any case), HIGH when absent.
@@ -35,21 +31,5 @@ public enum Priority {
           throw CosmosError.BAD_REQUEST.exception(
               "x-ms-cosmos-priority-level must be High or Low, was '%s'", header);
     };
-  }
-
-  /** Runs {@code work} as a request of {@code priority}. */
-  public static <T> T during(Priority priority, Supplier<T> work) {
-    Priority before = CURRENT.get();
-    CURRENT.set(priority);
-    try {
-      return work.get();
-    } finally {
-      CURRENT.set(before);
-    }
-  }
-
-  /** The priority of the request this thread is running. */
-  public static Priority current() {
-    return CURRENT.get();
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
+import io.cosmolab.engine.throughput.PartitionBudget.Ask;
+import io.cosmolab.engine.throughput.PartitionBudget.Refusal;
 import org.junit.jupiter.api.Test;
 
 /** The per-second window, carried debt and the burst bank, on explicit times. */
@@ -79,7 +81,57 @@ class PartitionBudgetTest {
     assertThat(Priority.parse("High")).isEqualTo(Priority.HIGH);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Priority.parse("urgent"))
         .hasMessageContaining("must be High or Low, was 'urgent'");
-    assertThat(Priority.during(Priority.LOW, Priority::current)).isEqualTo(Priority.LOW);
-    assertThat(Priority.current()).isEqualTo(Priority.HIGH); // the scope ended
+    RequestClass low = RequestClass.of(Priority.LOW);
+    assertThat(low.during(RequestClass::current)).isEqualTo(low);
+    assertThat(RequestClass.current()).isEqualTo(RequestClass.DEFAULT); // the scope ended
+  }
+
+  @Test
+  void throughputBucketHeader_acceptsIds1To5_andRefusesAnythingElseByName() {
+    assertThat(RequestClass.parse(null, null)).isEqualTo(RequestClass.DEFAULT);
+    assertThat(RequestClass.parse("Low", " 3 ")).isEqualTo(new RequestClass(Priority.LOW, 3));
+    for (String bad : new String[] {"0", "6", "-1", "two", "1.5"}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestClass.parse(null, bad))
+          .hasMessageContaining("x-ms-cosmos-throughput-bucket must be a throughput bucket id")
+          .hasMessageContaining("was '" + bad + "'");
+    }
+  }
+
+  @Test
+  void aBucket_isCappedAtItsShare_whileTheRestOfThePartitionStaysOpen() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    Ask etl = new Ask(Priority.HIGH, 1, 0.3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(b.admit(T0 + i, etl)).isEqualTo(Admission.ADMITTED);
+      b.charge(10, Admission.ADMITTED, T0 + i, etl);
+    }
+    // 30 RU is the bucket's 30 % of 100: it is refused, for its bucket, until the next second
+    assertThat(b.admit(T0 + 10, etl)).isEqualTo(Admission.THROTTLED);
+    assertThat(b.refusal(T0 + 10, etl)).isEqualTo(Refusal.BUCKET);
+    assertThat(b.retryAfterMillis(T0 + 10, etl)).isEqualTo(990);
+    // requests outside the bucket still have 70 RU this second, and were not marked contended
+    assertThat(b.admit(T0 + 10, Ask.HIGH)).isEqualTo(Admission.ADMITTED);
+    assertThat(b.admit(T0 + 10, Priority.LOW)).isEqualTo(Admission.ADMITTED);
+    assertThat(b.admit(T0 + 1_000, etl)).isEqualTo(Admission.ADMITTED);
+  }
+
+  @Test
+  void aBucketsDebt_carriesIntoTheFollowingSeconds_atItsShare() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    Ask etl = new Ask(Priority.HIGH, 2, 0.5);
+    b.charge(120, Admission.ADMITTED, T0, etl); // one expensive operation: 70 over its 50
+    // the bucket repays 50 RU a second: 70 left at +1 s, 20 at +2 s
+    assertThat(b.admit(T0 + 1_000, etl)).isEqualTo(Admission.THROTTLED);
+    assertThat(b.retryAfterMillis(T0 + 1_000, etl)).isEqualTo(1_000);
+    assertThat(b.admit(T0 + 2_000, etl)).isEqualTo(Admission.ADMITTED);
+  }
+
+  @Test
+  void aBucketWithRoom_isStillRefused_whenThePartitionIsFull() {
+    PartitionBudget b = new PartitionBudget(100, false, Limits.SERVICE, T0);
+    Ask etl = new Ask(Priority.HIGH, 1, 0.5);
+    b.charge(100, Admission.ADMITTED, T0, Ask.HIGH); // others used the whole second
+    assertThat(b.admit(T0 + 1, etl)).isEqualTo(Admission.THROTTLED);
+    assertThat(b.refusal(T0 + 1, etl)).isEqualTo(Refusal.BUDGET);
   }
 }

@@ -8,6 +8,7 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.engine.throughput.ThroughputBuckets;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -103,9 +104,19 @@ final class OfferResource {
         return respond(offer);
       }
       case "PUT" -> {
-        Throughput t = throughputOf(Requests.object(request));
+        ObjectNode body = Requests.object(request);
+        Throughput t = throughputOf(body);
+        JsonNode buckets = body.path("content").get("throughputBuckets");
         if (offer.container() != null) {
-          offer.container().replaceThroughput(t);
+          // absent: the buckets stay as they are (a client that read the offer sends them back)
+          offer
+              .container()
+              .replaceThroughput(t, buckets == null ? null : ThroughputBuckets.fromJson(buckets));
+        } else if (buckets != null && !buckets.isEmpty()) {
+          throw CosmosError.BAD_REQUEST.exception(
+              "throughput buckets divide a container's own throughput; database '%s' shares its"
+                  + " throughput, and cosmolab does not divide a database's",
+              offer.database().id());
         } else {
           offer.database().replaceSharedThroughput(t);
         }
@@ -157,6 +168,9 @@ final class OfferResource {
       content.put("offerThroughput", (long) t.maxRuPerSecond());
     }
     content.put("offerIsRUPerMinuteThroughputEnabled", false);
+    if (o.container() != null && !o.container().throughputBuckets().isEmpty()) {
+      content.set("throughputBuckets", o.container().throughputBuckets().toJson());
+    }
     content
         .putObject("offerMinimumThroughputParameters")
         .put(

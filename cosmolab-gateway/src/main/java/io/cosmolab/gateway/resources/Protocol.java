@@ -6,7 +6,7 @@ import io.cosmolab.engine.Permission;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.script.ScriptKind;
-import io.cosmolab.engine.throughput.Priority;
+import io.cosmolab.engine.throughput.RequestClass;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.auth.ResourceTokens;
@@ -99,9 +99,10 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
 
   @Override
   public WireResponse apply(WireRequest request) {
-    // the request's priority holds for everything it admits (priority-based execution)
-    return Priority.during(
-        Priority.parse(request.header(Headers.PRIORITY_LEVEL)), () -> dispatch(request));
+    // the request's priority and throughput bucket hold for everything it admits
+    return RequestClass.parse(
+            request.header(Headers.PRIORITY_LEVEL), request.header(Headers.THROUGHPUT_BUCKET))
+        .during(() -> dispatch(request));
   }
 
   private WireResponse dispatch(WireRequest request) {

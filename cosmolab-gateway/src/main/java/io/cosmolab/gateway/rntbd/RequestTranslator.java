@@ -132,6 +132,10 @@ final class RequestTranslator {
           Headers.PRIORITY_LEVEL,
           priority == 1 ? "High" : priority == 2 ? "Low" : Long.toString(priority));
     }
+    Long bucket = r.number(Tokens.Request.THROUGHPUT_BUCKET);
+    if (bucket != null) {
+      h.put(Headers.THROUGHPUT_BUCKET, Long.toString(bucket)); // checked by the gateway, by name
+    }
     Long level = r.number(Tokens.Request.CONSISTENCY_LEVEL);
     if (level != null && level >= 0 && level < CONSISTENCY.length) {
       h.put(Headers.CONSISTENCY_LEVEL, CONSISTENCY[level.intValue()]);

@@ -69,6 +69,7 @@ final class Tokens {
     static final int POPULATE_INDEX_METRICS = 0x00A9; // Byte
     static final int CHANGE_FEED_WIRE_FORMAT_VERSION = 0x00B2; // String
     static final int PRIORITY_LEVEL = 0x00BF; // Byte: 1 High, 2 Low
+    static final int THROUGHPUT_BUCKET = 0x00DB; // Byte: the bucket id
   }
 
   /** Response tokens, with the type each is written as. */

@@ -40,6 +40,8 @@ public final class Headers {
   /** {@code High} or {@code Low}: priority-based execution. */
   public static final String PRIORITY_LEVEL = "x-ms-cosmos-priority-level";
 
+  public static final String THROUGHPUT_BUCKET = "x-ms-cosmos-throughput-bucket";
+
   public static final String PREFER = "prefer";
   public static final String CONTENT_TYPE = "content-type";
   public static final String OFFER_THROUGHPUT = "x-ms-offer-throughput";
