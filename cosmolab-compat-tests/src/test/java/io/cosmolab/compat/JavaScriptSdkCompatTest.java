@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The official JavaScript SDK ({@code @azure/cosmos}, installed from npm into {@code target/js})
- * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, and the
- * change feed. Skipped, saying so, on a machine without Node.js 20+.
+ * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, the change
+ * feed and throughput buckets. Skipped, saying so, on a machine without Node.js 20+.
  */
 class JavaScriptSdkCompatTest {
 
@@ -33,7 +33,8 @@ class JavaScriptSdkCompatTest {
           .contains("\"queryRows\":100")
           .contains("\"plans\":\"ok\"")
           .contains("\"arrayIndexOrderBy\":\"ok\"")
-          .contains("\"changeFeedNew\":5");
+          .contains("\"changeFeedNew\":5")
+          .contains("\"throughputBuckets\":\"ok\"");
     }
   }
 
