@@ -15,6 +15,7 @@ import io.cosmolab.engine.metrics.LogicalPartitionStats;
 import io.cosmolab.engine.metrics.PartitionEvent;
 import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.metrics.PartitionStats;
+import io.cosmolab.engine.metrics.RetiredPartition;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
@@ -846,11 +847,28 @@ public final class Container {
   }
 
   /**
+   * The physical partitions that splits and merges replaced, oldest first; {@link
+   * #partitionSeconds} still answers for them while their seconds are in the window.
+   */
+  public List<RetiredPartition> retiredPartitions() {
+    return metrics.retired();
+  }
+
+  /**
    * The logical partitions that consumed the most RU (estimates from a bounded sketch). A key whose
    * documents were all deleted since is reported by its EPK alone (its value is null).
    */
   public List<LogicalPartitionStats> hottestLogicalPartitions(int n) {
     return stats.hottest(n);
+  }
+
+  /**
+   * The logical partitions that consumed the most RU recently: in the current and the previous
+   * five-minute window of the engine's clock (the last 5 to 10 minutes). What live metrics and
+   * alerts report; {@link #hottestLogicalPartitions} counts since creation.
+   */
+  public List<LogicalPartitionStats> recentlyHottestLogicalPartitions(int n) {
+    return stats.recentlyHottest(n);
   }
 
   /** The largest logical partitions by storage (exact), largest first. */

@@ -72,9 +72,18 @@ final class ContainerStats {
    * documents were all deleted since is reported by its EPK alone (its value is null).
    */
   List<LogicalPartitionStats> hottest(int n) {
+    return described(metrics.hottestKeysByRu(n));
+  }
+
+  /** As {@link #hottest}, over the last 5 to 10 minutes of the engine's clock. */
+  List<LogicalPartitionStats> recentlyHottest(int n) {
+    return described(metrics.recentlyHottestKeysByRu(n, engine.clock().millis()));
+  }
+
+  private List<LogicalPartitionStats> described(List<PartitionMetrics.HotKey> keys) {
     List<LogicalPartitionStats> out = new ArrayList<>();
     RoutingMap map = layout.current().routing();
-    for (PartitionMetrics.HotKey k : metrics.hottestKeysByRu(n)) {
+    for (PartitionMetrics.HotKey k : keys) {
       String epk = k.epk();
       out.add(
           new LogicalPartitionStats(

@@ -3,6 +3,7 @@ package io.cosmolab.engine;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.metrics.PartitionEvent;
 import io.cosmolab.engine.metrics.PartitionMetrics;
+import io.cosmolab.engine.metrics.RetiredPartition;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.routing.LayoutModel;
 import io.cosmolab.engine.routing.PartitionKeyRange;
@@ -137,6 +138,8 @@ final class PartitionLayout {
               new Layout.Partition(
                   merged, null, l.documents() + r.documents(), l.bytes() + r.bytes(), lsn));
           publish(new Layout(after, next), throughput);
+          retire(before, leftId);
+          retire(before, rightId);
           metrics.recordEvent(
               new PartitionEvent(
                   engine.clock().millis(),
@@ -257,6 +260,7 @@ final class PartitionLayout {
       next.put(child.id(), new Layout.Partition(child, null, usage[0], usage[1], lsn));
     }
     publish(new Layout(after, next), throughput);
+    retire(before, parent.id());
     metrics.recordEvent(
         new PartitionEvent(
             engine.clock().millis(),
@@ -265,6 +269,17 @@ final class PartitionLayout {
             List.of(left.id(), right.id()),
             at,
             reason));
+  }
+
+  /** Records that range {@code id} of layout {@code before} is gone, with its last budget. */
+  private void retire(Layout before, String id) {
+    Layout.Partition p = before.partition(id);
+    metrics.recordRetired(
+        new RetiredPartition(
+            id,
+            p.range.range(),
+            p.budget == null ? 0 : p.budget.ruPerSecond(),
+            engine.clock().millis()));
   }
 
   private void publish(Layout next, Throughput throughput) {

@@ -47,6 +47,50 @@ class PartitionMetricsTest {
     }
   }
 
+  /** The recently hottest keys' names, hottest first. */
+  private List<String> recentlyHottest() {
+    return c.recentlyHottestLogicalPartitions(5).stream()
+        .map(s -> s.partitionKey().components().get(0).toJson().textValue())
+        .toList();
+  }
+
+  private void reads(String key, int n) {
+    for (int i = 0; i < n; i++) {
+      c.read(PartitionKeyValue.of(key), "d");
+    }
+  }
+
+  @Test
+  void recentlyHottestLogicalPartitions_coverTheLastFiveToTenMinutes_notSinceCreation() {
+    for (String k : List.of("yesterday", "now")) {
+      c.create(obj("{'id':'d','pk':'" + k + "'}"));
+    }
+    // the clock starts on a five-minute boundary: "yesterday" is hot for the first window
+    assertThat(clock.millis() % (PartitionMetrics.RECENT_WINDOW_SECONDS * 1000L)).isZero();
+    reads("yesterday", 500);
+    clock.advance(Duration.ofMinutes(5));
+    reads("now", 50); // the second window: both still count
+    assertThat(recentlyHottest()).containsExactly("yesterday", "now");
+    clock.advance(Duration.ofMinutes(5)); // the third: the first window has fallen away
+    assertThat(recentlyHottest()).containsExactly("now");
+    reads("now", 1);
+    assertThat(recentlyHottest()).containsExactly("now");
+    clock.advance(Duration.ofMinutes(10)); // a quiet spell: nothing is recently hot
+    assertThat(recentlyHottest()).isEmpty();
+    reads("yesterday", 1); // a new window after the spell starts afresh, without the old ones
+    assertThat(c.recentlyHottestLogicalPartitions(5).get(0).value()).isEqualTo(1.0);
+    // since creation, the first hot key is still the hottest
+    assertThat(
+            c.hottestLogicalPartitions(1)
+                .get(0)
+                .partitionKey()
+                .components()
+                .get(0)
+                .toJson()
+                .textValue())
+        .isEqualTo("yesterday");
+  }
+
   @Test
   void largestLogicalPartitions_areExactAndOrdered() {
     for (int i = 0; i < 30; i++) {

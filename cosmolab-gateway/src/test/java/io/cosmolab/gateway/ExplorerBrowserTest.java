@@ -66,6 +66,7 @@ class ExplorerBrowserTest {
       String hotRange = c.read(PartitionKeyValue.of("acme"), "o0").partitionKeyRangeId();
       // an hour: light traffic everywhere, then acme at twice its partition's budget
       clock.advance(Duration.ofSeconds(65));
+      String cold = null;
       for (int s = 0; s < 3600; s++) {
         for (int r = 0; r < 4; r++) {
           read(c, "t" + (1 + random.nextInt(39)), "o" + random.nextInt(5));
@@ -77,7 +78,7 @@ class ExplorerBrowserTest {
         }
         if (s == 2700) {
           // a cold partition splits on demand (as the page's button does): a marker on the map
-          String cold =
+          cold =
               c.partitionStats().stream()
                   .map(p -> p.id())
                   .filter(id -> !id.equals(hotRange))
@@ -107,12 +108,19 @@ class ExplorerBrowserTest {
                       + " hot: [...s.querySelectorAll('rect.row.hot')].map(r => r.dataset.partition),"
                       + " throttled: [...new Set([...s.querySelectorAll('circle.throttled')].map(c => c.dataset.partition))],"
                       + " events: s.querySelectorAll('line.event').length,"
+                      + " retired: [...s.querySelectorAll('text.retired-label')].map(t => t.dataset.partition),"
+                      + " blank: s.querySelectorAll('rect.retired').length,"
                       + " headline: document.querySelector('#headline').textContent,"
                       + " alerts: [...document.querySelectorAll('#alerts .alert')].map(a => a.dataset.rule)}");
           assertThat(heat.path("hottest").asText()).isEqualTo(hotRange);
           assertThat(heat.path("hot")).extracting(JsonNode::asText).containsExactly(hotRange);
           assertThat(heat.path("throttled")).extracting(JsonNode::asText).containsExactly(hotRange);
           assertThat(heat.path("events").asInt()).isEqualTo(1);
+          // the split partition keeps its row up to the split (15 minutes before the end, so
+          // 15 one-minute cells are blank after it)
+          assertThat(heat.path("retired")).extracting(JsonNode::asText).containsExactly(cold);
+          // 15 cells after the parent went, and the children's 45 before they came: 15 + 2 × 45
+          assertThat(heat.path("blank").asInt()).isBetween(103, 105);
           assertThat(heat.path("headline").asText())
               .contains("hottest partition (" + hotRange + ") at 100 %");
           assertThat(heat.path("alerts")).extracting(JsonNode::asText).contains("hot-partition");

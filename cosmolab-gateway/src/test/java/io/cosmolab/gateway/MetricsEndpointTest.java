@@ -285,7 +285,54 @@ class MetricsEndpointTest {
               path,
               "{\"query\":\"SELECT * FROM c WHERE c.pk = @t\",\"parameters\":{\"t\":\"t1\"}}");
       assertThat(bad.statusCode()).isEqualTo(400);
-      assertThat(bad.body()).contains("a parameter name starts with @").contains("'t'");
+      assertThat(bad.body()).contains("parameter name 't' must start with '@'");
+    }
+  }
+
+  @Test
+  void theHeatMap_keepsASplitParentsRow_upToItsSplit_aboveItsChildren() throws Exception {
+    ManualClock clock = new ManualClock(java.time.Instant.parse("2026-11-27T08:00:00Z"));
+    try (CosmosEngine engine = CosmosEngine.builder().clock(clock).build();
+        GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start()) {
+      var c =
+          engine
+              .createDatabase("shop")
+              .createContainer(
+                  ContainerSettings.of("orders", PartitionKeyDefinition.hash("/pk"))
+                      .withThroughput(Throughput.manual(400))
+                      .withPhysicalPartitions(1));
+      var json = new com.fasterxml.jackson.databind.ObjectMapper();
+      for (int s = 0; s < 120; s++) {
+        c.create(
+            (com.fasterxml.jackson.databind.node.ObjectNode)
+                json.readTree("{\"id\":\"d" + s + "\",\"pk\":\"k" + s + "\"}"));
+        if (s == 59) {
+          c.splitPartition("0"); // 400 RU/s over one partition, then over two of 200
+        }
+        clock.advance(Duration.ofSeconds(1));
+      }
+      var heat =
+          json.readTree(
+              get(
+                  server.endpoint(),
+                  "/_explorer/api/dbs/shop/colls/orders/heatmap?seconds=180&step=60"));
+      var rows = heat.get("partitions");
+      assertThat(rows).extracting(r -> r.get("id").asText()).containsExactly("0", "1", "2");
+      var parent = rows.get(0);
+      assertThat(parent.get("budget").asDouble()).isEqualTo(400);
+      assertThat(parent.get("retiredAt").asLong())
+          .isEqualTo(java.time.Instant.parse("2026-11-27T08:00:59Z").getEpochSecond());
+      // the minute before the split was the parent's, at its own 400 RU/s; after it, its
+      // children's at 200 each
+      assertThat(parent.get("ru").get(1).asDouble()).isPositive();
+      assertThat(parent.get("ru").get(2).asDouble()).isZero();
+      assertThat(rows.get(1).get("budget").asDouble()).isEqualTo(200);
+      assertThat(rows.get(1).has("retiredAt")).isFalse();
+      assertThat(rows.get(1).get("createdAt").asLong()).isEqualTo(parent.get("retiredAt").asLong());
+      assertThat(parent.has("createdAt")).isFalse();
+      assertThat(rows.get(1).get("ru").get(2).asDouble() + rows.get(2).get("ru").get(2).asDouble())
+          .isPositive();
+      assertThat(heat.get("events")).hasSize(1);
     }
   }
 }

@@ -66,8 +66,38 @@ public final class CompiledQuery {
   }
 
   /**
-   * Parameters from the REST form, a list of (name, value) pairs, refusing duplicates and names
-   * without {@code @} as the service does.
+   * Parameters in the REST API's form, {@code [{"name": "@t", "value": …}, …]}; null or JSON null
+   * for none.
+   *
+   * @throws QueryException SC2001 for anything else: not an array, an entry without a string name,
+   *     a name without '@', a name given twice
+   */
+  public static Map<String, JsonNode> parameters(JsonNode restForm) {
+    if (restForm == null || restForm.isNull()) {
+      return Map.of();
+    }
+    if (!restForm.isArray()) {
+      throw new QueryException(
+          "SC2001",
+          "'parameters' must be an array of {\"name\": \"@p\", \"value\": ...}, was " + restForm);
+    }
+    List<Map.Entry<String, JsonNode>> pairs = new java.util.ArrayList<>();
+    for (JsonNode p : restForm) {
+      if (!p.isObject() || !p.path("name").isTextual()) {
+        throw new QueryException(
+            "SC2001", "each parameter is {\"name\": \"@p\", \"value\": ...}, was " + p);
+      }
+      // without a value (what JSON.stringify leaves of an undefined one) it is undefined
+      pairs.add(new java.util.AbstractMap.SimpleEntry<>(p.get("name").textValue(), p.get("value")));
+    }
+    return parameters(pairs);
+  }
+
+  /**
+   * Parameters as (name, value) pairs, refusing duplicates and names without {@code @} as the
+   * service does.
+   *
+   * @throws QueryException SC2001 for a name without '@' or a name given twice
    */
   public static Map<String, JsonNode> parameters(List<Map.Entry<String, JsonNode>> pairs) {
     Map<String, JsonNode> out = new LinkedHashMap<>();

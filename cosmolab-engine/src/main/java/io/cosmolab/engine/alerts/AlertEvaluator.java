@@ -168,7 +168,7 @@ public final class AlertEvaluator {
         List<PartitionMetrics.Second> series =
             c.partitionSeconds(p.id(), nowSecond - lookback, nowSecond + 1);
         if (hot == null) {
-          hot = c.hottestLogicalPartitions(50);
+          hot = c.recentlyHottestLogicalPartitions(50);
         }
         if (hp.enabled()) {
           hotPartition(db, c, p, series, nowSecond, hot, out);

@@ -25,7 +25,14 @@ import org.apache.datasketches.frequencies.ItemsSketch;
  * entries) whatever the number of keys, with a guaranteed error of at most 3.5/MAX_MAP_SIZE of the
  * total weight, reported with each estimate ([D] partitioning-model §5).
  *
- * Each physical partition's series has its own sketch, so an operation takes one monitor, its
+ * Recent hot keys: besides the sketch since creation, each series keeps one for the current
+ * RECENT_WINDOW_SECONDS window of the clock and one for the window before it; a new window
+ * replaces the older of the two (or both, after a quiet spell). "Recently hottest" merges those of
+ * the two that are the current and the previous window at the time asked, so it covers the last
+ * 5 to 10 minutes: a key that was hot yesterday is not reported as hot now, which is what a live
+ * metric and an alert need. (A sliding window with exact expiry would need a sketch per second.)
+ *
+ * Each physical partition's series has its own sketches, so an operation takes one monitor, its
  * partition's, and writes to different partitions share nothing; the hottest keys of the container
  * are the merge of the partitions' sketches (a key whose partition split is in both halves' and
  * the parent's, and the merge adds them up). The merged error bound is the sum of theirs.
@@ -37,6 +44,9 @@ public final class PartitionMetrics {
   /** Seconds of per-second history kept per partition. */
   public static final int WINDOW_SECONDS = 3600;
 
+  /** The length of a recent hot-keys window; reports cover the current and the previous one. */
+  public static final int RECENT_WINDOW_SECONDS = 300;
+
   private static final int MAX_MAP_SIZE = 1024;
 
   /** Metrics with no history yet. */
@@ -44,6 +54,7 @@ public final class PartitionMetrics {
 
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final List<PartitionEvent> events = new CopyOnWriteArrayList<>();
+  private final List<RetiredPartition> retired = new CopyOnWriteArrayList<>();
 
   /** One second of one partition. */
   public record Second(
@@ -60,6 +71,32 @@ public final class PartitionMetrics {
     long totalThrottled;
     long totalWouldThrottle;
     final ItemsSketch<String> hotKeysByRu = new ItemsSketch<>(MAX_MAP_SIZE);
+    // the recent windows: `recent` is window `recentWindow`, `previous` the one before or null
+    ItemsSketch<String> recent;
+    ItemsSketch<String> previous;
+    long recentWindow = Long.MIN_VALUE;
+
+    void updateRecent(long second, String keyEpk, long weight) {
+      long w = Math.floorDiv(second, (long) RECENT_WINDOW_SECONDS);
+      if (w != recentWindow) {
+        previous = recentWindow != Long.MIN_VALUE && w == recentWindow + 1 ? recent : null;
+        recent = new ItemsSketch<>(MAX_MAP_SIZE);
+        recentWindow = w;
+      }
+      recent.update(keyEpk, weight);
+    }
+
+    /** Merges into {@code into} the recent windows that are current or previous at {@code w}. */
+    void mergeRecent(ItemsSketch<String> into, long w) {
+      if (recentWindow == w) {
+        into.merge(recent);
+        if (previous != null) {
+          into.merge(previous);
+        }
+      } else if (recentWindow == w - 1) {
+        into.merge(recent);
+      }
+    }
 
     Series() {
       java.util.Arrays.fill(tags, Long.MIN_VALUE);
@@ -100,7 +137,9 @@ public final class PartitionMetrics {
       s.totalRu += ru;
       s.totalOps++;
       if (keyEpk != null) {
-        s.hotKeysByRu.update(keyEpk, Math.max(1, Math.round(ru * 100)));
+        long weight = Math.max(1, Math.round(ru * 100));
+        s.hotKeysByRu.update(keyEpk, weight);
+        s.updateRecent(Math.floorDiv(nowMillis, 1000), keyEpk, weight);
       }
     }
   }
@@ -126,6 +165,16 @@ public final class PartitionMetrics {
 
   public List<PartitionEvent> events() {
     return List.copyOf(events);
+  }
+
+  /** A partition that a split or a merge replaced; its history stays in the window. */
+  public void recordRetired(RetiredPartition partition) {
+    retired.add(partition);
+  }
+
+  /** The partitions that splits and merges replaced, oldest first. */
+  public List<RetiredPartition> retired() {
+    return List.copyOf(retired);
   }
 
   /** Totals of a partition: {ru, operations, throttled, wouldThrottle}. */
@@ -165,7 +214,7 @@ public final class PartitionMetrics {
   /** A frequent key: its EPK, estimated RU and the most the estimate may overstate. */
   public record HotKey(String epk, double ru, double errorBound) {}
 
-  /** The logical partitions that consumed the most RU, highest first (ties by EPK). */
+  /** The logical partitions that consumed the most RU since creation, highest first. */
   public List<HotKey> hottestKeysByRu(int n) {
     ItemsSketch<String> merged = new ItemsSketch<>(MAX_MAP_SIZE);
     for (Series s : series.values()) {
@@ -173,6 +222,26 @@ public final class PartitionMetrics {
         merged.merge(s.hotKeysByRu);
       }
     }
+    return top(merged, n);
+  }
+
+  /**
+   * The logical partitions that consumed the most RU in the current and the previous {@link
+   * #RECENT_WINDOW_SECONDS} window at {@code nowMillis} (the last 5 to 10 minutes), highest first.
+   */
+  public List<HotKey> recentlyHottestKeysByRu(int n, long nowMillis) {
+    long w = Math.floorDiv(Math.floorDiv(nowMillis, 1000), (long) RECENT_WINDOW_SECONDS);
+    ItemsSketch<String> merged = new ItemsSketch<>(MAX_MAP_SIZE);
+    for (Series s : series.values()) {
+      synchronized (s) {
+        s.mergeRecent(merged, w);
+      }
+    }
+    return top(merged, n);
+  }
+
+  /** The {@code n} heaviest keys of a sketch, highest first (ties by EPK). */
+  private static List<HotKey> top(ItemsSketch<String> merged, int n) {
     List<HotKey> all = new ArrayList<>();
     double error = merged.getMaximumError() / 100.0;
     // threshold 0: every tracked key, so fewer than n passing the error bound still yields n

@@ -5,6 +5,7 @@ import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.TraceLine;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.lang.System.Logger.Level;
@@ -37,7 +38,25 @@ final class Exchanges {
       Map<String, String> headers,
       byte[] body,
       String scheme,
-      String activityId) {
+      String activityId,
+      long receivedNanos) {
+    WireResponse response =
+        answer(protocol, method, uri, headers, body, scheme, activityId, receivedNanos);
+    if (TraceLine.ENABLED) {
+      System.err.println(TraceLine.of("http", method, uri, headers, response));
+    }
+    return response;
+  }
+
+  private static WireResponse answer(
+      Function<WireRequest, WireResponse> protocol,
+      String method,
+      String uri,
+      Map<String, String> headers,
+      byte[] body,
+      String scheme,
+      String activityId,
+      long receivedNanos) {
     try {
       String host = headers.get("host");
       WireRequest request =
@@ -47,7 +66,8 @@ final class Exchanges {
               headers,
               body,
               host == null ? null : scheme + "://" + host + "/",
-              rawQuery(uri));
+              rawQuery(uri),
+              receivedNanos);
       return protocol.apply(request);
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);

@@ -90,7 +90,8 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       Map<String, String> headers,
       byte[] body,
       boolean keepAlive,
-      String malformed) {
+      String malformed,
+      long receivedNanos) {
 
     static Exchange of(FullHttpRequest msg) {
       Map<String, String> headers = new HashMap<>(32); // the SDKs send 10 to 20
@@ -102,7 +103,8 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
           headers,
           ByteBufUtil.getBytes(msg.content()),
           HttpUtil.isKeepAlive(msg),
-          decoded.isFailure() ? String.valueOf(decoded.cause().getMessage()) : null);
+          decoded.isFailure() ? String.valueOf(decoded.cause().getMessage()) : null,
+          System.nanoTime()); // a duration's start, for the latency histogram
     }
   }
 
@@ -157,51 +159,17 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     } else {
       response =
           Exchanges.handle(
-              protocol, msg.method(), msg.uri(), msg.headers(), msg.body(), scheme, activityId);
+              protocol,
+              msg.method(),
+              msg.uri(),
+              msg.headers(),
+              msg.body(),
+              scheme,
+              activityId,
+              msg.receivedNanos());
       keepAlive &= !Exchanges.closesConnection(response);
     }
-    if (TRACE) {
-      System.err.printf(
-          "cosmolab %s %s -> %d %s%n",
-          msg.method(), msg.uri(), response.status(), traceHeaders(msg.headers(), response));
-    }
     write(ctx, response, activityId, keepAlive);
-  }
-
-  /** {@code -Dcosmolab.trace=true}: one line per request on stderr, for diagnosing a client. */
-  private static final boolean TRACE = Boolean.getBoolean("cosmolab.trace");
-
-  private static String traceHeaders(Map<String, String> headers, WireResponse response) {
-    StringBuilder b = new StringBuilder();
-    for (String h :
-        new String[] {
-          Headers.PARTITION_KEY,
-          Headers.PARTITION_KEY_RANGE_ID,
-          Headers.IF_NONE_MATCH,
-          Headers.A_IM,
-          Headers.START_EPK,
-          Headers.END_EPK,
-          Headers.CONTINUATION,
-          Headers.CHANGE_FEED_WIRE_FORMAT
-        }) {
-      String v = headers.get(h);
-      if (v != null) {
-        b.append(h).append('=').append(v).append(' ');
-      }
-    }
-    // what the request cost and which physical partition served it
-    String charge = response.headers().get(Headers.REQUEST_CHARGE);
-    if (charge != null) {
-      b.append("charge=").append(charge).append(' ');
-    }
-    String served = response.headers().get(Headers.PARTITION_KEY_RANGE_ID);
-    if (served != null) {
-      b.append("served-by=").append(served).append(' ');
-    }
-    if (response.status() >= 400) {
-      b.append(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
-    }
-    return b.toString();
   }
 
   /**

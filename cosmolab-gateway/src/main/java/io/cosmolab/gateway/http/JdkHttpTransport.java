@@ -193,6 +193,7 @@ public final class JdkHttpTransport implements AutoCloseable {
       Function<WireRequest, WireResponse> protocol,
       String scheme,
       int maxBodyBytes) {
+    long received = System.nanoTime(); // the latency's start: the JDK server hands over at once
     try {
       Map<String, String> headers = new HashMap<>();
       for (Map.Entry<String, List<String>> e : exchange.getRequestHeaders().entrySet()) {
@@ -223,7 +224,8 @@ public final class JdkHttpTransport implements AutoCloseable {
               headers,
               body,
               scheme,
-              activityId);
+              activityId,
+              received);
       write(exchange, response, activityId, !Exchanges.closesConnection(response));
     } catch (IOException | UncheckedIOException e) {
       // The client went away mid-exchange: nothing to answer, nothing to keep.

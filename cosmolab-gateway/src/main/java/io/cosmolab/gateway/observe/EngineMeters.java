@@ -181,11 +181,12 @@ final class EngineMeters {
         null,
         base,
         (double) splits);
-    for (LogicalPartitionStats s : c.hottestLogicalPartitions(TOP_N)) {
+    for (LogicalPartitionStats s : c.recentlyHottestLogicalPartitions(TOP_N)) {
       set(
           Kind.GAUGE,
           "cosmolab.top.logical.partition.ru",
-          "RU consumed by the hottest logical partitions (a sketch's estimate)",
+          "RU consumed by the hottest logical partitions in the last 5 to 10 minutes (a sketch's"
+              + " estimate)",
           null,
           base.and("partition_key_range_id", s.rangeId(), "partition_key", keyOf(s)),
           s.value());

@@ -16,6 +16,7 @@ import io.cosmolab.engine.metrics.LogicalPartitionStats;
 import io.cosmolab.engine.metrics.PartitionEvent;
 import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.metrics.PartitionStats;
+import io.cosmolab.engine.metrics.RetiredPartition;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
@@ -243,18 +244,46 @@ final class Explorer {
     out.put("from", from);
     out.put("to", now + 1);
     out.put("step", step);
-    ArrayNode parts = out.putArray("partitions");
+    // today's partitions, and those a split or merge replaced within the window: a parent's row
+    // runs up to its split, above its children's, in EPK order (a parent before its first child)
+    List<HeatRow> rows = new ArrayList<>();
     for (PartitionStats s : c.partitionStats()) {
+      rows.add(new HeatRow(s.id(), s.range().min(), s.budgetRuPerSecond(), Long.MAX_VALUE));
+    }
+    for (RetiredPartition r : c.retiredPartitions()) {
+      long gone = Math.floorDiv(r.retiredMillis(), 1000);
+      if (gone >= from) {
+        rows.add(new HeatRow(r.id(), r.range().min(), r.budgetRuPerSecond(), gone));
+      }
+    }
+    rows.sort(
+        java.util.Comparator.comparing(HeatRow::minEpk).thenComparingLong(HeatRow::retiredSecond));
+    // when each range that a split or merge made came to be
+    Map<String, Long> created = new java.util.HashMap<>();
+    for (PartitionEvent e : c.partitionEvents()) {
+      for (String id : e.after()) {
+        created.put(id, Math.floorDiv(e.timeMillis(), 1000));
+      }
+    }
+    ArrayNode parts = out.putArray("partitions");
+    for (HeatRow row : rows) {
       ObjectNode p = parts.addObject();
-      p.put("id", s.id());
-      p.put("budget", s.budgetRuPerSecond());
+      p.put("id", row.id());
+      p.put("budget", row.budget());
+      Long born = created.get(row.id());
+      if (born != null && born >= from) {
+        p.put("createdAt", born);
+      }
+      if (row.retiredSecond() != Long.MAX_VALUE) {
+        p.put("retiredAt", row.retiredSecond());
+      }
       ArrayNode nru = p.putArray("nru");
       ArrayNode demand = p.putArray("demand");
       ArrayNode ru = p.putArray("ru");
       ArrayNode thr = p.putArray("throttled");
       ArrayNode would = p.putArray("wouldThrottle");
-      List<PartitionMetrics.Second> series = c.partitionSeconds(s.id(), from, now + 1);
-      double budget = s.budgetRuPerSecond();
+      List<PartitionMetrics.Second> series = c.partitionSeconds(row.id(), from, now + 1);
+      double budget = row.budget();
       for (int b = 0; b < buckets; b++) {
         double max = 0;
         double total = 0;
@@ -284,6 +313,9 @@ final class Explorer {
     return out;
   }
 
+  /** One heat-map row: a partition, with the second it was replaced (MAX_VALUE: it is not). */
+  private record HeatRow(String id, String minEpk, double budget, long retiredSecond) {}
+
   private static double round(double v) {
     return Math.round(v * 10_000) / 10_000.0;
   }
@@ -307,7 +339,7 @@ final class Explorer {
 
   private ObjectNode partitions(Database db, Container c) {
     ObjectNode out = containerSummary(db, c);
-    List<LogicalPartitionStats> hot = c.hottestLogicalPartitions(100);
+    List<LogicalPartitionStats> hot = c.recentlyHottestLogicalPartitions(100);
     List<LogicalPartitionStats> large = c.largestLogicalPartitions(100);
     ArrayNode parts = out.putArray("partitions");
     for (PartitionStats s : c.partitionStats()) {
@@ -359,36 +391,15 @@ final class Explorer {
    * as an object, {@code {"@t": "acme"}}.
    */
   static Map<String, JsonNode> parameters(JsonNode p) {
-    if (p == null || p.isNull()) {
-      return Map.of();
-    }
-    Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
-    if (p.isObject()) {
-      for (Map.Entry<String, JsonNode> e : p.properties()) {
-        out.put(parameterName(e.getKey()), e.getValue());
+    try {
+      if (p != null && p.isObject()) {
+        return io.cosmolab.query.CompiledQuery.parameters(
+            p.properties().stream().map(e -> Map.entry(e.getKey(), e.getValue())).toList());
       }
-      return out;
+      return io.cosmolab.query.CompiledQuery.parameters(p);
+    } catch (io.cosmolab.query.QueryException e) {
+      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
     }
-    if (!p.isArray()) {
-      throw CosmosError.BAD_REQUEST.exception(
-          "parameters must be [{\"name\": \"@p\", \"value\": ...}] or {\"@p\": ...}, was %s", p);
-    }
-    for (JsonNode e : p) {
-      if (!e.isObject() || !e.path("name").isTextual() || !e.has("value")) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "each parameter is {\"name\": \"@p\", \"value\": ...}, was %s", e);
-      }
-      out.put(parameterName(e.get("name").asText()), e.get("value"));
-    }
-    return out;
-  }
-
-  private static String parameterName(String name) {
-    if (!name.startsWith("@") || name.length() < 2) {
-      throw CosmosError.BAD_REQUEST.exception(
-          "a parameter name starts with @, such as @tenant, was '%s'", name);
-    }
-    return name;
   }
 
   private ObjectNode query(Container c, JsonNode body) {

@@ -57,7 +57,9 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
     if (meters == null) {
       return protocol.apply(request);
     }
-    long started = System.nanoTime(); // a duration for the latency histogram, not a time
+    // from when the transport had the request whole, so the wait for its connection's lane and a
+    // worker counts, as a client sees it (the write of the response does not)
+    long started = request.receivedNanos();
     try {
       WireResponse r = protocol.apply(request);
       record(meters, request, r, r.status(), subStatusOf(r), chargeOf(r), started);

@@ -2,7 +2,6 @@ package io.cosmolab.gateway.resources;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.ItemOptions;
 import io.cosmolab.engine.document.JsonTrees;
@@ -12,9 +11,6 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
-import java.util.AbstractMap;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -217,22 +213,9 @@ final class Requests {
       throw CosmosError.BAD_REQUEST.exception(
           "a query body needs a string 'query' member: {\"query\": \"SELECT ...\"}");
     }
-    List<Map.Entry<String, JsonNode>> pairs = new ArrayList<>();
-    JsonNode params = body.get("parameters");
-    if (params != null && !params.isNull()) {
-      if (!params.isArray()) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "'parameters' must be an array of {\"name\": \"@p\", \"value\": ...}");
-      }
-      for (JsonNode p : (ArrayNode) params) {
-        JsonNode name = p.get("name");
-        pairs.add(
-            new AbstractMap.SimpleEntry<>(
-                name == null || !name.isTextual() ? null : name.textValue(), p.get("value")));
-      }
-    }
     try {
-      return new QueryText(q.textValue(), io.cosmolab.query.CompiledQuery.parameters(pairs));
+      return new QueryText(
+          q.textValue(), io.cosmolab.query.CompiledQuery.parameters(body.get("parameters")));
     } catch (io.cosmolab.query.QueryException e) {
       throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
     }

@@ -9,6 +9,7 @@ import io.cosmolab.gateway.resources.Addresses;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
+import io.cosmolab.gateway.wire.TraceLine;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.lang.System.Logger.Level;
@@ -32,8 +33,6 @@ import java.util.function.Function;
  */
 final class DirectDispatcher {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
-  private static final boolean TRACE = Boolean.getBoolean("cosmolab.trace");
-
   private final Function<WireRequest, WireResponse> protocol;
   private final CosmosEngine engine;
 
@@ -65,28 +64,17 @@ final class DirectDispatcher {
       response = ErrorResponses.internal(activityId);
     }
     response = withReplicaHeaders(response, container, range);
-    if (TRACE) {
-      System.err.printf(
-          "cosmolab rntbd %s %s range=%s %s -> %d %s %s%n",
-          wire == null ? "?" : wire.method(),
-          wire == null ? "?" : wire.path(),
-          range,
-          wire == null ? "" : withoutSignature(wire.headers()),
-          response.status(),
-          response.headers(),
-          response.status() >= 400
-              ? new String(response.body(), java.nio.charset.StandardCharsets.UTF_8)
-              : "");
+    if (TraceLine.ENABLED) {
+      System.err.println(
+          TraceLine.of(
+              "rntbd",
+              wire == null ? "?" : wire.method(),
+              (wire == null ? "?" : wire.path().toString()) + " range=" + range,
+              wire == null ? java.util.Map.of() : wire.headers(),
+              response));
     }
     return ResponseTranslator.translate(
         response, r.activityId(), r.number(Tokens.Request.TRANSPORT_REQUEST_ID));
-  }
-
-  /** The request's headers for the trace, without the signature. */
-  private static java.util.Map<String, String> withoutSignature(java.util.Map<String, String> h) {
-    java.util.Map<String, String> copy = new java.util.TreeMap<>(h);
-    copy.remove(Headers.AUTHORIZATION);
-    return copy;
   }
 
   /**

@@ -129,7 +129,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
       negotiated = true;
       return new Inbound.ContextRequest(activityId, tokens);
     }
-    return new Inbound.Request(activityId, resourceType, operationType, tokens, payload);
+    return new Inbound.Request(
+        activityId, resourceType, operationType, tokens, payload, System.nanoTime());
   }
 
   private static final byte[] EMPTY = new byte[0];

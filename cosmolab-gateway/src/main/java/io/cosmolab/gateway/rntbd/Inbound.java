@@ -27,7 +27,8 @@ sealed interface Inbound {
       int resourceType,
       int operationType,
       Map<Integer, Object> tokens,
-      byte[] payload)
+      byte[] payload,
+      long receivedNanos) // System.nanoTime when decoded, on the event loop: the latency's start
       implements Inbound {
 
     String string(int token) {

@@ -38,7 +38,7 @@ final class RequestTranslator {
     Map<String, String> h = new HashMap<>(32);
     String method = method(r, h);
     copyHeaders(r, h);
-    return new WireRequest(method, path(r), h, r.payload(), null, "");
+    return new WireRequest(method, path(r), h, r.payload(), null, "", r.receivedNanos());
   }
 
   private static String method(Inbound.Request r, Map<String, String> h) {

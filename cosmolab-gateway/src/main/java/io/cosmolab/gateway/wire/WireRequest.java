@@ -16,6 +16,8 @@ import java.util.Map;
  *     {@code Host} header, so the account document sends clients back to the same place
  * @param query the request target's query, still percent-encoded, without the {@code ?}; empty when
  *     there is none
+ * @param receivedNanos {@link System#nanoTime} when the transport had the request whole (on the
+ *     event loop, before it waited for its connection's lane): where its latency starts
  */
 // The body and the headers are handed over without a copy (requests and responses can be
 // megabytes; a point read's header map was copied twice on its way here); nobody writes to
@@ -27,11 +29,23 @@ public record WireRequest(
     Map<String, String> headers,
     byte[] body,
     String baseUri,
-    String query) {
+    String query,
+    long receivedNanos) {
 
   public WireRequest {
     headers = Collections.unmodifiableMap(headers);
     query = query == null ? "" : query;
+  }
+
+  /** A request received now. */
+  public WireRequest(
+      String method,
+      ResourcePath path,
+      Map<String, String> headers,
+      byte[] body,
+      String baseUri,
+      String query) {
+    this(method, path, headers, body, baseUri, query, System.nanoTime());
   }
 
   /** The first value of the query parameter {@code name}, percent-decoded; null when absent. */

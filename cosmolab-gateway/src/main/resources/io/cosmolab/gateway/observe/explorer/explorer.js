@@ -148,12 +148,25 @@ function drawHeatmap(h) {
   let hottest = null;
   h.partitions.forEach((p, row) => {
     const y = top + row * rowH;
-    const label = svg("text", { x: 4, y: y + rowH / 2 + 4, "font-size": 12 });
-    label.textContent = "range " + p.id;
+    const gone = p.retiredAt !== undefined;
+    const label = svg("text", { x: 4, y: y + rowH / 2 + 4, "font-size": 12, fill: gone ? "#98a2b3" : "#111",
+      class: gone ? "retired-label" : "label", "data-partition": p.id });
+    label.textContent = "range " + p.id + (gone ? " ✂" : "");
+    const labelTip = svg("title");
+    labelTip.textContent = gone ? "range " + p.id + ", replaced at " + new Date(p.retiredAt * 1000).toISOString() : "range " + p.id;
+    label.append(labelTip);
     s.append(label);
     let peak = 0;
     for (let i = 0; i < n; i++) {
       const v = p.nru[i];
+      const unborn = p.createdAt !== undefined && h.from + (i + 1) * h.step <= p.createdAt;
+      if ((gone && h.from + i * h.step > p.retiredAt) || unborn) {
+        // before a split or merge made it, or after one replaced it, the range does not exist:
+        // a blank, not a cold, cell
+        s.append(svg("rect", { x: labelW + i * cellW, y: y + rowH / 2 - 0.5, width: Math.max(1, cellW - 0.5), height: 1,
+          fill: "#d0d5dd", class: "retired", "data-partition": p.id }));
+        continue;
+      }
       peak = Math.max(peak, v);
       const rect = svg("rect", {
         x: labelW + i * cellW, y: y + 1, width: Math.max(1, cellW - 0.5), height: rowH - 2,
@@ -222,7 +235,7 @@ function drawPartitions(p) {
         next ? el("button", { onclick: () => act(containerPath(state.db, state.coll) + "partitions/merge", { left: r.id, right: next.id }), title: "merge with " + next.id }, "merge ↓") : null));
   });
   const table = el("table", { id: "partition-table" },
-    el("tr", {}, ...["range", "EPK", "docs", "storage", "normalized RU", "RU total", "429s / would-be", "top keys by RU", "top keys by storage", ""].map(h => el("th", {}, h))),
+    el("tr", {}, ...["range", "EPK", "docs", "storage", "normalized RU", "RU total", "429s / would-be", "top keys by RU (last 5–10 min)", "top keys by storage", ""].map(h => el("th", {}, h))),
     ...rows);
   document.getElementById("partitions").replaceChildren(table);
 }
