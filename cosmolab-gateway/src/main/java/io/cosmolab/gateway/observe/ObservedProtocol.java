@@ -25,6 +25,12 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
   private final HostCheck hosts;
   private final Observability observability;
   private final Explorer explorer;
+  // alt path -> {database, container}, so that a request's labels are the same String instances
+  // every time (their hashes cached, equal by identity) and it allocates none; bounded, since alt
+  // paths come from the account's resources (beyond the bound, labels are parsed per request)
+  private final java.util.concurrent.ConcurrentHashMap<String, String[]> scopes =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_SCOPES = 4096;
 
   public ObservedProtocol(
       Function<WireRequest, WireResponse> protocol, HostCheck hosts, Observability observability) {
@@ -107,17 +113,15 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
     String container = "";
     String alt = response == null ? null : response.headers().get(Headers.ALT_CONTENT_PATH);
     if (alt != null && alt.startsWith("dbs/")) {
-      // "dbs/{db}/colls/{coll}" or "dbs/{db}", percent-encoded only when an id is not plain
-      int end = alt.indexOf('/', 4);
-      database = end < 0 ? alt.substring(4) : alt.substring(4, end);
-      if (end >= 0 && alt.startsWith("colls/", end + 1)) {
-        int collEnd = alt.indexOf('/', end + 7);
-        container = collEnd < 0 ? alt.substring(end + 7) : alt.substring(end + 7, collEnd);
+      String[] scope = scopes.get(alt);
+      if (scope == null) {
+        scope = scopeOf(alt);
+        if (scopes.size() < MAX_SCOPES) {
+          scopes.putIfAbsent(alt, scope);
+        }
       }
-      if (alt.indexOf('%') >= 0) {
-        database = java.net.URLDecoder.decode(database, StandardCharsets.UTF_8);
-        container = java.net.URLDecoder.decode(container, StandardCharsets.UTF_8);
-      }
+      database = scope[0];
+      container = scope[1];
     } else if (path.size() >= 2 && path.segment(0).equals("dbs")) {
       database = path.segment(1);
       container = path.size() >= 4 && path.segment(2).equals("colls") ? path.segment(3) : "";
@@ -138,6 +142,26 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
         subStatus,
         charge,
         nanos);
+  }
+
+  /**
+   * {database, container} of an alt path, {@code "dbs/{db}/colls/{coll}"} or {@code "dbs/{db}"},
+   * percent-encoded only when an id is not plain.
+   */
+  private static String[] scopeOf(String alt) {
+    String database;
+    String container = "";
+    int end = alt.indexOf('/', 4);
+    database = end < 0 ? alt.substring(4) : alt.substring(4, end);
+    if (end >= 0 && alt.startsWith("colls/", end + 1)) {
+      int collEnd = alt.indexOf('/', end + 7);
+      container = collEnd < 0 ? alt.substring(end + 7) : alt.substring(end + 7, collEnd);
+    }
+    if (alt.indexOf('%') >= 0) {
+      database = java.net.URLDecoder.decode(database, StandardCharsets.UTF_8);
+      container = java.net.URLDecoder.decode(container, StandardCharsets.UTF_8);
+    }
+    return new String[] {database, container};
   }
 
   /**

@@ -32,13 +32,85 @@ import java.util.concurrent.atomic.LongAdder;
  * once, so a request in flight may count in one series and not yet in another.
  */
 final class RequestMeters {
-  private record Labels6(
-      String database,
-      String container,
-      String range,
-      String operation,
-      String status,
-      String subStatus) {}
+  /**
+   * The six labels of a request's cell. Not a record: the hash is computed once, and equality meets
+   * identical strings first, since a request's label strings are the same instances each time
+   * (ObservedProtocol keeps the database and container names; codes, operations and range ids are
+   * shared), which made a record's generated hashCode and equals the bulk of the metrics' cost per
+   * request (JFR, docs/benchmarks.md).
+   */
+  private static final class Labels6 {
+    final String database;
+    final String container;
+    final String range;
+    final String operation;
+    final String status;
+    final String subStatus;
+    private final int hash;
+
+    Labels6(
+        String database,
+        String container,
+        String range,
+        String operation,
+        String status,
+        String subStatus) {
+      this.database = database;
+      this.container = container;
+      this.range = range;
+      this.operation = operation;
+      this.status = status;
+      this.subStatus = subStatus;
+      int h = database.hashCode();
+      h = 31 * h + container.hashCode();
+      h = 31 * h + range.hashCode();
+      h = 31 * h + operation.hashCode();
+      h = 31 * h + status.hashCode();
+      this.hash = 31 * h + subStatus.hashCode();
+    }
+
+    String database() {
+      return database;
+    }
+
+    String container() {
+      return container;
+    }
+
+    String range() {
+      return range;
+    }
+
+    String operation() {
+      return operation;
+    }
+
+    String status() {
+      return status;
+    }
+
+    String subStatus() {
+      return subStatus;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof Labels6 l
+              && hash == l.hash
+              && database.equals(l.database) // String.equals checks identity first
+              && container.equals(l.container)
+              && range.equals(l.range)
+              && operation.equals(l.operation)
+              && status.equals(l.status)
+              && subStatus.equals(l.subStatus));
+    }
+  }
 
   private static final class Cell {
     final LongAdder requests = new LongAdder();
