@@ -46,11 +46,18 @@ public final class Demand {
 
   private final double[] perBucket = new double[EpkBuckets.COUNT];
 
-  /** One operation's load: its RU/s by bucket, and whether each request visits every partition. */
+  /**
+   * One operation's load: its RU/s by bucket, whether each request visits every partition, and for
+   * a request that visits a few ({@code fanOut} key values), its per-partition query charges by
+   * bucket as if each value were its own partition ({@code legs}, null otherwise), which {@link
+   * #legsAt} scales to the partitions those values really fall in.
+   */
   @SuppressWarnings("ArrayRecordComponent") // internal, never compared
-  private record Load(double rate, double[] perBucket, boolean broadcast) {}
+  private record Load(
+      double rate, double[] perBucket, boolean broadcast, double[] legs, double fanOut) {}
 
   private final List<Load> loads = new ArrayList<>();
+  private final List<Load> targetedLoads = new ArrayList<>();
   private final Candidate candidate;
   private final Map<String, Double> perKey = new HashMap<>();
   private final List<Note> notes = new ArrayList<>();
@@ -115,6 +122,7 @@ public final class Demand {
       }
       double base = COSTS.queryPerPartition();
       double spread = op.rate() * unit; // RU/s that lands where the addressed documents are
+      double legs = 0; // a targeted request's per-partition charges, one per key value it names
       switch (route.reach()) {
         case SINGLE -> {
           if (op.type() == Operation.Type.QUERY) {
@@ -122,7 +130,7 @@ public final class Demand {
           }
         }
         case TARGETED -> {
-          spread += op.rate() * base * route.fanOut();
+          legs = op.rate() * base * route.fanOut();
           targeted.add(new double[] {op.rate(), route.fanOut()});
           notes.add(new Note(Kind.TARGETED, label, op.rate(), route));
         }
@@ -155,15 +163,24 @@ public final class Demand {
         keys = w.perKey();
       }
       double[] mine = new double[weights.length];
+      double[] myLegs = legs > 0 ? new double[weights.length] : null;
       for (int b = 0; b < weights.length; b++) {
         mine[b] = spread * weights[b];
         perBucket[b] += mine[b];
+        if (myLegs != null) {
+          myLegs[b] = legs * weights[b];
+        }
       }
-      loads.add(new Load(op.rate(), mine, route.reach() == Route.Reach.ALL));
+      Load load =
+          new Load(op.rate(), mine, route.reach() == Route.Reach.ALL, myLegs, route.fanOut());
+      loads.add(load);
+      if (myLegs != null) {
+        targetedLoads.add(load);
+      }
       for (Map.Entry<String, Double> e : keys.entrySet()) {
-        perKey.merge(e.getKey(), spread * e.getValue(), Double::sum);
+        perKey.merge(e.getKey(), (spread + legs) * e.getValue(), Double::sum);
       }
-      total += spread;
+      total += spread + legs;
     }
   }
 
@@ -185,11 +202,36 @@ public final class Demand {
   /** The demand of each partition of {@code layout}, RU/s. */
   public double[] at(Layouts.Layout layout) {
     double[] out = EpkBuckets.sum(perBucket, layout.bounds());
+    for (Load l : targetedLoads) {
+      double[] legs = legsAt(l, layout);
+      for (int p = 0; p < out.length; p++) {
+        out[p] += legs[p];
+      }
+    }
     double each = broadcastRate * COSTS.queryPerPartition();
     for (int p = 0; p < out.length; p++) {
       out[p] += each;
     }
     return out;
+  }
+
+  /**
+   * A targeted load's per-partition query charges on {@code layout}. A request naming k key values
+   * visits each partition that holds one of them once, not once per value: with the values hashed
+   * evenly over P partitions [I], it visits P × (1 − (1 − 1/P)^k) of them on average, so the
+   * charges by value are scaled by that over k (for 20 buckets on 10 partitions, 8.8 visits, not
+   * 20), and stay where the values' documents are.
+   */
+  private static double[] legsAt(Load l, Layouts.Layout layout) {
+    double[] legs = EpkBuckets.sum(l.legs(), layout.bounds());
+    int partitions = layout.size();
+    double k = Math.max(1, l.fanOut());
+    double visits = partitions * (1 - Math.pow(1 - 1.0 / partitions, k));
+    double scale = Math.min(1, visits / k);
+    for (int p = 0; p < legs.length; p++) {
+      legs[p] *= scale;
+    }
+    return legs;
   }
 
   /** The RU/s that visiting more than one partition adds, with {@code partitions}. */
@@ -237,6 +279,12 @@ public final class Demand {
     for (int o = 0; o < n; o++) {
       Load l = loads.get(o);
       ru[o] = EpkBuckets.sum(l.perBucket(), bounds);
+      if (l.legs() != null) {
+        double[] legs = legsAt(l, layout);
+        for (int p = 0; p < partitions; p++) {
+          ru[o][p] += legs[p];
+        }
+      }
       double sum = 0;
       for (double x : ru[o]) {
         sum += x;
