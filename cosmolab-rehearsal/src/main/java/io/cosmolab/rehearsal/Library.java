@@ -49,7 +49,13 @@ public enum Library {
       "game-hot-server",
       "player positions: at 2 minutes a launch event crowds 40 % of the players onto one server;"
           + " /serverId puts every position update of that server on one partition; /serverId*20"
-          + " spreads it over 20 buckets, and the 'players on a server' query reads all 20");
+          + " spreads it over 20 buckets, and the 'players on a server' query reads all 20"),
+  /** A hierarchical key whose levels are in the wrong order for the queries. */
+  HIERARCHICAL_ORDER(
+      "hierarchical-order",
+      "sessions of 300 tenants whose traffic doubles at month end: /tenantId>/userId sends each"
+          + " dashboard query to its tenant's partition; /userId>/tenantId, the same paths in the"
+          + " wrong order, cannot route a query by tenant alone and sends it to every partition");
 
   private final String cliName;
   private final String description;
@@ -255,6 +261,43 @@ public enum Library {
               Duration.ofSeconds(5),
               null,
               100,
+              42);
+      case HIERARCHICAL_ORDER ->
+          new Scenario(
+              cliName,
+              description,
+              workload(
+                  30_000,
+                  1_000_000,
+                  List.of(
+                      new Operation(Operation.Type.CREATE, 300),
+                      new Operation(Operation.Type.READ, 1200),
+                      query(
+                          "tenant dashboard",
+                          "SELECT * FROM c WHERE c.tenantId = @tenant",
+                          200,
+                          "@tenant",
+                          10),
+                      query(
+                          "a user's sessions",
+                          "SELECT * FROM c WHERE c.userId = @user AND c.tenantId = @tenant",
+                          300,
+                          "@tenant",
+                          5))),
+              List.of(
+                  Candidate.hierarchical("/tenantId", "/userId"),
+                  Candidate.hierarchical("/userId", "/tenantId")),
+              sessions(4000, 13),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("normal", minutes(2), 1),
+                  Phase.ramp("month end", minutes(1), 1, 2),
+                  Phase.constant("reports", minutes(3), 2)),
+              List.of(),
+              Map.of(),
+              Duration.ofSeconds(5),
+              null,
+              40,
               42);
     };
   }

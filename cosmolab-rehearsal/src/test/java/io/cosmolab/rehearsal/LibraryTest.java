@@ -102,4 +102,22 @@ class LibraryTest {
     // 20 buckets hash unevenly onto 5 partitions: one holds more of the crowd, a few 429s remain
     assertThat(r.candidate("/serverId*20").verdict()).isNotEqualTo("rejected");
   }
+
+  @Test
+  void hierarchicalOrder_tenantFirstRoutesTheDashboards_userFirstFansThemOut() {
+    RehearsalReport r = run(Library.HIERARCHICAL_ORDER);
+    CandidateResult.Headline right = r.candidate("/tenantId>/userId").headline();
+    CandidateResult.Headline wrong = r.candidate("/userId>/tenantId").headline();
+    // the same two paths: only their order differs, and with it where a tenant's query goes
+    assertThat(r.candidate("/tenantId>/userId").verdict()).isEqualTo("recommended");
+    assertThat(right.failedRequests()).isZero();
+    assertThat(right.p99Millis()).isLessThan(100);
+    assertThat(r.candidate("/userId>/tenantId").verdict()).isEqualTo("rejected");
+    assertThat(wrong.peak429Share()).isGreaterThan(0.5);
+    assertThat(wrong.failedThrottled()).isPositive();
+    // every dashboard query visits all five partitions: more than twice the attempts
+    assertThat(wrong.attempts()).isGreaterThan(2 * right.attempts());
+    // and before month end, both are calm
+    assertThat(r.candidate("/userId>/tenantId").phases().get(0).throttledAttempts()).isZero();
+  }
 }

@@ -37,7 +37,8 @@ import picocli.CommandLine.Parameters;
           + " /tenantId>/userId",
       "  iot-hot-device  a device at 20 GB goes hot: /deviceId, /deviceId+/day",
       "  time-key        every write on today's partition: /createdDate, /yyyyMM, /userId",
-      "  game-hot-server a launch crowds one game server: /serverId, /serverId*20"
+      "  game-hot-server a launch crowds one game server: /serverId, /serverId*20",
+      "  hierarchical-order  tenant dashboards: /tenantId>/userId, /userId>/tenantId"
     })
 public final class RehearseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -52,8 +53,8 @@ public final class RehearseCommand implements Callable<Integer> {
       names = "--example",
       paramLabel = "NAME",
       description =
-          "Run a built-in scenario: black-friday, vip-tenant, iot-hot-device, time-key or"
-              + " game-hot-server.")
+          "Run a built-in scenario: black-friday, vip-tenant, iot-hot-device, time-key,"
+              + " game-hot-server or hierarchical-order.")
   String example;
 
   @Option(names = "--html", paramLabel = "FILE", description = "Write the report as HTML.")
@@ -86,8 +87,11 @@ public final class RehearseCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if ((scenarioFile == null) == (example == null)) {
       throw new IllegalArgumentException(
-          "name a SCENARIO file or --example NAME (black-friday, vip-tenant, iot-hot-device,"
-              + " time-key, game-hot-server), not both");
+          "name a SCENARIO file or --example NAME ("
+              + java.util.Arrays.stream(Library.values())
+                  .map(Library::cliName)
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + "), not both");
     }
     Scenario s =
         example != null ? Library.named(example).scenario() : ScenarioFile.read(scenarioFile);
