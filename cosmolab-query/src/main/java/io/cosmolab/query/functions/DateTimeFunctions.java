@@ -47,6 +47,18 @@ final class DateTimeFunctions {
             && Integer.parseInt(m.group(6)) < 60);
   }
 
+  /** A date-time string of the reference's grammar as a UTC date-time, or null. */
+  private static LocalDateTime localDateTime(JsonNode v) {
+    if (!isDateTime(v)) {
+      return null;
+    }
+    String s = v.textValue().replace(' ', 'T');
+    if (s.endsWith("Z")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    return s.length() == 10 ? java.time.LocalDate.parse(s).atStartOfDay() : LocalDateTime.parse(s);
+  }
+
   private static JsonNode datePart(JsonNode v, ChronoUnit unit) {
     Instant t = instant(v);
     if (t == null && v != null && v.isTextual() && v.textValue().length() == 10) {
@@ -115,6 +127,19 @@ final class DateTimeFunctions {
     // DAY, MONTH, YEAR: DateTimePart's day, month and year, which also take a date alone
     // ("2024-01-10"), as the reference's examples do [D "DAY"]
     r.def("IS_DATETIME", 1, 1, (a, c) -> Values.bool(isDateTime(a.get(0))));
+    r.def(
+        "DATETIMEFORMAT",
+        2,
+        2,
+        (a, c) -> {
+          LocalDateTime t = localDateTime(a.get(0));
+          JsonNode f = a.get(1);
+          if (t == null || f == null || !f.isTextual()) {
+            return null;
+          }
+          String s = DateTimeFormat.format(t, f.textValue());
+          return s == null ? null : Values.text(s);
+        });
     r.def("DAY", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.DAYS));
     r.def("MONTH", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.MONTHS));
     r.def("YEAR", 1, 1, (a, c) -> datePart(a.get(0), ChronoUnit.YEARS));
