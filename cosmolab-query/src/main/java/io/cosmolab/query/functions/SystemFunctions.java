@@ -244,6 +244,13 @@ public final class SystemFunctions {
     def("STARTSWITH", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.startsWith(t)));
     def("ENDSWITH", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.endsWith(t)));
     def("STRINGEQUALS", 2, 3, (a, c) -> stringTest(a, (s, t) -> s.equals(t)));
+    // CONTAINS_ANY(s, e1, ... eN) is CONTAINS(s, e1) OR ... OR CONTAINS(s, eN), _ALL the same with
+    // AND, _CI with each CONTAINS ignoring case [D "CONTAINS_ANY_CI"]: three-valued, so an
+    // undefined term decides only what the others leave open
+    def("CONTAINS_ANY", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, false, false));
+    def("CONTAINS_ANY_CI", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, false, true));
+    def("CONTAINS_ALL", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, true, false));
+    def("CONTAINS_ALL_CI", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, true, true));
     def(
         "INDEX_OF",
         2,
@@ -680,6 +687,27 @@ public final class SystemFunctions {
       t = t.toLowerCase(Locale.ROOT);
     }
     return Values.bool(test.test(s, t));
+  }
+
+  /** The OR ({@code all} false) or AND of CONTAINS(a[0], a[i], ignoreCase), three-valued. */
+  private static JsonNode containsStrings(List<JsonNode> a, boolean all, boolean ignoreCase) {
+    boolean undefined = false;
+    for (int i = 1; i < a.size(); i++) {
+      if (!isString(a.get(0)) || !isString(a.get(i))) {
+        undefined = true;
+        continue;
+      }
+      String s = a.get(0).textValue();
+      String t = a.get(i).textValue();
+      boolean found =
+          ignoreCase
+              ? s.toLowerCase(Locale.ROOT).contains(t.toLowerCase(Locale.ROOT))
+              : s.contains(t);
+      if (found != all) {
+        return Values.bool(found); // a true decides ANY, a false decides ALL
+      }
+    }
+    return undefined ? null : Values.bool(all);
   }
 
   private static JsonNode str(List<JsonNode> a, java.util.function.UnaryOperator<String> f) {
