@@ -14,7 +14,9 @@ import java.util.function.ToDoubleFunction;
  * Every SDK call goes through here: it waits for the RU cap (a token bucket refilled at {@code
  * maxRu} per second, one second deep, empty at the start; each call's charge is taken when it is
  * known, so the bucket can go into debt and the next calls wait it off), honours a 429's
- * retry-after as often as it comes, and retries timeouts and 503s with a backoff.
+ * retry-after as often as it comes, and retries timeouts and 503s with a backoff. The bulk writes
+ * ({@link Writes}) take from the same bucket by {@link #reserve} and {@link #settle}, and wait out
+ * their own 429s.
  */
 public final class Sdk {
   private static final int TRANSIENT_RETRIES = 10;
