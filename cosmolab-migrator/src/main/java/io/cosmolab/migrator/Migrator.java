@@ -13,6 +13,7 @@ import io.cosmolab.migrator.internal.Canonical;
 import io.cosmolab.migrator.internal.Changes;
 import io.cosmolab.migrator.internal.Clients;
 import io.cosmolab.migrator.internal.FeedStart;
+import io.cosmolab.migrator.internal.PageWrites;
 import io.cosmolab.migrator.internal.Planner;
 import io.cosmolab.migrator.internal.Rates;
 import io.cosmolab.migrator.internal.Reads;
@@ -25,7 +26,6 @@ import io.cosmolab.migrator.internal.Writes;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -42,9 +42,10 @@ import java.util.function.BooleanSupplier;
  *
  * <p>This class is the run's sequence and its state; the steps are in {@code internal}: {@link
  * Planner} (preflight), {@link TargetSetup} and {@link FeedStart} (the start), {@link Writes} (the
- * target's idempotent writes, in parallel), {@link Changes} (applying feed pages), {@link
- * Reconciler} (deletes under a latest-version feed), {@link Verifier}, {@link Reads} and {@link
- * Sdk} (every call through the RU cap and the retry-after).
+ * target's idempotent writes, through the SDK's bulk executor, one stream per target partition),
+ * {@link PageWrites} (a step's writes, the last per target document), {@link Changes} (applying
+ * feed pages), {@link Reconciler} (deletes under a latest-version feed), {@link Verifier}, {@link
+ * Reads} and {@link Sdk} (every call through the RU cap and the retry-after).
  *
  * <pre>{@code
  * try (Migrator m = Migrator.open(spec, Path.of("state"), MigratorOptions.of(clock))) {
@@ -97,7 +98,7 @@ public final class Migrator implements AutoCloseable {
             .getContainer(spec.targetContainer().container());
     this.sdk = new Sdk(options, spec.maxRu());
     this.reads = new Reads(sdk, Math.max(READ_PAGE, options.pageSize()));
-    this.writes = new Writes(target, key, sdk, options);
+    this.writes = new Writes(target, sdk, options);
   }
 
   /** A migrator for {@code spec}, keeping its state in {@code stateDir}. */
@@ -273,17 +274,17 @@ public final class Migrator implements AutoCloseable {
           if (page == null) {
             break;
           }
-          List<Runnable> work = new ArrayList<>();
+          PageWrites work = new PageWrites(key);
           long skipped = 0;
           for (ObjectNode doc : page.getResults()) {
             ObjectNode t = key.transform(Canonical.userContent(doc, null), writing);
             if (t == null) {
               skipped++;
             } else {
-              work.add(() -> writes.upsert(t));
+              work.upsert(t);
             }
           }
-          writes.runAll(work);
+          writes.apply(work.writes());
           String cont = page.getContinuationToken();
           s =
               advance(
@@ -291,7 +292,7 @@ public final class Migrator implements AutoCloseable {
                   cont == null ? Phase.CATCHING_UP : Phase.COPYING,
                   s.feedContinuation(),
                   cont,
-                  new Delta(work.size(), skipped, 0, 0, 0),
+                  new Delta(work.added(), skipped, 0, 0, 0),
                   s.lagSeconds(),
                   s.caughtUpAtMillis());
           save(s);

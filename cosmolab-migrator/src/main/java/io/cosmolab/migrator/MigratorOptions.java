@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param sleeper how it waits (retry-after, the RU cap, polling): injected so tests need not sleep
  * @param fault called at every step that has an effect (before each write and each save of the
  *     state): a test throws from it to simulate a crash at that point; {@link Fault#NONE} otherwise
- * @param parallelism writes in flight at once
+ * @param parallelism target partitions written at once (each a stream of the SDK's bulk calls), and
+ *     the queries that locate old copies run at once
  * @param pageSize documents per page of the snapshot and of the change feed
  * @param pollInterval how long to wait when the change feed has nothing new
  * @param changeFeed which change feed to tail (see {@link ChangeFeedMode}); a resumed run keeps the
@@ -41,8 +42,8 @@ public record MigratorOptions(
   }
 
   /**
-   * Defaults: 8 writes in flight, pages of 500, polling every 250 ms, the change feed chosen
-   * automatically, reconciliation at most once a minute while tailing.
+   * Defaults: 8 target partitions written at once, pages of 500, polling every 250 ms, the change
+   * feed chosen automatically, reconciliation at most once a minute while tailing.
    */
   public static MigratorOptions of(InstantSource clock) {
     return new MigratorOptions(

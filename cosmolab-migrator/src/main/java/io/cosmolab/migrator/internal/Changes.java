@@ -18,8 +18,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Applies change-feed pages to the target. A page's records are grouped by id, each group in feed
- * order and the groups in parallel, so two versions of one document never race.
+ * Applies change-feed pages to the target, keeping each document's order: a page's records are
+ * grouped by id, and each id's records are applied in feed order, the ids together. How, through a
+ * bulk executor that keeps no order: a page goes out in steps; a step holds, for each id, a run of
+ * its records in feed order, and its writes are reduced to the last write per target document
+ * ({@link PageWrites} says why that equals applying them in order), then sent together. A record
+ * whose writes depend on the target (one that must query for its old copies, below) starts a new
+ * run, in the next step, so its query sees everything before it applied. With previous images (all
+ * versions on cosmolab) every page is one step; an id changed twice within a page costs nothing
+ * more; only queried records cost a step each.
  *
  * <p>All-versions records carry {@code current}, {@code previous} (where the account gives it) and
  * {@code metadata}. A create or replace is an upsert of the transformed document, preceded by a
@@ -68,8 +75,10 @@ public final class Changes {
     long applied = 0;
     long deleted = 0;
     long skipped = 0;
-    List<Runnable> work = new ArrayList<>();
+    // each id's records, cut before every record that must first query the target: a step
+    List<List<List<JsonNode>>> steps = new ArrayList<>();
     for (List<JsonNode> group : byId.values()) {
+      List<List<JsonNode>> cut = new ArrayList<>();
       for (JsonNode r : group) {
         applied++;
         if (isDelete(r)) {
@@ -79,11 +88,54 @@ public final class Changes {
             && !key.hasAllPaths(c)) {
           skipped++;
         }
+        if (cut.isEmpty() || locating(r) != null) {
+          cut.add(new ArrayList<>());
+        }
+        cut.get(cut.size() - 1).add(r);
       }
-      work.add(() -> group.forEach(this::apply));
+      steps.add(cut);
     }
-    writes.runAll(work);
+    for (int step = 0; ; step++) {
+      List<List<JsonNode>> now = new ArrayList<>();
+      for (List<List<JsonNode>> cut : steps) {
+        if (step < cut.size()) {
+          now.add(cut.get(step));
+        }
+      }
+      if (now.isEmpty()) {
+        break;
+      }
+      applyStep(now);
+    }
     return new Applied(applied, deleted, skipped);
+  }
+
+  /**
+   * One step of a page: for each id, a run of its records in feed order, of which only the first
+   * may need a query of the target (the runs of one id are steps apart, so that query sees its
+   * earlier records applied). The queries run in parallel; then the runs' writes, reduced to the
+   * last per target document ({@link PageWrites}), go out together through the bulk executor.
+   */
+  private void applyStep(List<List<JsonNode>> runs) {
+    List<List<TargetWrite>> located = new ArrayList<>();
+    List<Runnable> queries = new ArrayList<>();
+    for (List<JsonNode> run : runs) {
+      Locate q = locating(run.get(0));
+      List<TargetWrite> found = new ArrayList<>();
+      located.add(found);
+      if (q != null) {
+        queries.add(() -> found.addAll(located(q)));
+      }
+    }
+    writes.runAll(queries);
+    PageWrites out = new PageWrites(key);
+    for (int i = 0; i < runs.size(); i++) {
+      located.get(i).forEach(out::add);
+      for (JsonNode r : runs.get(i)) {
+        plan(r, out);
+      }
+    }
+    writes.apply(out.writes());
   }
 
   /** The newest record time of a page, in epoch seconds, or -1. */
@@ -122,7 +174,34 @@ public final class Changes {
         && "delete".equalsIgnoreCase(r.path("metadata").path("operationType").asText());
   }
 
-  private void apply(JsonNode r) {
+  /** The old copies a record must look for in the target before its writes, or null. */
+  private record Locate(String id, JsonNode sourcePk, String keep) {}
+
+  /**
+   * Whether {@code r} lacks the previous image that would say where its old copy is: a delete
+   * without one, or a replace (or any latest-version record) without one; then its old copies are
+   * found by a query on the id ({@link #located}).
+   */
+  private Locate locating(JsonNode r) {
+    JsonNode previous = mode == ChangeFeedMode.LATEST_VERSION ? null : r.get("previous");
+    boolean hasPrevious = previous instanceof ObjectNode p && p.has("id");
+    if (isDelete(r)) {
+      return hasPrevious ? null : new Locate(idOf(r), r.path("metadata").get("partitionKey"), null);
+    }
+    if (previous != null || !maybeReplace(r)) {
+      return null;
+    }
+    ObjectNode current = (ObjectNode) current(r);
+    ObjectNode t = key.transform(Canonical.userContent(current, null), writing);
+    return new Locate(
+        current.get("id").asText(), sourceKeyJson(current), t == null ? null : key.keyTextOf(t));
+  }
+
+  /**
+   * Adds the writes of {@code r} that need no query: a delete of the old copy named by the previous
+   * image (for a delete, or when the new key's value changed), then the upsert of the new version.
+   */
+  private void plan(JsonNode r, PageWrites out) {
     JsonNode previous = mode == ChangeFeedMode.LATEST_VERSION ? null : r.get("previous");
     ObjectNode oldTarget =
         previous instanceof ObjectNode p && p.has("id")
@@ -130,24 +209,18 @@ public final class Changes {
             : null;
     if (isDelete(r)) {
       if (oldTarget != null) {
-        writes.delete(oldTarget.get("id").asText(), key.sdkKeyOf(oldTarget));
-      } else if (!(previous instanceof ObjectNode p && p.has("id"))) {
-        deleteLocated(idOf(r), r.path("metadata").get("partitionKey"), null);
+        out.delete(oldTarget.get("id").asText(), key.keyTextOf(oldTarget));
       }
       return;
     }
     ObjectNode current = (ObjectNode) current(r);
     ObjectNode t = key.transform(Canonical.userContent(current, null), writing);
     String newKey = t == null ? null : key.keyTextOf(t);
-    if (oldTarget != null) {
-      if (!key.keyTextOf(oldTarget).equals(newKey)) { // the new key's value changed
-        writes.delete(oldTarget.get("id").asText(), key.sdkKeyOf(oldTarget));
-      }
-    } else if (previous == null && maybeReplace(r)) {
-      deleteLocated(current.get("id").asText(), sourceKeyJson(current), newKey);
+    if (oldTarget != null && !key.keyTextOf(oldTarget).equals(newKey)) {
+      out.delete(oldTarget.get("id").asText(), key.keyTextOf(oldTarget)); // the key's value moved
     }
     if (t != null) {
-      writes.upsert(t);
+      out.upsert(t);
     }
   }
 
@@ -167,21 +240,25 @@ public final class Changes {
   }
 
   /**
-   * Deletes the target copies of the source document {@code id} whose source key is {@code
-   * sourcePk} (any, when null), except the one under {@code keep}.
+   * The deletes of the target copies of the source document {@code q.id} whose source key is {@code
+   * q.sourcePk} (any, when null), except the one under {@code q.keep}.
    */
-  private void deleteLocated(String id, JsonNode sourcePk, String keep) {
-    SqlQuerySpec q =
-        new SqlQuerySpec("SELECT * FROM c WHERE c.id = @id", List.of(new SqlParameter("@id", id)));
-    for (ObjectNode doc : reads.all(target, q)) {
-      if (key.keyTextOf(doc).equals(keep)) {
+  private List<TargetWrite> located(Locate q) {
+    SqlQuerySpec query =
+        new SqlQuerySpec(
+            "SELECT * FROM c WHERE c.id = @id", List.of(new SqlParameter("@id", q.id())));
+    List<TargetWrite> out = new ArrayList<>();
+    for (ObjectNode doc : reads.all(target, query)) {
+      String theirKey = key.keyTextOf(doc);
+      if (theirKey.equals(q.keep())) {
         continue;
       }
       JsonNode theirs = sourceKeyJson(doc);
-      if (sourcePk == null || theirs == null || sameKey(theirs, sourcePk)) {
-        writes.delete(id, key.sdkKeyOf(doc));
+      if (q.sourcePk() == null || theirs == null || sameKey(theirs, q.sourcePk())) {
+        out.add(new TargetWrite.Delete(q.id(), theirKey));
       }
     }
+    return out;
   }
 
   static boolean sameKey(JsonNode a, JsonNode b) {

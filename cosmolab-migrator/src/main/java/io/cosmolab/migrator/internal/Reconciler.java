@@ -1,7 +1,6 @@
 package io.cosmolab.migrator.internal;
 
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.migrator.TargetKey;
@@ -36,9 +35,9 @@ public final class Reconciler {
 
   /** Deletes the target's extra documents; returns how many. */
   public long reconcile(CosmosContainer source, CosmosContainer target) {
-    Map<String, List<PartitionKey>> candidates = new HashMap<>(); // id + source key -> target keys
+    Map<String, List<String>> candidates = new HashMap<>(); // id + source key -> target keys
     for (ObjectNode doc : reads.all(target)) {
-      candidates.computeIfAbsent(identity(doc), k -> new ArrayList<>(1)).add(key.sdkKeyOf(doc));
+      candidates.computeIfAbsent(identity(doc), k -> new ArrayList<>(1)).add(key.keyTextOf(doc));
     }
     for (ObjectNode doc : reads.all(source)) {
       candidates.remove(identity(doc));
@@ -46,17 +45,16 @@ public final class Reconciler {
         return 0;
       }
     }
-    List<Runnable> work = new ArrayList<>();
-    long removed = 0;
-    for (Map.Entry<String, List<PartitionKey>> e : candidates.entrySet()) {
+    PageWrites work = new PageWrites(key);
+    for (Map.Entry<String, List<String>> e : candidates.entrySet()) {
       String id = e.getKey().substring(0, e.getKey().indexOf('\u0000'));
-      for (PartitionKey pk : e.getValue()) {
-        removed++;
-        work.add(() -> writes.delete(id, pk));
+      for (String keyText : e.getValue()) {
+        work.delete(id, keyText);
       }
     }
-    writes.runAll(work);
-    return removed;
+    List<TargetWrite> deletes = work.writes();
+    writes.apply(deletes);
+    return deletes.size();
   }
 
   /** A document's id and source key: what one source document is, on either side. */

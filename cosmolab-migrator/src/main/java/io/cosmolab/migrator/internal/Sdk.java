@@ -14,7 +14,9 @@ import java.util.function.ToDoubleFunction;
  * Every SDK call goes through here: it waits for the RU cap (a token bucket refilled at {@code
  * maxRu} per second, one second deep, empty at the start; each call's charge is taken when it is
  * known, so the bucket can go into debt and the next calls wait it off), honours a 429's
- * retry-after as often as it comes, and retries timeouts and 503s with a backoff.
+ * retry-after as often as it comes, and retries timeouts and 503s with a backoff. The bulk writes
+ * ({@link Writes}) take from the same bucket by {@link #reserve} and {@link #settle}, and wait out
+ * their own 429s.
  */
 public final class Sdk {
   private static final int TRANSIENT_RETRIES = 10;
@@ -46,6 +48,64 @@ public final class Sdk {
   /** Request units charged. */
   public double charged() {
     return charged.sum();
+  }
+
+  /**
+   * What a batch of writes took from the bucket before it was sent: {@code operations} at the
+   * estimated {@code requestUnits} in all (0 when no estimate was known: then it is charged after,
+   * as a single call is).
+   */
+  public record Reservation(int operations, double requestUnits) {}
+
+  /**
+   * Waits until the bucket holds tokens, then takes as many of {@code wanted} operations as they
+   * cover at {@code estimate} RU each, at least one; with no cap, all of them. An estimate of 0 or
+   * less (unknown) takes one operation and nothing from the bucket. {@link #settle} charges the
+   * batch's real cost and corrects the bucket by the difference, so the bucket is charged exactly
+   * what was spent, and a batch overruns it by at most one operation's estimate plus the error of
+   * the estimate, which the next batches wait off.
+   */
+  public Reservation reserve(int wanted, double estimate) {
+    if (wanted < 1) {
+      throw new IllegalArgumentException("reserve at least one operation, not " + wanted);
+    }
+    if (maxRu <= 0) {
+      return new Reservation(wanted, 0);
+    }
+    if (estimate <= 0) {
+      awaitBudget();
+      return new Reservation(1, 0);
+    }
+    while (true) {
+      long waitNanos;
+      synchronized (this) {
+        refill();
+        if (tokens > 0) {
+          int n = (int) Math.max(1, Math.min(wanted, Math.floor(tokens / estimate)));
+          tokens -= n * estimate;
+          return new Reservation(n, n * estimate);
+        }
+        waitNanos = (long) (-tokens / maxRu * 1e9) + 1_000_000;
+      }
+      sleep(Duration.ofNanos(waitNanos));
+    }
+  }
+
+  /** Charges what a reserved batch cost ({@code charged}, every response's charge summed). */
+  public void settle(Reservation r, double charged) {
+    this.charged.add(charged);
+    if (maxRu > 0) {
+      synchronized (this) {
+        tokens -= charged - r.requestUnits();
+      }
+    }
+  }
+
+  /**
+   * Counts {@code n} 429s that the caller waits out itself (a bulk batch's throttled operations).
+   */
+  public void countThrottled(int n) {
+    throttled.addAndGet(n);
   }
 
   /** Runs {@code op} within the cap, retrying throttles and transient failures. */
@@ -135,9 +195,7 @@ public final class Sdk {
     while (true) {
       long waitNanos;
       synchronized (this) {
-        long now = nanos();
-        tokens = Math.min(maxRu, tokens + (now - refilledAtNanos) / 1e9 * maxRu);
-        refilledAtNanos = now;
+        refill();
         if (tokens > 0) {
           return;
         }
@@ -145,6 +203,13 @@ public final class Sdk {
       }
       sleep(Duration.ofNanos(waitNanos));
     }
+  }
+
+  /** Adds the tokens of the time since the last refill, up to one second's worth. */
+  private void refill() {
+    long now = nanos();
+    tokens = Math.min(maxRu, tokens + (now - refilledAtNanos) / 1e9 * maxRu);
+    refilledAtNanos = now;
   }
 
   /** Waits through the injected sleeper; an interrupt ends the run. */
