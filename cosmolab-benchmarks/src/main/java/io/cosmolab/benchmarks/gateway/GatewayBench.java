@@ -463,7 +463,7 @@ public final class GatewayBench {
         + "\"}";
   }
 
-  private static byte[] pointRead(int i) {
+  static byte[] pointRead(int i) {
     return RawClient.request(
         "GET",
         "/dbs/bench/colls/items/docs/d" + i,
@@ -596,7 +596,7 @@ public final class GatewayBench {
   }
 
   /** User and system CPU of a process, from {@code /proc/<pid>/stat} (Linux), in seconds. */
-  private static double processCpuSeconds(long pid) {
+  static double processCpuSeconds(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
