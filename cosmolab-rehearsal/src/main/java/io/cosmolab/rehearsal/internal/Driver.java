@@ -256,7 +256,11 @@ public final class Driver {
     for (Container c : containers) {
       recorders.add(
           new Recorder(
-              c, steps, scenario.step().toSeconds(), startSecond, scenario.phases().size()));
+              new EnginePartitions(c),
+              steps,
+              scenario.step().toSeconds(),
+              startSecond,
+              scenario.phases().size()));
     }
     // the engine's alert rules, with their defaults, on the virtual clock: evaluated once a step
     // (the rules read the engine's per-second series, so the cadence does not move a hot
@@ -298,7 +302,7 @@ public final class Driver {
     for (Recorder r : recorders) {
       r.closeLatencyStep();
     }
-    return Reports.build(scenario, scale, candidates, containers, recorders, preloadRefused);
+    return Reports.build(scenario, scale, candidates, recorders, preloadRefused);
   }
 
   /** The candidate whose container has this id ("c" and its index), or -1. */

@@ -1,10 +1,5 @@
 package io.cosmolab.rehearsal.internal;
 
-import io.cosmolab.engine.Container;
-import io.cosmolab.engine.metrics.PartitionEvent;
-import io.cosmolab.engine.metrics.PartitionMetrics;
-import io.cosmolab.engine.metrics.PartitionStats;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.rehearsal.Timeline;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,15 +11,16 @@ import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one candidate's container did, second by second, read from the engine's own per-partition
- * metrics; and what its client saw: latencies, 429s, failures. Counts are simulated ones; the
- * report multiplies them by the scale factor.
+ * What one candidate's container did, second by second, read from its {@link PartitionSource} (the
+ * engine's own per-partition metrics, or what the SDK measured); and what its client saw:
+ * latencies, 429s, failures. Counts are simulated ones; the report multiplies them by the scale
+ * factor.
  */
 final class Recorder {
   /** Latencies are recorded in microseconds, up to an hour, to 3 significant digits. */
   private static final long MAX_MICROS = 3_600_000_000L;
 
-  private final Container container;
+  private final PartitionSource source;
   private final int steps;
   private final long stepSeconds;
   private final long startSecond; // epoch second of the rehearsal's start
@@ -32,7 +28,8 @@ final class Recorder {
   // the heat map
   private final Map<String, LaneData> lanes = new LinkedHashMap<>();
   private Set<String> live = new LinkedHashSet<>();
-  private io.cosmolab.engine.routing.RoutingMap routing;
+  private List<PartitionSource.Range> routing;
+  private long layoutVersion;
   private final Map<String, Double> budgets = new HashMap<>();
   private int eventsSeen;
   final List<Timeline.Mark> splits = new ArrayList<>();
@@ -88,11 +85,11 @@ final class Recorder {
     final double[] demand;
     final long[] throttled;
 
-    LaneData(PartitionKeyRange r, String parent, int from, int steps) {
+    LaneData(PartitionSource.Range r, String parent, int from, int steps) {
       this.id = r.id();
       this.parent = parent;
-      this.minEpk = r.range().min();
-      this.maxEpk = r.range().max();
+      this.minEpk = r.minEpk();
+      this.maxEpk = r.maxEpk();
       this.from = from;
       this.to = steps;
       this.normalized = new double[steps];
@@ -101,8 +98,8 @@ final class Recorder {
     }
   }
 
-  Recorder(Container container, int steps, long stepSeconds, long startSecond, int phases) {
-    this.container = container;
+  Recorder(PartitionSource source, int steps, long stepSeconds, long startSecond, int phases) {
+    this.source = source;
     this.steps = steps;
     this.stepSeconds = stepSeconds;
     this.startSecond = startSecond;
@@ -120,9 +117,9 @@ final class Recorder {
     this.phaseRequests = new long[phases];
     this.phaseThrottled = new long[phases];
     this.phaseFailed = new long[phases];
-    this.eventsSeen = container.partitionEvents().size();
+    this.eventsSeen = source.layoutEvents().size();
     refreshLayout(0);
-    this.partitionsAtStart = container.routing().size();
+    this.partitionsAtStart = routing.size();
   }
 
   int step(long secondOfRehearsal) {
@@ -131,31 +128,29 @@ final class Recorder {
 
   /** The layout changed (a split, a new throughput): new lanes, new budgets. */
   void refreshLayout(long second) {
-    routing = container.routing();
+    routing = source.ranges();
+    layoutVersion = source.layoutVersion();
     budgets.clear();
-    for (PartitionStats p : container.partitionStats()) {
-      budgets.put(p.id(), p.budgetRuPerSecond());
-    }
-    List<PartitionEvent> events = container.partitionEvents();
+    budgets.putAll(source.budgets());
+    List<PartitionSource.LayoutEvent> events = source.layoutEvents();
     Map<String, String> parents = new HashMap<>();
     for (int i = eventsSeen; i < events.size(); i++) {
-      PartitionEvent e = events.get(i);
-      if (e.kind() == PartitionEvent.Kind.SPLIT || e.kind() == PartitionEvent.Kind.MERGE) {
+      PartitionSource.LayoutEvent e = events.get(i);
+      long at = Math.max(0, e.millis() / 1000 - startSecond);
+      if (e.kind().equals("split") || e.kind().equals("merge")) {
         for (String child : e.after()) {
           parents.put(child, String.join("+", e.before()));
         }
-        long at = Math.max(0, e.timeMillis() / 1000 - startSecond);
         splits.add(
             new Timeline.Mark(
                 at,
                 step(at),
                 String.join("+", e.before()),
-                e.kind() == PartitionEvent.Kind.SPLIT ? "split" : "merge",
+                e.kind(),
                 "into "
                     + String.join(", ", e.after())
                     + (e.reason() == null ? "" : ": " + e.reason())));
-      } else if (e.kind() == PartitionEvent.Kind.SPLIT_BLOCKED) {
-        long at = Math.max(0, e.timeMillis() / 1000 - startSecond);
+      } else if (e.kind().equals("split-blocked")) {
         splits.add(
             new Timeline.Mark(
                 at, step(at), String.join("+", e.before()), "split-blocked", e.reason()));
@@ -163,21 +158,20 @@ final class Recorder {
     }
     eventsSeen = events.size();
     int s = step(second);
-    for (PartitionKeyRange r : routing.ranges()) {
+    for (PartitionSource.Range r : routing) {
       if (!lanes.containsKey(r.id())) {
         lanes.put(r.id(), new LaneData(r, parents.get(r.id()), s, steps));
       }
     }
   }
 
-  /** Reads the engine's metrics of {@code second} (from the start) once it is over. */
+  /** Reads what the partitions served in {@code second} (from the start) once it is over. */
   void endSecond(long second) {
-    if (container.routing().version() != routing.version()
-        || container.partitionEvents().size() != eventsSeen) {
+    if (source.layoutVersion() != layoutVersion || source.layoutEvents().size() != eventsSeen) {
       refreshLayout(second);
     }
     Set<String> now = new LinkedHashSet<>();
-    for (PartitionKeyRange r : routing.ranges()) {
+    for (PartitionSource.Range r : routing) {
       now.add(r.id());
     }
     Set<String> sampled = new LinkedHashSet<>(live);
@@ -188,8 +182,7 @@ final class Recorder {
     double provisioned = 0;
     long throttledNow = 0;
     for (String id : sampled) {
-      List<PartitionMetrics.Second> m = container.partitionSeconds(id, epoch, epoch + 1);
-      PartitionMetrics.Second sec = m.get(0);
+      PartitionSource.Served sec = source.second(id, epoch);
       LaneData lane = lanes.get(id);
       Double b = budgets.get(id);
       if (lane == null) {
@@ -237,6 +230,11 @@ final class Recorder {
       p99[stepOfLatency] = stepLatency.getValueAtPercentile(99) / 1000.0;
     }
     stepLatency.reset();
+  }
+
+  /** Where the heat map comes from. */
+  PartitionSource source() {
+    return source;
   }
 
   /** The lanes, for the timeline: in the order they appeared. */

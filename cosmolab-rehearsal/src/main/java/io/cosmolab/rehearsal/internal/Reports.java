@@ -1,10 +1,7 @@
 package io.cosmolab.rehearsal.internal;
 
 import io.cosmolab.advisor.candidate.Candidate;
-import io.cosmolab.engine.Container;
 import io.cosmolab.engine.limits.Limits;
-import io.cosmolab.engine.metrics.LogicalPartitionStats;
-import io.cosmolab.engine.metrics.PartitionStats;
 import io.cosmolab.rehearsal.CandidateResult;
 import io.cosmolab.rehearsal.Event;
 import io.cosmolab.rehearsal.Phase;
@@ -38,7 +35,6 @@ final class Reports {
       Scenario scenario,
       double scale,
       List<Candidate> candidates,
-      List<Container> containers,
       List<Recorder> recorders,
       long[] preloadRefused) {
     long f = Math.round(scale);
@@ -57,14 +53,7 @@ final class Reports {
     }
     List<CandidateResult> results = new ArrayList<>();
     for (int c = 0; c < candidates.size(); c++) {
-      results.add(
-          candidate(
-              scenario,
-              candidates.get(c),
-              containers.get(c),
-              recorders.get(c),
-              f,
-              preloadRefused[c]));
+      results.add(candidate(scenario, candidates.get(c), recorders.get(c), f, preloadRefused[c]));
     }
     return new RehearsalReport(
         RehearsalReport.SCHEMA,
@@ -82,12 +71,7 @@ final class Reports {
   }
 
   private static CandidateResult candidate(
-      Scenario scenario,
-      Candidate k,
-      Container container,
-      Recorder r,
-      long f,
-      long preloadRefused) {
+      Scenario scenario, Candidate k, Recorder r, long f, long preloadRefused) {
     long requests = 0;
     long attempts = 0;
     long throttled = 0;
@@ -106,12 +90,7 @@ final class Reports {
       }
     }
     long failed = r.failedThrottled + r.failedStorage + r.failedOther;
-    List<LogicalPartitionStats> largest = container.largestLogicalPartitions(1);
-    List<LogicalPartitionStats> hottest = container.hottestLogicalPartitions(1);
-    double totalRu = 0;
-    for (PartitionStats p : container.partitionStats()) {
-      totalRu += p.totalRu();
-    }
+    PartitionSource.Logical logical = r.source().logical();
     int splits = 0;
     for (Timeline.Mark m : r.splits) {
       if (m.rule().equals("split")) {
@@ -137,20 +116,14 @@ final class Reports {
             millis(r.latency, 99.9),
             round(unused, 1),
             round(unusedShare, 4),
-            largest.isEmpty() ? 0 : Math.round(largest.get(0).value() * f),
-            largest.isEmpty() || largest.get(0).partitionKey() == null
-                ? null
-                : largest.get(0).partitionKey().toJson().toString(),
+            Math.round(logical.largestBytes() * f),
+            logical.largestKey(),
             Limits.LOGICAL_PARTITION_BYTES,
             splits,
             r.partitionsAtStart,
-            container.routing().size(),
-            hottest.isEmpty()
-                ? null
-                : hottest.get(0).partitionKey() == null
-                    ? hottest.get(0).epk()
-                    : hottest.get(0).partitionKey().toJson().toString(),
-            hottest.isEmpty() || totalRu == 0 ? 0 : round(hottest.get(0).value() / totalRu, 4));
+            r.source().ranges().size(),
+            logical.hottestKey(),
+            round(logical.hottestShare(), 4));
     List<CandidateResult.PhaseStats> phases = new ArrayList<>();
     for (int p = 0; p < scenario.phases().size(); p++) {
       Histogram h = r.phaseLatency[p];
