@@ -1,11 +1,7 @@
 package io.cosmolab.rehearsal.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
-import io.cosmolab.advisor.workload.Access;
-import io.cosmolab.advisor.workload.Operation;
-import io.cosmolab.advisor.workload.QueryShape;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
@@ -18,19 +14,12 @@ import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.time.ManualClock;
-import io.cosmolab.rehearsal.Event;
-import io.cosmolab.rehearsal.Phase;
 import io.cosmolab.rehearsal.RehearsalReport;
 import io.cosmolab.rehearsal.Scenario;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
-import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -64,8 +53,6 @@ public final class Driver {
   /** The most documents a rehearsal loads at the start (after scaling). */
   public static final long MAX_PRELOAD = 2_000_000;
 
-  private static final long PRELOAD_SPREAD_MILLIS = 90L * 24 * 3600 * 1000;
-
   private final Scenario scenario;
   private final double scale;
   private final List<Candidate> candidates;
@@ -74,12 +61,8 @@ public final class Driver {
   private final List<Container> containers = new ArrayList<>();
   private final List<Recorder> recorders = new ArrayList<>();
   private final List<LatencyModel> latencies = new ArrayList<>();
+  private final Traffic traffic;
   private final Documents docs;
-  private final Random random;
-  private final List<Op> ops = new ArrayList<>();
-  private final List<String> hotFields;
-  private final List<Event> events;
-  private final List<Event> activeHot = new ArrayList<>();
   private final PriorityQueue<Attempt> queue = new PriorityQueue<>();
   private final long startMillis;
   private final long durationSeconds;
@@ -87,91 +70,17 @@ public final class Driver {
   private long seq;
   private long[] preloadRefused; // per candidate: documents of the start its container refused
 
-  /** One operation of the workload, prepared. */
-  private static final class Op {
-    final Operation op;
-    final boolean write;
-    final List<String> changes;
-    final String sql;
-    final Map<String, String> fixedPaths = new LinkedHashMap<>(); // path -> parameter or null
-    final Map<String, JsonNode> literals = new LinkedHashMap<>();
-    final Access drawBy; // how a query chooses the document its parameters come from
-    final int rows;
-    double carry;
-
-    Op(Operation op, Set<String> keyPaths) {
-      this.op = op;
-      this.write = op.type() != Operation.Type.READ && op.type() != Operation.Type.QUERY;
-      List<String> ch = new ArrayList<>();
-      for (String c : op.changes()) {
-        if (!keyPaths.contains(c)) { // a key field cannot change in place: not rehearsed [I]
-          ch.add(c);
-        }
-      }
-      this.changes = List.copyOf(ch);
-      this.sql = op.sql();
-      Access draw = op.access();
-      if (op.type() == Operation.Type.QUERY) {
-        QueryShape shape = QueryShape.of(op.sql());
-        for (Map.Entry<String, QueryShape.Fixed> f : shape.fixed().entrySet()) {
-          QueryShape.Fixed fixed = f.getValue();
-          if (fixed.count() != 1) {
-            continue; // IN lists: taken as reaching every partition [I]
-          }
-          if (fixed.parameter() != null) {
-            fixedPaths.put(f.getKey(), fixed.parameter());
-          } else {
-            literals.put(f.getKey(), fixed.literals().get(0));
-          }
-        }
-        draw = Access.DATA;
-        for (Map.Entry<String, String> p : fixedPaths.entrySet()) {
-          Access a = op.parameters().get(p.getValue());
-          draw = (a == null ? Access.DATA : a).withBy(p.getKey());
-          break;
-        }
-      }
-      this.drawBy = draw;
-      this.rows = (int) Math.max(1, Math.ceil(op.rowsOrDefault()));
-    }
-  }
-
-  /** One request of the application, as every candidate receives it. */
-  private static final class Request {
-    final int op;
-    final Documents.Doc doc;
-    final ObjectNode json; // creates, upserts and replaces: the document to write
-    final Map<String, JsonNode> parameters;
-    final Map<String, JsonNode> fixedValues;
-    final int phase;
-
-    Request(
-        int op,
-        Documents.Doc doc,
-        ObjectNode json,
-        Map<String, JsonNode> parameters,
-        Map<String, JsonNode> fixedValues,
-        int phase) {
-      this.op = op;
-      this.doc = doc;
-      this.json = json;
-      this.parameters = parameters;
-      this.fixedValues = fixedValues;
-      this.phase = phase;
-    }
-  }
-
   /** The next attempt of a request at one candidate. */
   private static final class Attempt implements Comparable<Attempt> {
     long due;
     long seq;
     final int candidate;
-    final Request request;
+    final Traffic.Request request;
     int retries;
     long waited;
     double serviceMillis;
 
-    Attempt(long due, long seq, int candidate, Request request) {
+    Attempt(long due, long seq, int candidate, Traffic.Request request) {
       this.due = due;
       this.seq = seq;
       this.candidate = candidate;
@@ -193,7 +102,6 @@ public final class Driver {
     this.durationSeconds = scenario.duration().toSeconds();
     long stepSeconds = scenario.step().toSeconds();
     this.steps = (int) Math.max(1, (durationSeconds + stepSeconds - 1) / stepSeconds);
-    this.random = new Random(scenario.seed());
     this.clock = new ManualClock(scenario.start().minusSeconds(60));
     this.engine =
         CosmosEngine.builder()
@@ -203,38 +111,8 @@ public final class Driver {
             .throttling(ThrottlingMode.OFF)
             .housekeeping(Runnable::run) // TTL deletions at the virtual moment: deterministic
             .build();
-    this.events = new ArrayList<>(scenario.events());
-    events.sort(Comparator.comparing(Event::at));
-    Set<String> hot = new LinkedHashSet<>();
-    for (Event e : events) {
-      if (e.kind() == Event.Kind.HOT) {
-        hot.add(e.field());
-      }
-    }
-    this.hotFields = List.copyOf(hot);
-    Set<String> keyPaths = new LinkedHashSet<>();
-    for (Candidate c : candidates) {
-      keyPaths.addAll(c.paths());
-    }
-    Set<String> indexed = new LinkedHashSet<>(hot);
-    for (Operation o : scenario.workload().operations()) {
-      Op p = new Op(o, keyPaths);
-      ops.add(p);
-      if (p.drawBy.by() != null) {
-        indexed.add(p.drawBy.by());
-      }
-      if (o.access().by() != null) {
-        indexed.add(o.access().by());
-      }
-    }
-    this.docs =
-        new Documents(
-            scenario.sample(),
-            candidates,
-            scenario.clockFields(),
-            hotFields,
-            List.copyOf(indexed),
-            "doc-");
+    this.traffic = new Traffic(scenario, scale);
+    this.docs = traffic.docs();
     Database db = engine.createDatabase("rehearsal");
     Throughput t = scenario.throughput();
     Throughput scaled = t.withValue(t.maxRuPerSecond() / scale);
@@ -278,16 +156,11 @@ public final class Driver {
               }
             });
     long stepSeconds = scenario.step().toSeconds();
-    int nextEvent = 0;
     for (long s = 0; s < durationSeconds; s++) {
       long secondStarts = startMillis + s * 1000;
       if (clock.millis() < secondStarts) {
         clock.advanceMillis(secondStarts - clock.millis());
       }
-      while (nextEvent < events.size() && events.get(nextEvent).at().toSeconds() <= s) {
-        apply(events.get(nextEvent++), s);
-      }
-      docs.publish();
       send(s);
       drain((startMillis + (s + 1) * 1000));
       for (Recorder r : recorders) {
@@ -331,172 +204,41 @@ public final class Driver {
               MAX_PRELOAD,
               Math.ceil(scenario.documents() / (double) MAX_PRELOAD)));
     }
-    for (long i = 0; i < count; i++) {
-      long created = startMillis - (long) (random.nextDouble() * PRELOAD_SPREAD_MILLIS);
-      Documents.Doc d = docs.create(random, created, null);
-      ObjectNode json = docs.json(d);
-      for (int c = 0; c < containers.size(); c++) {
-        try {
-          containers.get(c).create(d.keys[c], docs.forCandidate(json, d, c));
-        } catch (CosmosException e) {
-          if (e.status() != 403) {
-            throw e;
+    traffic.preload(
+        count,
+        (d, json) -> {
+          for (int c = 0; c < containers.size(); c++) {
+            try {
+              containers.get(c).create(d.keys[c], docs.forCandidate(json, d, c));
+            } catch (CosmosException e) {
+              if (e.status() != 403) {
+                throw e;
+              }
+              preloadRefused[c]++;
+            }
           }
-          preloadRefused[c]++;
-        }
-      }
-    }
-    docs.rank();
+        });
   }
 
-  private void apply(Event e, long second) {
-    if (e.kind() == Event.Kind.HOT) {
-      activeHot.add(e);
-      return;
-    }
-    Throughput t = scenario.throughput().withValue(e.throughput() / scale);
-    for (int c = 0; c < containers.size(); c++) {
-      containers.get(c).replaceThroughput(t);
-      recorders.get(c).refreshLayout(second);
-    }
-  }
-
-  private int phaseAt(long second) {
-    long t = 0;
-    List<Phase> phases = scenario.phases();
-    for (int i = 0; i < phases.size(); i++) {
-      t += phases.get(i).duration().toMillis();
-      if (second * 1000 < t) {
-        return i;
-      }
-    }
-    return phases.size() - 1;
-  }
-
-  private double multiplierAt(long second) {
-    long t = 0;
-    long at = second * 1000 + 500;
-    for (Phase p : scenario.phases()) {
-      long end = t + p.duration().toMillis();
-      if (at < end) {
-        return p.multiplierAt(at - t);
-      }
-      t = end;
-    }
-    Phase last = scenario.phases().get(scenario.phases().size() - 1);
-    return last.to();
-  }
-
-  /** The requests of second {@code s}: generated once, sent to every candidate. */
+  /** Sends the requests of second {@code s} to every candidate. */
   private void send(long s) {
-    double m = multiplierAt(s);
-    int phase = phaseAt(s);
-    int[] counts = new int[ops.size()];
-    int total = 0;
-    for (int j = 0; j < ops.size(); j++) {
-      Op o = ops.get(j);
-      o.carry += o.op.rate() * m / scale;
-      counts[j] = (int) Math.floor(o.carry);
-      o.carry -= counts[j];
-      total += counts[j];
-    }
-    long[] at = new long[total];
-    int[] which = new int[total];
-    int n = 0;
-    for (int j = 0; j < ops.size(); j++) {
-      double offset = (j + 1.0) / (ops.size() + 1.0);
-      for (int k = 0; k < counts[j]; k++) {
-        at[n] = (long) ((k + offset) * 1000 / counts[j]);
-        which[n++] = j;
-      }
-    }
-    // by time, then by operation and position (the order they were filled in): (at << 24) | i
-    long[] order = new long[total];
-    for (int i = 0; i < total; i++) {
-      order[i] = (at[i] << 24) | i;
-    }
-    java.util.Arrays.sort(order);
     int step = recorders.get(0).step(s);
-    for (long key : order) {
-      int i = (int) (key & 0xFFFFFF);
-      long due = startMillis + s * 1000 + at[i];
-      Request r = generate(which[i], due, phase);
-      if (r == null) {
-        continue;
-      }
-      for (int c = 0; c < containers.size(); c++) {
-        recorders.get(c).requests[step]++;
-        recorders.get(c).phaseRequests[phase]++;
-        queue.add(new Attempt(due, seq++, c, r));
-      }
-    }
-  }
-
-  private Request generate(int j, long due, int phase) {
-    Op o = ops.get(j);
-    Operation.Type type = o.op.type();
-    boolean fresh =
-        type == Operation.Type.CREATE
-            || (type == Operation.Type.UPSERT && (o.changes.isEmpty() || docs.visible() == 0));
-    if (fresh) {
-      JsonNode[] hot = null;
-      for (Event e : activeHot) {
-        if (random.nextDouble() < e.share()) {
-          int f = hotFields.indexOf(e.field());
-          if (hot == null) {
-            hot = new JsonNode[hotFields.size()];
+    traffic.second(
+        s,
+        e -> {
+          Throughput t = scenario.throughput().withValue(e.throughput() / scale);
+          for (int c = 0; c < containers.size(); c++) {
+            containers.get(c).replaceThroughput(t);
+            recorders.get(c).refreshLayout(s);
           }
-          if (hot[f] == null) {
-            hot[f] = e.value();
+        },
+        (due, r) -> {
+          for (int c = 0; c < containers.size(); c++) {
+            recorders.get(c).requests[step]++;
+            recorders.get(c).phaseRequests[r.phase]++;
+            queue.add(new Attempt(due, seq++, c, r));
           }
-        }
-      }
-      Documents.Doc d = docs.create(random, due, hot);
-      return new Request(j, d, docs.json(d), null, null, phase);
-    }
-    int chosen = -1;
-    for (Event e : activeHot) {
-      if (random.nextDouble() < e.share()) {
-        chosen = docs.chooseWith(random, e.field(), e.value());
-        if (chosen >= 0) {
-          break;
-        }
-      }
-    }
-    if (chosen < 0) {
-      chosen = docs.choose(random, type == Operation.Type.QUERY ? o.drawBy : o.op.access());
-    }
-    if (type == Operation.Type.QUERY) {
-      Map<String, JsonNode> params = new LinkedHashMap<>();
-      Map<String, JsonNode> fixed = new LinkedHashMap<>(o.literals);
-      for (Map.Entry<String, String> p : o.fixedPaths.entrySet()) {
-        if (chosen < 0) {
-          return null; // nothing to ask for yet
-        }
-        JsonNode v = docs.valueAt(docs.get(chosen), p.getKey());
-        if (v == null) {
-          v = com.fasterxml.jackson.databind.node.NullNode.getInstance();
-        }
-        params.put(p.getValue(), v);
-        fixed.put(p.getKey(), v);
-      }
-      return new Request(j, null, null, Map.copyOf(params), fixed, phase);
-    }
-    if (chosen < 0) {
-      return null;
-    }
-    Documents.Doc d = docs.get(chosen);
-    ObjectNode json = null;
-    switch (type) {
-      case UPSERT, REPLACE, PATCH -> {
-        d.version++;
-        json = docs.json(d);
-        docs.change(json, d, o.changes);
-      }
-      case DELETE -> d.deleted = true;
-      default -> {}
-    }
-    return new Request(j, d, json, null, null, phase);
+        });
   }
 
   /** Runs every attempt due before {@code until} (epoch millis), in order. */
@@ -513,8 +255,8 @@ public final class Driver {
 
   private void attempt(Attempt a) {
     int c = a.candidate;
-    Request r = a.request;
-    Op o = ops.get(r.op);
+    Traffic.Request r = a.request;
+    Traffic.Op o = traffic.op(r);
     Recorder rec = recorders.get(c);
     long second = Math.max(0, (a.due - startMillis) / 1000);
     int step = rec.step(second);
@@ -570,7 +312,7 @@ public final class Driver {
     return Math.round((a.serviceMillis + a.waited) * 1000);
   }
 
-  private void execute(int c, Op o, Request r) {
+  private void execute(int c, Traffic.Op o, Traffic.Request r) {
     Container container = containers.get(c);
     Documents.Doc d = r.doc;
     switch (o.op.type()) {
