@@ -98,4 +98,70 @@ class RehearseCommandTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("bad.yaml, line").contains("needs duration");
   }
+
+  @Test
+  void liveOnlyOptions_withoutAnEndpoint_exit2NamingThem() {
+    Result r = run("rehearse", "--example", "vip-tenant", "--max-rate", "50", "--keep-containers");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("--max-rate, --keep-containers are for a live rehearsal: add --endpoint URL");
+  }
+
+  @Test
+  void againstALiveEndpoint_runsInRealTime_andSaysWhereInTheSummaryAndJson() throws Exception {
+    Files.writeString(
+        dir.resolve("s.jsonl"),
+        """
+        {"id":"a","tenantId":"t1","userId":"u1","x":"yyyyyyyyyyyyyyyyyy"}
+        {"id":"b","tenantId":"t2","userId":"u2","x":"yyyyyyyyyyyyyyyyyy"}
+        """);
+    Files.writeString(
+        dir.resolve("live.yaml"),
+        """
+        scenario: tiny-live
+        duration: 4s
+        step: 2s
+        sample: [s.jsonl]
+        candidates: [/tenantId, /userId]
+        throughput: 800
+        documents: 20
+        operations:
+          - { type: create, rate: 10 }
+          - { type: read, rate: 20 }
+        """);
+    Path json = dir.resolve("live.json");
+    try (io.cosmolab.testkit.CosmosLab lab = io.cosmolab.testkit.CosmosLab.builder().start()) {
+      Result r =
+          run(
+              "rehearse",
+              dir.resolve("live.yaml").toString(),
+              "--endpoint",
+              lab.endpoint().toString(),
+              "--account-key",
+              lab.key(),
+              "--max-rate",
+              "100",
+              "--json",
+              json.toString(),
+              "--no-progress");
+      assertThat(r.err()).isEmpty();
+      assertThat(r.code()).isZero();
+      assertThat(r.out())
+          .contains("rehearsal tiny-live: 0:00:04 live against " + lab.endpoint())
+          .contains("(gateway mode)")
+          .contains("/userId");
+      com.fasterxml.jackson.databind.JsonNode tree =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+      assertThat(tree.get("against").asText()).isEqualTo(lab.endpoint().toString());
+      assertThat(tree.get("connection").asText()).isEqualTo("gateway");
+      assertThat(tree.at("/candidates/0/headline/requests").asLong()).isEqualTo(120);
+      // the containers it made are gone
+      assertThat(
+              lab.engine()
+                  .findDatabase(io.cosmolab.rehearsal.LiveOptions.DEFAULT_DATABASE)
+                  .orElseThrow()
+                  .containers())
+          .isEmpty();
+    }
+  }
 }

@@ -1,7 +1,6 @@
 package io.cosmolab.migrator;
 
 import com.azure.cosmos.models.PartitionKey;
-import com.azure.cosmos.models.PartitionKeyBuilder;
 import com.azure.cosmos.models.PartitionKeyDefinition;
 import com.azure.cosmos.models.PartitionKeyDefinitionVersion;
 import com.azure.cosmos.models.PartitionKind;
@@ -144,23 +143,9 @@ public final class TargetKey {
   }
 
   /** The SDK partition key from a key's JSON-array text, as {@link #keyTextOf} returns it. */
-  @SuppressWarnings("deprecation") // addNullValue: a JSON null in a key is still a value
   public static PartitionKey sdkKeyOfText(String keyText) {
     try {
-      JsonNode array = JSON.readTree(keyText);
-      PartitionKeyBuilder b = new PartitionKeyBuilder();
-      for (JsonNode v : array) {
-        if (v.isTextual()) {
-          b.add(v.textValue());
-        } else if (v.isNumber()) {
-          b.add(v.doubleValue());
-        } else if (v.isBoolean()) {
-          b.add(v.booleanValue());
-        } else {
-          b.addNullValue();
-        }
-      }
-      return b.build();
+      return io.cosmolab.advisor.input.SdkForms.partitionKey(JSON.readTree(keyText));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

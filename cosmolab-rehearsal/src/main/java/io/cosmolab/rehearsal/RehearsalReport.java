@@ -9,11 +9,14 @@ import java.util.List;
  * with the schema {@code cosmolab.rehearse/v1} ({@code docs/rehearsal.md}).
  *
  * @param schema {@code cosmolab.rehearse/v1}
+ * @param against {@code engine} for a rehearsal in virtual time, else the live endpoint's URL
+ * @param connection for a live endpoint, how the SDK connected ({@code gateway} or {@code direct});
+ *     null for the engine
  * @param scenario the scenario's name
  * @param description what it shows
  * @param seed the seed it ran with
  * @param scale the scale model's factor it ran with
- * @param durationSeconds virtual seconds rehearsed
+ * @param durationSeconds seconds rehearsed (virtual ones, or real ones against an endpoint)
  * @param stepSeconds the width of a timeline column
  * @param throughput the throughput at the start, as {@code manual 30000} or {@code autoscale 40000}
  * @param burstCapacity whether burst capacity was on
@@ -23,6 +26,8 @@ import java.util.List;
  */
 @JsonPropertyOrder({
   "schema",
+  "against",
+  "connection",
   "scenario",
   "description",
   "seed",
@@ -36,6 +41,8 @@ import java.util.List;
 })
 public record RehearsalReport(
     String schema,
+    String against,
+    String connection,
     String scenario,
     String description,
     long seed,
@@ -51,6 +58,9 @@ public record RehearsalReport(
   /** The JSON schema's name; fields are only added within a version. */
   public static final String SCHEMA = "cosmolab.rehearse/v1";
 
+  /** {@link #against()} for a rehearsal in virtual time on the engine. */
+  public static final String ENGINE = "engine";
+
   public RehearsalReport {
     phases = List.copyOf(phases);
     events = List.copyOf(events);
@@ -62,6 +72,11 @@ public record RehearsalReport(
 
   /** An event on the time axis. */
   public record EventAt(String name, long atSecond, String kind) {}
+
+  /** Whether the rehearsal ran against a live endpoint, in real time. */
+  public boolean live() {
+    return !ENGINE.equals(against);
+  }
 
   /** The result of the candidate written {@code key} ({@code /a}, {@code /a>/b}, ...). */
   public CandidateResult candidate(String key) {

@@ -198,7 +198,11 @@ public record Scenario(
     if (scale >= 1) {
       return scale;
     }
-    double need = peakRequestsPerSecond() / AUTO_SCALE_TARGET_PER_SECOND;
+    return roundScale(peakRequestsPerSecond() / AUTO_SCALE_TARGET_PER_SECOND);
+  }
+
+  /** The smallest of 1, 2, 5, 10, 20, 50, ... that is at least {@code need}. */
+  public static double roundScale(double need) {
     double f = 1;
     int i = 0;
     while (f < need) {

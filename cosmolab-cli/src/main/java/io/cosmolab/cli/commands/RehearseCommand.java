@@ -1,6 +1,7 @@
 package io.cosmolab.cli.commands;
 
 import io.cosmolab.rehearsal.Library;
+import io.cosmolab.rehearsal.LiveOptions;
 import io.cosmolab.rehearsal.Rehearsal;
 import io.cosmolab.rehearsal.RehearsalReport;
 import io.cosmolab.rehearsal.Scenario;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
@@ -20,7 +23,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code cosmolab rehearse}: play a scenario against the engine in virtual time. */
+/**
+ * {@code cosmolab rehearse}: play a scenario against the engine in virtual time, or against a live
+ * endpoint through the Java SDK in real time.
+ */
 @Command(
     name = "rehearse",
     mixinStandardHelpOptions = true,
@@ -30,6 +36,11 @@ import picocli.CommandLine.Parameters;
           + " container, and shows per physical partition the normalized RU over time (a heat"
           + " map) with 429s and splits, latencies with the SDK's retries, failures and a verdict"
           + " per candidate. See docs/rehearsal.md.",
+      "",
+      "With --endpoint, the same scenario runs against a live endpoint (a cosmolab serve, or a"
+          + " real account) through the official Java SDK in real time, at the scale that keeps its"
+          + " peak under --max-rate, and the report is built from what the responses measured"
+          + " (charges, 429s, latencies, the partitions they name).",
       "",
       "Built-in scenarios (--example NAME):",
       "  black-friday    orders, a x10 ramp and spike, one reseller: /userId, /userId*10",
@@ -78,6 +89,54 @@ public final class RehearseCommand implements Callable<Integer> {
   Double scale;
 
   @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
+      description =
+          "Rehearse against this live endpoint (https://localhost:8081 for a local cosmolab"
+              + " serve) instead of the engine in virtual time, in real time.")
+  java.net.URI endpoint;
+
+  @Option(
+      names = "--account-key",
+      paramLabel = "KEY",
+      description =
+          "The live endpoint's key (default: $COSMOS_KEY, else the emulator's well-known key).")
+  String accountKey;
+
+  @Option(
+      names = "--max-rate",
+      paramLabel = "N",
+      description =
+          "Live: the most requests a second sent, all candidates and the preload included"
+              + " (default 200); the scale is chosen to keep the peak under it.")
+  Double maxRate;
+
+  @Option(
+      names = "--database",
+      paramLabel = "NAME",
+      description =
+          "Live: the database the candidates' containers are created in (default"
+              + " "
+              + LiveOptions.DEFAULT_DATABASE
+              + "; created if missing).")
+  String database;
+
+  @Option(names = "--direct", description = "Live: connect in direct mode (default: gateway mode).")
+  boolean direct;
+
+  @Option(
+      names = "--keep-containers",
+      description = "Live: keep the candidates' containers after the run (default: deleted).")
+  boolean keepContainers;
+
+  @Option(
+      names = "--replace-containers",
+      description =
+          "Live: delete containers of the run's names left by an earlier run (default: refuse to"
+              + " start).")
+  boolean replaceContainers;
+
+  @Option(
       names = "--progress",
       negatable = true,
       description = "Show a progress bar on stderr (default: when stderr is a terminal).")
@@ -98,8 +157,35 @@ public final class RehearseCommand implements Callable<Integer> {
     if (seed != null) {
       s = s.withSeed(seed);
     }
-    if (scale != null) {
+    if (scale != null && endpoint == null) {
       s = s.withScale(scale);
+    }
+    if (endpoint == null) {
+      List<String> liveOnly = new ArrayList<>();
+      if (accountKey != null) {
+        liveOnly.add("--account-key");
+      }
+      if (maxRate != null) {
+        liveOnly.add("--max-rate");
+      }
+      if (database != null) {
+        liveOnly.add("--database");
+      }
+      if (direct) {
+        liveOnly.add("--direct");
+      }
+      if (keepContainers) {
+        liveOnly.add("--keep-containers");
+      }
+      if (replaceContainers) {
+        liveOnly.add("--replace-containers");
+      }
+      if (!liveOnly.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.join(", ", liveOnly)
+                + (liveOnly.size() == 1 ? " is" : " are")
+                + " for a live rehearsal: add --endpoint URL");
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -114,12 +200,14 @@ public final class RehearseCommand implements Callable<Integer> {
               err.print(
                   io.cosmolab.cli.Terminal.bar(
                       second / (double) total,
-                      String.format(
-                          Locale.ROOT,
-                          "%s of %s virtual, %.0fx real time",
-                          clock(second),
-                          clock(total),
-                          second / wall)));
+                      endpoint == null
+                          ? String.format(
+                              Locale.ROOT,
+                              "%s of %s virtual, %.0fx real time",
+                              clock(second),
+                              clock(total),
+                              second / wall)
+                          : clock(second) + " of " + clock(total) + " live"));
               if (second == total) {
                 err.println();
               }
@@ -127,7 +215,24 @@ public final class RehearseCommand implements Callable<Integer> {
             }
           };
     }
-    RehearsalReport report = Rehearsal.run(s, bar);
+    RehearsalReport report;
+    if (endpoint == null) {
+      report = Rehearsal.run(s, bar);
+    } else {
+      String key = accountKey != null ? accountKey : System.getenv("COSMOS_KEY");
+      LiveOptions live =
+          LiveOptions.of(
+                  endpoint,
+                  key != null ? key : io.cosmolab.gateway.auth.MasterKeyAuthenticator.EMULATOR_KEY)
+              .withMaxRequestsPerSecond(
+                  maxRate != null ? maxRate : LiveOptions.DEFAULT_MAX_REQUESTS_PER_SECOND)
+              .withScale(scale == null ? 0 : scale)
+              .withDatabase(database != null ? database : LiveOptions.DEFAULT_DATABASE)
+              .withDirect(direct)
+              .withKeepContainers(keepContainers)
+              .withReplaceContainers(replaceContainers);
+      report = Rehearsal.live(s, live, bar);
+    }
     out.print(TerminalSummary.render(report));
     if (html != null) {
       Files.writeString(html, HtmlReport.render(report));

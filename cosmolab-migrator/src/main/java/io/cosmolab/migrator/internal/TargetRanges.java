@@ -2,17 +2,13 @@ package io.cosmolab.migrator.internal;
 
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.models.FeedRange;
-import com.azure.cosmos.models.PartitionKeyDefinitionVersion;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 
@@ -82,15 +78,11 @@ final class TargetRanges {
       return;
     }
     if (definition == null) {
-      com.azure.cosmos.models.PartitionKeyDefinition d =
-          sdk.call(() -> target.read(), r -> r.getRequestCharge())
-              .getProperties()
-              .getPartitionKeyDefinition();
-      ObjectNode json = JSON.createObjectNode();
-      d.getPaths().forEach(json.putArray("paths")::add);
-      json.put("kind", d.getKind().toString());
-      json.put("version", d.getVersion() == PartitionKeyDefinitionVersion.V2 ? 2 : 1);
-      definition = PartitionKeyDefinition.fromJson(json);
+      definition =
+          io.cosmolab.advisor.input.SdkForms.definition(
+              sdk.call(() -> target.read(), r -> r.getRequestCharge())
+                  .getProperties()
+                  .getPartitionKeyDefinition());
     }
     List<String> mins = new ArrayList<>();
     for (FeedRange r : sdk.call(() -> target.getFeedRanges(), x -> 0)) {
@@ -106,21 +98,7 @@ final class TargetRanges {
 
   /** The inclusive lower EPK of a feed range. */
   static String minOf(FeedRange r) {
-    String text = r.toString();
-    try {
-      JsonNode json = JSON.readTree(Base64.getUrlDecoder().decode(text));
-      JsonNode min = json.path("Range").path("min");
-      if (!min.isTextual()) {
-        throw new IllegalStateException("no Range.min in " + json);
-      }
-      return min.textValue().toUpperCase(java.util.Locale.ROOT);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new IllegalStateException(
-          "cannot read the target's feed range "
-              + text
-              + " (the SDK's form is base64url of {\"Range\":{\"min\":…,\"max\":…}})",
-          e);
-    }
+    return io.cosmolab.advisor.input.SdkForms.rangeOf(r).min();
   }
 
   private static PartitionKeyValue valueOf(String keyText) {

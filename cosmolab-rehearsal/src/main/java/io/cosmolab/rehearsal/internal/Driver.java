@@ -175,7 +175,8 @@ public final class Driver {
     for (Recorder r : recorders) {
       r.closeLatencyStep();
     }
-    return Reports.build(scenario, scale, candidates, recorders, preloadRefused);
+    return Reports.build(
+        RehearsalReport.ENGINE, null, scenario, scale, candidates, recorders, preloadRefused);
   }
 
   /** The candidate whose container has this id ("c" and its index), or -1. */

@@ -31,7 +31,13 @@ final class Reports {
     return h.getTotalCount() == 0 ? 0 : round(h.getValueAtPercentile(percentile) / 1000.0, 3);
   }
 
+  /**
+   * The report of a rehearsal against {@code against} ({@link RehearsalReport#ENGINE} or an
+   * endpoint's URL, then connected in {@code connection} mode).
+   */
   static RehearsalReport build(
+      String against,
+      String connection,
       Scenario scenario,
       double scale,
       List<Candidate> candidates,
@@ -57,6 +63,8 @@ final class Reports {
     }
     return new RehearsalReport(
         RehearsalReport.SCHEMA,
+        against,
+        connection,
         scenario.name(),
         scenario.description(),
         scenario.seed(),

@@ -53,10 +53,13 @@ public final class HtmlReport {
         .append(
             String.format(
                 Locale.ROOT,
-                "%s of virtual time in steps of %d s · throughput %s · scale model 1:%s (each"
+                "%s %s in steps of %d s · throughput %s · scale model 1:%s (each"
                     + " simulated request and document stands for %s; counts are shown at full"
                     + " scale) · seed %d",
                 TerminalSummary.clock(r.durationSeconds()),
+                r.live()
+                    ? "live against " + esc(r.against()) + " (" + esc(r.connection()) + " mode)"
+                    : "of virtual time",
                 r.stepSeconds(),
                 esc(r.throughput()),
                 TerminalSummary.number(r.scale()),
@@ -68,10 +71,17 @@ public final class HtmlReport {
       candidate(b, r, c);
     }
     b.append(
-        "<p class=\"muted\">Normalized RU: the highest per-second RU ÷ budget of the partition in"
-            + " the step, capped at 100 % as Azure Monitor shows it. Latency is end to end: service"
-            + " latency (log-normal, an assumption shaped by the SLA) plus the SDK's retry waits."
-            + " See docs/rehearsal.md.</p>\n");
+        r.live()
+            ? "<p class=\"muted\">Measured from the endpoint's responses: RU charges, 429s and the"
+                + " partition ranges they name; a partition's budget is the provisioned RU/s shared"
+                + " evenly (an assumption). Normalized RU: the highest per-second RU ÷ budget of the"
+                + " partition in the step, capped at 100 %. Latency is end to end, from when the"
+                + " request was due to its last response, the SDK's retry waits included. See"
+                + " docs/rehearsal.md.</p>\n"
+            : "<p class=\"muted\">Normalized RU: the highest per-second RU ÷ budget of the"
+                + " partition in the step, capped at 100 % as Azure Monitor shows it. Latency is"
+                + " end to end: service latency (log-normal, an assumption shaped by the SLA) plus"
+                + " the SDK's retry waits. See docs/rehearsal.md.</p>\n");
     b.append("</body></html>\n");
     return b.toString();
   }

@@ -14,9 +14,12 @@ public final class TerminalSummary {
     b.append(
         String.format(
             Locale.ROOT,
-            "rehearsal %s: %s of virtual time, throughput %s, scale 1:%s, seed %d%n",
+            "rehearsal %s: %s %s, throughput %s, scale 1:%s, seed %d%n",
             r.scenario(),
             clock(r.durationSeconds()),
+            r.live()
+                ? "live against " + r.against() + " (" + r.connection() + " mode)"
+                : "of virtual time",
             r.throughput(),
             number(r.scale()),
             r.seed()));
