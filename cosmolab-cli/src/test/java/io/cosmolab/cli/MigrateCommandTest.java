@@ -26,7 +26,7 @@ class MigrateCommandTest {
   }
 
   @Test
-  void planRunStatusVerifyCutover_moveAContainerToANewKey(@TempDir Path state) {
+  void planRunStatusVerifyCutover_moveAContainerToANewKey(@TempDir Path state) throws Exception {
     try (CosmosLab lab = CosmosLab.builder().start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
       client.createDatabaseIfNotExists("shop");
@@ -80,11 +80,42 @@ class MigrateCommandTest {
       assertThat(out.toString())
           .contains("shop/orders -> shop/byTenant by /tenantId")
           .contains("catching up: copied 40")
-          .contains("all-versions-and-deletes feed");
+          .contains("lag 0.0 s and 0 docs")
+          .contains("all-versions-and-deletes feed")
+          .containsPattern("range \\[,FF\\) +at \"[0-9]+\"; copied 40, applied 0, lag 0 docs");
 
       code = run("migrate", "verify", "--state", state.toString(), "--account-key", lab.key());
       assertThat(code).as(out + "" + err).isEqualTo(0);
       assertThat(out.toString()).contains("5 logical partitions, 0 differ").contains("equal");
+
+      code =
+          run(
+              "migrate",
+              "verify",
+              "--state",
+              state.toString(),
+              "--account-key",
+              lab.key(),
+              "--json");
+      assertThat(code).as(out + "" + err).isEqualTo(0);
+      assertThat(json.readTree(out.toString()).path("verify").path("partitions").asLong())
+          .isEqualTo(5);
+
+      Path missingDir = state.resolve("no-such-dir").resolve("report.html");
+      code =
+          run(
+              "migrate",
+              "verify",
+              "--state",
+              state.toString(),
+              "--account-key",
+              lab.key(),
+              "--html",
+              missingDir.toString());
+      assertThat(code).isEqualTo(2);
+      assertThat(err.toString())
+          .contains("--html " + missingDir)
+          .contains("the directory " + missingDir.getParent() + " does not exist");
 
       code =
           run(
@@ -95,10 +126,64 @@ class MigrateCommandTest {
               "--account-key",
               lab.key(),
               "--quiet",
-              "1");
+              "1",
+              "--html",
+              state.resolve("report.html").toString(),
+              "--json",
+              state.resolve("report.json").toString());
       assertThat(code).as(out + "" + err).isEqualTo(0);
-      assertThat(out.toString()).contains("SAFE: safe to switch");
+      assertThat(out.toString())
+          .contains("SAFE: safe to switch")
+          .contains("range [,FF)")
+          .contains("verified 5 partitions, 0 differ")
+          // the run verified every partition when it caught up, and nothing changed since
+          .contains("read 0 of 5 partitions, 0 documents");
+      String html = java.nio.file.Files.readString(state.resolve("report.html"));
+      assertThat(html).contains("<b>SAFE</b>").contains("<code>shop/byTenant</code>");
+      var report = json.readTree(state.resolve("report.json").toFile());
+      assertThat(report.path("command").asText()).isEqualTo("cutover");
+      assertThat(report.path("switchTo").path("partitionKeyPaths").get(0).asText())
+          .isEqualTo("/tenantId");
     }
+  }
+
+  @Test
+  void verifyAndCutoverHelp_documentTheReportFiles() {
+    for (String command : new String[] {"verify", "cutover"}) {
+      assertThat(run("migrate", command, "--help")).isEqualTo(0);
+      assertThat(out.toString()).contains("--html=FILE", "--json[=FILE]");
+    }
+    assertThat(out.toString()).contains("--full-verify", "--quiet", "--timeout");
+    assertThat(run("migrate", "status", "--help")).isEqualTo(0);
+    assertThat(out.toString())
+        .contains("lag\n(in seconds and in documents)", "per source feed range");
+  }
+
+  @Test
+  void cutover_withANegativeQuiet_isAUsageError_namingIt(@TempDir Path state) {
+    assertThat(run("migrate", "cutover", "--state", state.toString(), "--quiet", "-1"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--quiet is 0 or more").contains("not -1");
+  }
+
+  @Test
+  void run_withANegativeSettle_isAUsageError_namingIt(@TempDir Path state) {
+    int code =
+        run(
+            "migrate",
+            "run",
+            "--source",
+            "a/b",
+            "--target",
+            "a/c",
+            "--partition-key",
+            "/x",
+            "--state",
+            state.toString(),
+            "--settle",
+            "-5");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--settle is 0 or more").contains("not --settle -5");
   }
 
   @Test
@@ -115,6 +200,8 @@ class MigrateCommandTest {
             "--target-account-key",
             "--on-missing",
             "--change-feed",
+            "--verify-every",
+            "--settle",
             "--[no-]progress");
   }
 

@@ -1,5 +1,10 @@
 package io.cosmolab.migrator;
 
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * What a run has done, saved atomically in the state directory ({@code state.json}) after every
  * page it has fully applied, so a run killed at any moment resumes from the last saved page.
@@ -33,6 +38,19 @@ package io.cosmolab.migrator;
  * @param ruPerSecond request units per second, both sides, over the last ~10 s of the run
  * @param documentsPerSecond documents written (copied or applied) per second, the same window
  * @param reconciledAtMillis when the last reconciliation pass ended; 0 before
+ * @param ranges progress per source feed range (see {@link RangeProgress}): the ranges the feed
+ *     continuation holds, and those gone by a split with their counts; empty in a state saved
+ *     before ranges were kept
+ * @param lagDocuments changes in the source not yet read, summed over the open ranges (each at its
+ *     last page); 0 when the feed was drained, -1 when not known
+ * @param fullyVerified whether the first verification pass, over every partition, was made (false
+ *     in a state saved before incremental verification existed: a resumed run makes it)
+ * @param changed the target's logical partitions written by the catch-up since they were last
+ *     verified, by key, with the time of the last write: what the next pass reads
+ * @param verifiedAtMillis when the last verification pass ended; 0 before
+ * @param verifiedPartitions partitions the verification ledger holds (verified at least once)
+ * @param differingPartitions those that differed when last read
+ * @param differences the documents listed as differing in those partitions
  */
 public record MigrationState(
     String format,
@@ -60,9 +78,30 @@ public record MigrationState(
     long startedAtMillis,
     double ruPerSecond,
     double documentsPerSecond,
-    long reconciledAtMillis) {
+    long reconciledAtMillis,
+    List<RangeProgress> ranges,
+    long lagDocuments,
+    boolean fullyVerified,
+    Map<String, Changed> changed,
+    long verifiedAtMillis,
+    long verifiedPartitions,
+    long differingPartitions,
+    long differences) {
 
   public static final String FORMAT = "cosmolab.migrate/v1";
+
+  public MigrationState {
+    ranges = ranges == null ? List.of() : List.copyOf(ranges);
+    changed = changed == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(changed));
+  }
+
+  /**
+   * A logical partition of the target written since it was last verified.
+   *
+   * @param atMillis the last write
+   * @param sourceValues the source values that make its key (for a computed key), or null
+   */
+  public record Changed(long atMillis, String sourceValues) {}
 
   /** Where a run is. */
   public enum Phase {

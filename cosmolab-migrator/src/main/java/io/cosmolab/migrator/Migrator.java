@@ -13,21 +13,27 @@ import io.cosmolab.migrator.internal.Canonical;
 import io.cosmolab.migrator.internal.Changes;
 import io.cosmolab.migrator.internal.Clients;
 import io.cosmolab.migrator.internal.FeedStart;
+import io.cosmolab.migrator.internal.IncrementalVerifier;
 import io.cosmolab.migrator.internal.PageWrites;
 import io.cosmolab.migrator.internal.Planner;
 import io.cosmolab.migrator.internal.Rates;
 import io.cosmolab.migrator.internal.Reads;
 import io.cosmolab.migrator.internal.Reconciler;
 import io.cosmolab.migrator.internal.Sdk;
+import io.cosmolab.migrator.internal.SourceRanges;
 import io.cosmolab.migrator.internal.StateStore;
 import io.cosmolab.migrator.internal.TargetSetup;
 import io.cosmolab.migrator.internal.Verifier;
 import io.cosmolab.migrator.internal.Writes;
+import io.cosmolab.migrator.report.MigrationReport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -74,6 +80,11 @@ public final class Migrator implements AutoCloseable {
   private final Reads reads;
   private final Writes writes;
   private final Rates rates = new Rates(RATE_WINDOW_MILLIS);
+  private final SourceRanges sourceRanges;
+  private final IncrementalVerifier incremental;
+  private VerifyReport lastPass;
+  private boolean verifyWhileTailing = true;
+  private double lastPassRequestUnits;
   private Changes changes;
 
   // counts of earlier runs, carried into this one's totals
@@ -99,6 +110,8 @@ public final class Migrator implements AutoCloseable {
     this.sdk = new Sdk(options, spec.maxRu());
     this.reads = new Reads(sdk, Math.max(READ_PAGE, options.pageSize()));
     this.writes = new Writes(target, sdk, options);
+    this.sourceRanges = new SourceRanges(source, sdk);
+    this.incremental = new IncrementalVerifier(key, spec.onMissing(), reads, source, target, store);
   }
 
   /** A migrator for {@code spec}, keeping its state in {@code stateDir}. */
@@ -240,6 +253,14 @@ public final class Migrator implements AutoCloseable {
             now,
             0,
             0,
+            0,
+            SourceRanges.align(List.of(), feed.continuation()),
+            -1,
+            false,
+            Map.of(),
+            0,
+            0,
+            0,
             0);
     save(s);
     return s;
@@ -276,16 +297,21 @@ public final class Migrator implements AutoCloseable {
           }
           PageWrites work = new PageWrites(key);
           long skipped = 0;
+          List<ObjectNode> written = new ArrayList<>();
           for (ObjectNode doc : page.getResults()) {
             ObjectNode t = key.transform(Canonical.userContent(doc, null), writing);
             if (t == null) {
               skipped++;
             } else {
               work.upsert(t);
+              written.add(doc);
             }
           }
           writes.apply(work.writes());
           String cont = page.getContinuationToken();
+          List<RangeProgress> ranges =
+              sourceRanges.count(
+                  SourceRanges.align(s.ranges(), s.feedContinuation()), written, true);
           s =
               advance(
                   s,
@@ -294,7 +320,8 @@ public final class Migrator implements AutoCloseable {
                   cont,
                   new Delta(work.added(), skipped, 0, 0, 0),
                   s.lagSeconds(),
-                  s.caughtUpAtMillis());
+                  s.caughtUpAtMillis(),
+                  ranges);
           save(s);
           if (cont == null || stop.getAsBoolean()) {
             return s;
@@ -341,6 +368,18 @@ public final class Migrator implements AutoCloseable {
           }
           List<JsonNode> records = page.getResults();
           Changes.Applied a = applier.applyPage(records);
+          boolean latest = s.changeFeedMode() == ChangeFeedMode.LATEST_VERSION;
+          List<JsonNode> about = new ArrayList<>(records.size());
+          for (JsonNode r : records) {
+            about.add(sourceRanges.sourceDocumentOf(r, latest));
+          }
+          List<RangeProgress> ranges = SourceRanges.align(s.ranges(), page.getContinuationToken());
+          ranges =
+              sourceRanges.lag(
+                  sourceRanges.count(ranges, about, false),
+                  records,
+                  page.getSessionToken(),
+                  latest);
           s =
               advance(
                   s,
@@ -349,7 +388,8 @@ public final class Migrator implements AutoCloseable {
                   null,
                   new Delta(0, a.skipped(), a.applied(), a.deleted(), 0),
                   lagOf(applier.newestSeconds(records), s.lagSeconds()),
-                  s.caughtUpAtMillis());
+                  s.caughtUpAtMillis(),
+                  ranges);
           save(s);
           if (stop.getAsBoolean()) {
             stopped = true;
@@ -372,13 +412,28 @@ public final class Migrator implements AutoCloseable {
         continue; // from the last saved page
       }
       if (!stopped) { // the feed had nothing new
-        s = advance(s, Phase.CATCHING_UP, s.feedContinuation(), null, Delta.NONE, 0, now());
+        s =
+            advance(
+                s,
+                Phase.CATCHING_UP,
+                s.feedContinuation(),
+                null,
+                Delta.NONE,
+                0,
+                now(),
+                SourceRanges.drained(s.ranges()));
         if (s.changeFeedMode() == ChangeFeedMode.LATEST_VERSION
             && (reconcile
                 || now() - s.reconciledAtMillis() >= options.reconcileInterval().toMillis())) {
           s = reconciled(s);
         }
         save(s);
+        if (verifyWhileTailing
+            && !options.verifyInterval().isNegative()
+            && now() - s.verifiedAtMillis() >= options.verifyInterval().toMillis()
+            && IncrementalVerifier.due(s, now(), options.settleInterval().toMillis())) {
+          s = verifyPass(s, false);
+        }
         if (untilCaughtUp) {
           return s;
         }
@@ -401,7 +456,8 @@ public final class Migrator implements AutoCloseable {
         new Delta(0, 0, 0, 0, removed),
         s.lagSeconds(),
         s.caughtUpAtMillis(),
-        now());
+        now(),
+        s.ranges());
   }
 
   private double lagOf(long newestSeconds, double previous) {
@@ -423,7 +479,7 @@ public final class Migrator implements AutoCloseable {
       Delta d,
       double lag,
       long caughtUp) {
-    return advance(s, phase, feed, copyContinuation, d, lag, caughtUp, s.reconciledAtMillis());
+    return advance(s, phase, feed, copyContinuation, d, lag, caughtUp, s.ranges());
   }
 
   private MigrationState advance(
@@ -434,7 +490,21 @@ public final class Migrator implements AutoCloseable {
       Delta d,
       double lag,
       long caughtUp,
-      long reconciledAt) {
+      List<RangeProgress> ranges) {
+    return advance(
+        s, phase, feed, copyContinuation, d, lag, caughtUp, s.reconciledAtMillis(), ranges);
+  }
+
+  private MigrationState advance(
+      MigrationState s,
+      Phase phase,
+      String feed,
+      String copyContinuation,
+      Delta d,
+      double lag,
+      long caughtUp,
+      long reconciledAt,
+      List<RangeProgress> ranges) {
     if (throttledBase < 0) {
       throttledBase = s.throttled();
       chargedBase = s.requestUnits();
@@ -470,7 +540,93 @@ public final class Migrator implements AutoCloseable {
         s.startedAtMillis(),
         rates.requestUnitsPerSecond(),
         rates.documentsPerSecond(),
-        reconciledAt);
+        reconciledAt,
+        ranges,
+        SourceRanges.lagDocuments(ranges),
+        s.fullyVerified(),
+        marked(s, now),
+        s.verifiedAtMillis(),
+        s.verifiedPartitions(),
+        s.differingPartitions(),
+        s.differences());
+  }
+
+  /**
+   * {@code s}'s marks of changed target partitions, with those the writes since touched (at {@code
+   * now}); the copy's writes mark nothing (the first pass reads everything).
+   */
+  private Map<String, MigrationState.Changed> marked(MigrationState s, long now) {
+    Map<String, java.util.Optional<ObjectNode>> touched = writes.drainTouched();
+    if (s.phase() == Phase.COPYING || touched.isEmpty()) {
+      return s.changed();
+    }
+    Map<String, MigrationState.Changed> out = new TreeMap<>(s.changed());
+    touched.forEach(
+        (p, doc) -> {
+          String values = null;
+          if (key.computedPropertyOrNull() != null) {
+            values =
+                doc.map(d -> key.sourceValuesOf(d).toString())
+                    .orElse(out.containsKey(p) ? out.get(p).sourceValues() : null);
+          }
+          out.put(p, new MigrationState.Changed(now, values));
+        });
+    return out;
+  }
+
+  /** {@code s} after a verification pass. */
+  private MigrationState verified(MigrationState s, IncrementalVerifier.Pass pass) {
+    VerifyReport r = pass.report();
+    return new MigrationState(
+        s.format(),
+        s.sourceUri(),
+        s.source(),
+        s.targetUri(),
+        s.target(),
+        s.partitionKey(),
+        s.onMissing(),
+        s.phase(),
+        s.feedContinuation(),
+        s.copyContinuation(),
+        s.copied(),
+        s.skipped(),
+        s.applied(),
+        s.deleted(),
+        throttledBase < 0 ? s.throttled() : sdk.throttled() + throttledBase,
+        throttledBase < 0 ? s.requestUnits() : sdk.charged() + chargedBase, // the pass's RU too
+        s.lagSeconds(),
+        s.caughtUpAtMillis(),
+        s.updatedAtMillis(),
+        s.changeFeed(),
+        s.sourceDocuments(),
+        s.removed(),
+        s.startedAtMillis(),
+        s.ruPerSecond(),
+        s.documentsPerSecond(),
+        s.reconciledAtMillis(),
+        s.ranges(),
+        s.lagDocuments(),
+        true,
+        pass.changed(),
+        now(),
+        r.partitions(),
+        r.differingPartitions(),
+        r.differences().size());
+  }
+
+  /**
+   * An incremental verification pass, with the feed drained ({@code last}: at cutover, every
+   * partition changed since it was verified, settled or not, and those that differed).
+   */
+  private MigrationState verifyPass(MigrationState s, boolean last) {
+    double before = sdk.charged();
+    IncrementalVerifier.Pass pass =
+        incremental.pass(s, now(), options.settleInterval().toMillis(), last);
+    lastPass = pass.report();
+    lastPassRequestUnits = sdk.charged() - before;
+    s = verified(s, pass);
+    save(s);
+    return s;
   }
 
   private void save(MigrationState s) {
@@ -499,10 +655,50 @@ public final class Migrator implements AutoCloseable {
   // ------------------------------------------------------------------------------- cutover
 
   /**
+   * The comparison the incremental passes keep: every partition verified so far and its
+   * differences, with what the last pass of this migrator read (0 when it made none).
+   */
+  public VerifyReport lastVerify() {
+    VerifyReport kept =
+        IncrementalVerifier.report(
+            store.loadLedger().partitions(),
+            0,
+            0,
+            status() == null ? 0 : status().changed().size());
+    if (lastPass == null) {
+      return kept;
+    }
+    return new VerifyReport(
+        kept.partitions(),
+        kept.differingPartitions(),
+        kept.sourceDocuments(),
+        kept.targetDocuments(),
+        kept.differences(),
+        lastPass.partitionsRead(),
+        lastPass.documentsRead(),
+        kept.pending());
+  }
+
+  /** Request units the last verification pass of this migrator spent, both sides. */
+  public double lastVerifyRequestUnits() {
+    return lastPassRequestUnits;
+  }
+
+  /**
    * Waits until the source has been quiet (no change in the feed) for {@code quiet}, drains the
-   * feed (with a latest-version feed, reconciles), verifies and says whether to switch.
+   * feed (with a latest-version feed, reconciles), verifies what changed since it was last verified
+   * (every partition the first time) and says whether to switch.
    */
   public Cutover cutover(Duration quiet, Duration timeout) {
+    return cutover(quiet, timeout, false);
+  }
+
+  /**
+   * {@link #cutover(Duration, Duration)}, verifying every partition of both containers when {@code
+   * fullVerify}, not only those changed since they were last verified.
+   */
+  public Cutover cutover(Duration quiet, Duration timeout, boolean fullVerify) {
+    verifyWhileTailing = false;
     long deadline = now() + timeout.toMillis();
     MigrationState s = run(true, false, () -> false);
     long lastChange = now();
@@ -527,7 +723,15 @@ public final class Migrator implements AutoCloseable {
       }
     }
     s = run(true, true, () -> false);
-    VerifyReport v = verify();
+    VerifyReport v;
+    if (fullVerify) {
+      double before = sdk.charged();
+      v = verify();
+      lastPassRequestUnits = sdk.charged() - before;
+    } else {
+      s = verifyPass(s, true);
+      v = lastPass;
+    }
     if (v.equal()) {
       return new Cutover(
           true,
@@ -548,6 +752,60 @@ public final class Migrator implements AutoCloseable {
             + " `migrate run` again (writes may have resumed) and then cutover",
         v,
         s);
+  }
+
+  /** The final report of a cutover: the verdict, what to switch, the counts and the comparison. */
+  public MigrationReport report(Cutover c) {
+    MigrationReport.Switch to =
+        c.safe()
+            ? new MigrationReport.Switch(
+                spec.target().uri().toString(),
+                spec.targetContainer().toString(),
+                key.targetPaths(),
+                key.computedPropertyOrNull())
+            : null;
+    return new MigrationReport(
+        MigrationReport.SCHEMA,
+        "cutover",
+        c.safe(),
+        c.verdict(),
+        to,
+        c.state(),
+        c.verify(),
+        lastPassRequestUnits,
+        now());
+  }
+
+  /**
+   * The report of a comparison made by {@link #verify} (its request units measured here), with the
+   * saved state.
+   */
+  public MigrationReport report(VerifyReport v, double requestUnits) {
+    MigrationState s = status();
+    if (s == null) {
+      throw new IllegalStateException("no migration in the state directory: run it first");
+    }
+    return new MigrationReport(
+        MigrationReport.SCHEMA,
+        "verify",
+        v.equal(),
+        v.equal()
+            ? "the target holds exactly the source's documents, as the migrator writes them"
+            : v.differences().size()
+                + " documents differ: during catch-up, writes not applied yet; with the source"
+                + " quiet and the feed drained, a problem to look at (the ids are listed)",
+        null,
+        s,
+        v,
+        requestUnits,
+        now());
+  }
+
+  /** {@link #verify}, with the request units it spent: a full comparison and its report. */
+  public MigrationReport verifyReport() {
+    double before = sdk.charged();
+    VerifyReport v = verify();
+    return report(v, sdk.charged() - before);
   }
 
   @Override

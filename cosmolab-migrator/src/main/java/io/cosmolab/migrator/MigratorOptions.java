@@ -19,6 +19,10 @@ import java.util.Objects;
  *     mode its state saved
  * @param reconcileInterval with the latest-version feed, the least time between two reconciliation
  *     passes while tailing
+ * @param verifyInterval the least time between two incremental verification passes while tailing
+ *     (each with the feed drained); negative: none while tailing, only at cutover
+ * @param settleInterval how long a partition of the target must have had no write before a pass
+ *     while tailing verifies it
  */
 public record MigratorOptions(
     InstantSource clock,
@@ -28,7 +32,9 @@ public record MigratorOptions(
     int pageSize,
     Duration pollInterval,
     ChangeFeedMode changeFeed,
-    Duration reconcileInterval) {
+    Duration reconcileInterval,
+    Duration verifyInterval,
+    Duration settleInterval) {
 
   public MigratorOptions {
     Objects.requireNonNull(clock, "clock");
@@ -36,6 +42,12 @@ public record MigratorOptions(
     Objects.requireNonNull(fault, "fault");
     Objects.requireNonNull(changeFeed, "changeFeed");
     Objects.requireNonNull(reconcileInterval, "reconcileInterval");
+    Objects.requireNonNull(verifyInterval, "verifyInterval");
+    Objects.requireNonNull(settleInterval, "settleInterval");
+    if (settleInterval.isNegative()) {
+      throw new IllegalArgumentException(
+          "the settle interval is 0 or more, not " + settleInterval.toMillis() + " ms");
+    }
     if (parallelism < 1 || pageSize < 1) {
       throw new IllegalArgumentException("parallelism and page size are 1 or more");
     }
@@ -43,7 +55,8 @@ public record MigratorOptions(
 
   /**
    * Defaults: 8 target partitions written at once, pages of 500, polling every 250 ms, the change
-   * feed chosen automatically, reconciliation at most once a minute while tailing.
+   * feed chosen automatically, reconciliation at most once a minute while tailing, an incremental
+   * verification pass at most once a minute while tailing, over partitions with no write for 10 s.
    */
   public static MigratorOptions of(InstantSource clock) {
     return new MigratorOptions(
@@ -54,22 +67,66 @@ public record MigratorOptions(
         500,
         Duration.ofMillis(250),
         ChangeFeedMode.AUTO,
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1),
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(10));
   }
 
   public MigratorOptions withFault(Fault f) {
     return new MigratorOptions(
-        clock, sleeper, f, parallelism, pageSize, pollInterval, changeFeed, reconcileInterval);
+        clock,
+        sleeper,
+        f,
+        parallelism,
+        pageSize,
+        pollInterval,
+        changeFeed,
+        reconcileInterval,
+        verifyInterval,
+        settleInterval);
   }
 
   public MigratorOptions withPageSize(int n) {
     return new MigratorOptions(
-        clock, sleeper, fault, parallelism, n, pollInterval, changeFeed, reconcileInterval);
+        clock,
+        sleeper,
+        fault,
+        parallelism,
+        n,
+        pollInterval,
+        changeFeed,
+        reconcileInterval,
+        verifyInterval,
+        settleInterval);
   }
 
   public MigratorOptions withChangeFeed(ChangeFeedMode m) {
     return new MigratorOptions(
-        clock, sleeper, fault, parallelism, pageSize, pollInterval, m, reconcileInterval);
+        clock,
+        sleeper,
+        fault,
+        parallelism,
+        pageSize,
+        pollInterval,
+        m,
+        reconcileInterval,
+        verifyInterval,
+        settleInterval);
+  }
+
+  /** With incremental passes at most every {@code interval} (negative: none while tailing). */
+  public MigratorOptions withVerify(Duration interval, Duration settle) {
+    return new MigratorOptions(
+        clock,
+        sleeper,
+        fault,
+        parallelism,
+        pageSize,
+        pollInterval,
+        changeFeed,
+        reconcileInterval,
+        interval,
+        settle);
   }
 
   /** Waits. */

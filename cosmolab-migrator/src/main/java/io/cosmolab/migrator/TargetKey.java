@@ -4,9 +4,13 @@ import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.PartitionKeyDefinition;
 import com.azure.cosmos.models.PartitionKeyDefinitionVersion;
 import com.azure.cosmos.models.PartitionKind;
+import com.azure.cosmos.models.SqlParameter;
+import com.azure.cosmos.models.SqlQuerySpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -135,6 +139,89 @@ public final class TargetKey {
       throw new IllegalStateException("target document lacks a key: " + target.path("id"));
     }
     return key.text();
+  }
+
+  /**
+   * The values a document holds at the source paths the key reads, as a JSON array, {@code {}}
+   * where it holds none (or an object or an array): what a query of the source for one new logical
+   * partition filters on ({@link #sourceQuery}).
+   */
+  public ArrayNode sourceValuesOf(JsonNode document) {
+    ArrayNode out = JSON.createArrayNode();
+    for (String[] path : segments) {
+      JsonNode node = document;
+      for (String s : path) {
+        node = node == null || !node.isObject() ? null : node.get(s);
+      }
+      if (node == null || node.isContainerNode()) {
+        out.addObject();
+      } else {
+        out.add(node);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A query of the source that returns at least every document whose new key is {@code keyText}, or
+   * null when none can be written: for {@code /a} and {@code /a>/b} the key's values are the
+   * source's; for {@code /a+/b} and {@code /a*N} they come from {@code sourceValues} (a document's
+   * {@link #sourceValuesOf}), null when unknown. It may return more (a string and a number that
+   * print alike make one synthetic key; a filled default matches a missing path): the caller keeps
+   * the documents whose {@link #transform} has that key.
+   */
+  public SqlQuerySpec sourceQuery(String keyText, JsonNode sourceValues, OnMissing onMissing) {
+    JsonNode values;
+    if (computedProperty == null) {
+      try {
+        values = JSON.readTree(keyText);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    } else {
+      values = sourceValues;
+    }
+    if (values == null || !values.isArray() || values.size() != segments.size()) {
+      return null;
+    }
+    String filler = onMissing.mode() == OnMissing.Mode.DEFAULT ? onMissing.value() : null;
+    StringBuilder where = new StringBuilder();
+    List<SqlParameter> params = new ArrayList<>();
+    for (int i = 0; i < segments.size(); i++) {
+      StringBuilder ref = new StringBuilder("c");
+      for (String s : segments.get(i)) {
+        ref.append('[').append(TextNode.valueOf(s)).append(']');
+      }
+      JsonNode v = values.get(i);
+      List<String> any = new ArrayList<>();
+      if (!v.isObject()) {
+        String name = "@v" + i;
+        params.add(new SqlParameter(name, v));
+        any.add(ref + " = " + name);
+        if (computedProperty != null && v.isNumber()) {
+          params.add(new SqlParameter(name + "s", v.asText()));
+          any.add(ref + " = " + name + "s");
+        } else if (computedProperty != null && v.isTextual() && number(v.textValue()) != null) {
+          params.add(new SqlParameter(name + "n", number(v.textValue())));
+          any.add(ref + " = " + name + "n");
+        }
+      }
+      if (v.isObject() || (filler != null && v.isTextual() && v.textValue().equals(filler))) {
+        any.add("NOT IS_DEFINED(" + ref + ")");
+        any.add("IS_OBJECT(" + ref + ")");
+        any.add("IS_ARRAY(" + ref + ")");
+      }
+      where.append(i == 0 ? "" : " AND ").append('(').append(String.join(" OR ", any)).append(')');
+    }
+    return new SqlQuerySpec("SELECT * FROM c WHERE " + where, params);
+  }
+
+  private static Double number(String text) {
+    try {
+      return Double.valueOf(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** The SDK partition key of a document {@link #transform} produced. */

@@ -13,21 +13,29 @@ import java.util.List;
  * @param sourceDocuments documents expected from the source
  * @param targetDocuments documents in the target
  * @param differences every difference, with the ids
+ * @param partitionsRead logical partitions whose documents this comparison read (all of them for a
+ *     full one; for an incremental one, those changed since they were last verified)
+ * @param documentsRead documents it read, both sides
+ * @param pending partitions changed too recently to verify yet (incremental, while tailing); 0 for
+ *     a full comparison and at cutover
  */
 public record VerifyReport(
     long partitions,
     long differingPartitions,
     long sourceDocuments,
     long targetDocuments,
-    List<Difference> differences) {
+    List<Difference> differences,
+    long partitionsRead,
+    long documentsRead,
+    long pending) {
 
   public VerifyReport {
     differences = List.copyOf(differences);
   }
 
-  /** Whether the target holds exactly the source's documents. */
+  /** Whether the target holds exactly the source's documents (with nothing left to verify). */
   public boolean equal() {
-    return differences.isEmpty() && differingPartitions == 0;
+    return differences.isEmpty() && differingPartitions == 0 && pending == 0;
   }
 
   /** How a document differs. */

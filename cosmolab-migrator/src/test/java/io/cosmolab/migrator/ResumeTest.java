@@ -93,6 +93,14 @@ class ResumeTest {
       assertThat(v.differences()).as("seed %d", seed).isEmpty();
       assertThat(v.equal()).isTrue();
       assertThat(v.targetDocuments()).isEqualTo(v.sourceDocuments());
+      // the counts per source range were saved with the position: replayed pages count once
+      assertThat(s.ranges().stream().mapToLong(RangeProgress::copied).sum()).isEqualTo(s.copied());
+      assertThat(s.ranges().stream().mapToLong(RangeProgress::applied).sum())
+          .isEqualTo(s.applied());
+      // and the incremental verification, its marks saved with the position too, agrees
+      Cutover c = m.cutover(java.time.Duration.ZERO, java.time.Duration.ofSeconds(30));
+      assertThat(c.safe()).as("seed %d: %s", seed, c.verdict()).isTrue();
+      assertThat(c.verify().partitions()).isEqualTo(v.partitions());
     }
   }
 }

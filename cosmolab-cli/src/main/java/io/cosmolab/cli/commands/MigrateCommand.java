@@ -11,9 +11,13 @@ import io.cosmolab.migrator.Migrator;
 import io.cosmolab.migrator.MigratorOptions;
 import io.cosmolab.migrator.OnMissing;
 import io.cosmolab.migrator.Plan;
-import io.cosmolab.migrator.VerifyReport;
+import io.cosmolab.migrator.report.MigrationReport;
+import io.cosmolab.migrator.report.ReportText;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -34,8 +38,11 @@ import picocli.CommandLine.Option;
           + " real account): plan (preflight), run (create the target, copy a snapshot, then apply"
           + " the source's all-versions-and-deletes change feed; resumable), status, verify (per"
           + " logical partition: count and an order-independent hash of user content, every"
-          + " difference with its id) and cutover (wait for a quiet source, drain, verify, say"
-          + " whether to switch). See docs/migrator.md for the procedure and failure cases.",
+          + " difference with its id; the run also verifies settled partitions while it tails) and"
+          + " cutover (wait for a quiet source, drain, verify what changed, say whether to switch)."
+          + " status shows progress per source feed range, with the lag in seconds and documents;"
+          + " verify and cutover write the final report with --json FILE and --html FILE. See"
+          + " docs/migrator.md for the procedure and failure cases.",
       "",
       "Keys (--partition-key) take the advisor's forms: /a, /a>/b[>/c] (hierarchical),"
           + " /a+/b (synthetic: the migrator writes the property a_b = \"<a>-<b>\"), /a*N"
@@ -292,6 +299,10 @@ public final class MigrateCommand implements Runnable {
             + " and replaces as upserts, deletes as deletes, a changed key value as a delete of"
             + " the old copy. Progress is saved in --state after every page (state.json, replaced"
             + " atomically); run the same command again after a crash or Ctrl-C and it resumes."
+            + " While tailing, with the feed drained, it verifies (at most every --verify-every"
+            + " seconds) the logical partitions of the target it has not written for --settle"
+            + " seconds, once all of them, then those it wrote since (kept in --state/verify.json;"
+            + " see `migrate status`)."
             + " Without --until-caught-up it keeps tailing until stopped."
       })
   static final class RunCommand implements Callable<Integer> {
@@ -332,6 +343,25 @@ public final class MigrateCommand implements Runnable {
     String changeFeed;
 
     @Option(
+        names = "--verify-every",
+        paramLabel = "SECONDS",
+        defaultValue = "60",
+        description =
+            "While tailing, verify at most this often (${DEFAULT-VALUE}), with the feed drained,"
+                + " the logical partitions of the target that have settled: all of them the first"
+                + " time, then those the run wrote since. -1: only at cutover.")
+    long verifyEvery;
+
+    @Option(
+        names = "--settle",
+        paramLabel = "SECONDS",
+        defaultValue = "10",
+        description =
+            "How long a partition must have had no write from the run before it is verified"
+                + " while tailing (${DEFAULT-VALUE}).")
+    long settle;
+
+    @Option(
         names = "--progress",
         negatable = true,
         description = "Show progress on stderr (default: when stderr is a terminal).")
@@ -343,8 +373,17 @@ public final class MigrateCommand implements Runnable {
       PrintWriter err = spec.commandLine().getErr();
       PrintWriter out = spec.commandLine().getOut();
       boolean show = io.cosmolab.cli.Terminal.showProgress(progress);
+      if (settle < 0 || verifyEvery < -1) {
+        throw new IllegalArgumentException(
+            "--settle is 0 or more and --verify-every -1 (never) or more seconds, not --settle "
+                + settle
+                + " and --verify-every "
+                + verifyEvery);
+      }
       MigratorOptions o =
-          options().withChangeFeed(io.cosmolab.migrator.ChangeFeedMode.parse(changeFeed));
+          options()
+              .withChangeFeed(io.cosmolab.migrator.ChangeFeedMode.parse(changeFeed))
+              .withVerify(Duration.ofSeconds(verifyEvery), Duration.ofSeconds(settle));
       try (Migrator m = Migrator.open(s, state, o)) {
         long[] last = {0};
         MigrationState end =
@@ -373,43 +412,7 @@ public final class MigrateCommand implements Runnable {
 
   /** The state in one line: where the run is, its rates, and its totals. */
   static String line(MigrationState s) {
-    String where;
-    if (s.phase() == MigrationState.Phase.COPYING) {
-      double eta = s.copyEtaSeconds();
-      where =
-          String.format(
-              Locale.ROOT,
-              "copying: copied %,d%s%s",
-              s.copied(),
-              s.sourceDocuments() > 0
-                  ? String.format(
-                      Locale.ROOT,
-                      " of ~%,d (%.0f%%)",
-                      s.sourceDocuments(),
-                      100.0 * copyFraction(s))
-                  : "",
-              eta >= 0 ? String.format(Locale.ROOT, ", ETA %s", duration(eta)) : "");
-    } else {
-      where = String.format(Locale.ROOT, "catching up: copied %,d", s.copied());
-    }
-    return String.format(
-        Locale.ROOT,
-        "%s, skipped %,d, applied %,d (%,d deletes%s), lag %.1f s; %,.0f docs/s, %,.0f RU/s;"
-            + " %,d 429s, %,.0f RU in all; %s feed%s",
-        where,
-        s.skipped(),
-        s.applied(),
-        s.deleted(),
-        s.changeFeedMode() == io.cosmolab.migrator.ChangeFeedMode.LATEST_VERSION
-            ? String.format(Locale.ROOT, ", %,d removed by reconciliation", s.removed())
-            : "",
-        s.lagSeconds(),
-        s.documentsPerSecond(),
-        s.ruPerSecond(),
-        s.throttled(),
-        s.requestUnits(),
-        s.changeFeedMode(),
-        s.ready() ? " - ready" : "");
+    return ReportText.line(s);
   }
 
   /** The bar while copying; the line while catching up. */
@@ -431,16 +434,11 @@ public final class MigrateCommand implements Runnable {
   }
 
   private static double copyFraction(MigrationState s) {
-    return Math.min(1, (s.copied() + s.skipped()) / (double) Math.max(1, s.sourceDocuments()));
+    return ReportText.copyFraction(s);
   }
 
   static String duration(double seconds) {
-    long t = Math.round(seconds);
-    return t < 60
-        ? t + " s"
-        : t < 3600
-            ? String.format(Locale.ROOT, "%d min %02d s", t / 60, t % 60)
-            : String.format(Locale.ROOT, "%d h %02d min", t / 3600, t / 60 % 60);
+    return ReportText.duration(seconds);
   }
 
   /** Options of the commands that work from a state directory. */
@@ -466,8 +464,15 @@ public final class MigrateCommand implements Runnable {
             "The target account's key (default: $COSMOS_TARGET_KEY, else the source's key).")
     String targetAccountKey;
 
-    @Option(names = "--json", description = "Print JSON.")
-    boolean json;
+    @Option(
+        names = "--json",
+        paramLabel = "FILE",
+        arity = "0..1",
+        fallbackValue = "-",
+        description =
+            "JSON: alone, printed instead of the text; with FILE, written to FILE (replaced) and"
+                + " the text printed.")
+    String json;
 
     Migrator open() {
       Accounts a = new Accounts();
@@ -477,13 +482,65 @@ public final class MigrateCommand implements Runnable {
     }
   }
 
+  /** The report files a command was asked for: {@code --html FILE}. */
+  static final class HtmlFile {
+    @Option(
+        names = "--html",
+        paramLabel = "FILE",
+        description =
+            "Also write the final report as one HTML page to FILE (replaced): verdict, counts,"
+                + " progress per source feed range, RU spent, 429s, lag, every difference with its"
+                + " id, and what to switch. Self-contained: inline CSS and SVG, nothing fetched.")
+    Path html;
+  }
+
+  /**
+   * Prints {@code report} as text (or as JSON for a bare {@code --json}) and writes the files asked
+   * for.
+   */
+  static void emit(PrintWriter out, MigrationReport report, String json, Path html) {
+    if (json != null && !json.equals("-")) {
+      write(Path.of(json), report.json(), "--json");
+    }
+    if (html != null) {
+      write(html, report.html(), "--html");
+    }
+    out.print("-".equals(json) ? report.json() + "\n" : report.text());
+    out.flush();
+  }
+
+  private static void write(Path file, String content, String option) {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      throw new IllegalArgumentException(
+          option + " " + file + ": the directory " + parent + " does not exist");
+    }
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException(
+          option
+              + " "
+              + file
+              + " is a directory: give the file to write, e.g. "
+              + file.resolve(option.equals("--html") ? "report.html" : "report.json"));
+    }
+    try {
+      Files.writeString(file, content, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          option + " " + file + ": cannot write it (" + e.getMessage() + ")", e);
+    }
+  }
+
   /** {@code migrate status}. */
   @Command(
       name = "status",
       mixinStandardHelpOptions = true,
       description =
-          "What --state says: documents copied and skipped, changes applied, deletes, lag, 429s,"
-              + " RU spent, and \"ready\" (copied, lag under 2 s). Reads only the state file.")
+          "What --state says: documents copied and skipped, changes applied, deletes, lag (in"
+              + " seconds and in documents), 429s, RU spent, and \"ready\" (copied, lag under 2"
+              + " s); then one line per source feed range: its position in the change feed, the"
+              + " documents copied and changes applied from it, and its lag in documents (a range"
+              + " gone by a split keeps its counts, marked split). Reads only the state file.")
   static final class StatusCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @Mixin FromState from = new FromState();
@@ -495,10 +552,19 @@ public final class MigrateCommand implements Runnable {
         throw new IllegalArgumentException("no migration in " + from.state);
       }
       PrintWriter out = spec.commandLine().getOut();
-      out.println(
-          from.json
-              ? JSON.writeValueAsString(s)
-              : s.source() + " -> " + s.target() + " by " + s.partitionKey() + "\n" + line(s));
+      String text =
+          s.source()
+              + " -> "
+              + s.target()
+              + " by "
+              + s.partitionKey()
+              + "\n"
+              + ReportText.line(s)
+              + ReportText.ranges(s);
+      if (from.json != null && !from.json.equals("-")) {
+        write(Path.of(from.json), JSON.writeValueAsString(s), "--json");
+      }
+      out.println("-".equals(from.json) ? JSON.writeValueAsString(s) : text);
       return 0;
     }
   }
@@ -512,37 +578,23 @@ public final class MigrateCommand implements Runnable {
               + " order-independent hash of user content (system properties and the computed key"
               + " property left out), and lists every missing, extra and different document with"
               + " its id. Exact once the source is quiet and the feed drained; during catch-up the"
-              + " differences are writes not yet applied. Exits 3 on a difference.")
+              + " differences are writes not yet applied. Reads both containers whole (the run's"
+              + " own incremental passes read only what changed). Prints the report (the counts,"
+              + " progress per source range, the comparison, every difference); --json and --html"
+              + " write it as JSON and as one HTML page. Exits 3 on a difference.")
   static final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @Mixin FromState from = new FromState();
+    @Mixin HtmlFile files = new HtmlFile();
 
     @Override
     public Integer call() throws Exception {
       try (Migrator m = from.open()) {
-        VerifyReport v = m.verify();
-        print(spec.commandLine().getOut(), v, from.json);
-        return v.equal() ? 0 : 3;
+        MigrationReport r = m.verifyReport();
+        emit(spec.commandLine().getOut(), r, from.json, files.html);
+        return r.safe() ? 0 : 3;
       }
     }
-  }
-
-  static void print(PrintWriter out, VerifyReport v, boolean json) throws Exception {
-    if (json) {
-      out.println(JSON.writeValueAsString(v));
-      return;
-    }
-    out.printf(
-        Locale.ROOT,
-        "verify: %,d logical partitions, %,d differ; source %,d documents," + " target %,d%n",
-        v.partitions(),
-        v.differingPartitions(),
-        v.sourceDocuments(),
-        v.targetDocuments());
-    for (VerifyReport.Difference d : v.differences()) {
-      out.println("  " + d.kind() + " " + d.partitionKey() + " " + d.id());
-    }
-    out.println(v.equal() ? "verdict: equal" : "verdict: different");
   }
 
   /** {@code migrate cutover}. */
@@ -551,8 +603,12 @@ public final class MigrateCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Stop the source's writers first. Then this drains the change feed until the source has"
-            + " been quiet for --quiet seconds, verifies, and prints the verdict and what to"
-            + " switch. Exits 3 when it is not safe."
+            + " been quiet for --quiet seconds, verifies the logical partitions the run wrote since"
+            + " it last verified them (and those that differed; every partition if it never"
+            + " verified, or with --full-verify), and prints the final report: the verdict, what"
+            + " to switch, the counts, progress per source range, RU, 429s, lag and every"
+            + " difference. --json and --html write it as JSON and as one HTML page. Exits 3 when"
+            + " it is not safe."
       })
   static final class CutoverCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -572,20 +628,28 @@ public final class MigrateCommand implements Runnable {
         description = "Give up waiting for a quiet source after this (${DEFAULT-VALUE}).")
     int timeout;
 
+    @Option(
+        names = "--full-verify",
+        description =
+            "Compare every logical partition of both containers, not only those the run wrote"
+                + " since it last verified them (the default; every partition if it never did)."
+                + " Catches writes made to the target by anyone but the migrator.")
+    boolean fullVerify;
+
+    @Mixin HtmlFile files = new HtmlFile();
+
     @Override
     public Integer call() throws Exception {
+      if (quiet < 0 || timeout <= 0) {
+        throw new IllegalArgumentException(
+            "--quiet is 0 or more and --timeout more than 0 seconds, not "
+                + quiet
+                + " and "
+                + timeout);
+      }
       try (Migrator m = from.open()) {
-        Cutover c = m.cutover(Duration.ofSeconds(quiet), Duration.ofSeconds(timeout));
-        PrintWriter out = spec.commandLine().getOut();
-        if (from.json) {
-          out.println(JSON.writeValueAsString(c));
-        } else {
-          out.println(line(c.state()));
-          if (c.verify() != null) {
-            print(out, c.verify(), false);
-          }
-          out.println((c.safe() ? "SAFE: " : "NOT SAFE: ") + c.verdict());
-        }
+        Cutover c = m.cutover(Duration.ofSeconds(quiet), Duration.ofSeconds(timeout), fullVerify);
+        emit(spec.commandLine().getOut(), m.report(c), from.json, files.html);
         return c.safe() ? 0 : 3;
       }
     }

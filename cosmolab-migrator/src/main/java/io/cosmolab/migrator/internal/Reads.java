@@ -4,6 +4,7 @@ import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.SqlQuerySpec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collections;
@@ -32,20 +33,27 @@ public final class Reads {
 
   /** Every result of {@code q} over {@code c}. */
   public Iterable<ObjectNode> all(CosmosContainer c, SqlQuerySpec q) {
-    return () -> new Results(c, q);
+    return () -> new Results(c, q, null);
+  }
+
+  /** Every result of {@code q} in one logical partition of {@code c}. */
+  public Iterable<ObjectNode> all(CosmosContainer c, SqlQuerySpec q, PartitionKey key) {
+    return () -> new Results(c, q, key);
   }
 
   private final class Results implements Iterator<ObjectNode> {
     private final CosmosContainer container;
     private final SqlQuerySpec query;
+    private final PartitionKey key;
     private String continuation;
     private boolean done;
     private Iterator<ObjectNode> page = Collections.emptyIterator();
     private Iterator<FeedResponse<ObjectNode>> pages;
 
-    Results(CosmosContainer container, SqlQuerySpec query) {
+    Results(CosmosContainer container, SqlQuerySpec query, PartitionKey key) {
       this.container = container;
       this.query = query;
+      this.key = key;
     }
 
     @Override
@@ -53,9 +61,13 @@ public final class Reads {
       while (!page.hasNext() && !done) {
         try {
           if (pages == null) {
+            CosmosQueryRequestOptions o = new CosmosQueryRequestOptions();
+            if (key != null) {
+              o.setPartitionKey(key);
+            }
             pages =
                 container
-                    .queryItems(query, new CosmosQueryRequestOptions(), ObjectNode.class)
+                    .queryItems(query, o, ObjectNode.class)
                     .iterableByPage(continuation, pageSize)
                     .iterator();
           }

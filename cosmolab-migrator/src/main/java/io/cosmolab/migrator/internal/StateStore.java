@@ -13,9 +13,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The state directory: {@code state.json}, replaced atomically (written to a temporary file, forced
- * to disk, renamed over the old one), so a reader or a resumed run sees the old state or the new,
- * never a torn one.
+ * The state directory: {@code state.json} and the verification ledger {@code verify.json}, each
+ * replaced atomically (written to a temporary file, forced to disk, renamed over the old one), so a
+ * reader or a resumed run sees the old state or the new, never a torn one.
  */
 public final class StateStore {
   private static final ObjectMapper JSON =
@@ -48,10 +48,33 @@ public final class StateStore {
   }
 
   public void save(MigrationState state) {
+    write("state.json", state);
+  }
+
+  /** The incremental verification's ledger ({@code verify.json}), empty when there is none. */
+  public VerifyLedger loadLedger() {
+    Path f = dir.resolve("verify.json");
+    if (!Files.exists(f)) {
+      return new VerifyLedger(new java.util.TreeMap<>());
+    }
+    try {
+      return JSON.readValue(f.toFile(), VerifyLedger.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the verification ledger " + f, e);
+    }
+  }
+
+  /** Replaces {@code verify.json}, atomically as the state. */
+  public void saveLedger(VerifyLedger ledger) {
+    write("verify.json", ledger);
+  }
+
+  private void write(String name, Object value) {
     try {
       Files.createDirectories(dir);
-      Path tmp = dir.resolve("state.json.tmp");
-      byte[] bytes = JSON.writeValueAsBytes(state);
+      Path tmp = dir.resolve(name + ".tmp");
+      Path file = dir.resolve(name);
+      byte[] bytes = JSON.writeValueAsBytes(value);
       try (FileChannel ch =
           FileChannel.open(
               tmp,
@@ -62,10 +85,9 @@ public final class StateStore {
         ch.force(true);
       }
       try {
-        Files.move(
-            tmp, file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file(), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot save the migration state in " + dir, e);

@@ -27,27 +27,10 @@ public final class Verifier {
       OnMissing onMissing,
       Iterable<ObjectNode> source,
       Iterable<ObjectNode> target) {
-    String computed = key.computedPropertyOrNull();
-    Map<String, Map<String, Long>> expected = new TreeMap<>(); // partition -> id -> hash
-    long sourceDocs = 0;
-    for (ObjectNode doc : source) {
-      ObjectNode t = key.transform(Canonical.userContent(doc, null), onMissing.onceRunning());
-      if (t == null) {
-        continue;
-      }
-      sourceDocs++;
-      expected
-          .computeIfAbsent(key.keyTextOf(t), k -> new HashMap<>())
-          .put(t.path("id").asText(), Canonical.hash(Canonical.userContent(t, computed)));
-    }
+    Map<String, Map<String, Long>> expected = new TreeMap<>();
+    long sourceDocs = digestSource(key, onMissing, source, p -> true, expected, null);
     Map<String, Map<String, Long>> actual = new TreeMap<>();
-    long targetDocs = 0;
-    for (ObjectNode doc : target) {
-      targetDocs++;
-      actual
-          .computeIfAbsent(key.keyTextOf(doc), k -> new HashMap<>())
-          .put(doc.path("id").asText(), Canonical.hash(Canonical.userContent(doc, computed)));
-    }
+    long targetDocs = digestTarget(key, target, p -> true, actual);
     TreeSet<String> partitions = new TreeSet<>(expected.keySet());
     partitions.addAll(actual.keySet());
     List<VerifyReport.Difference> differences = new ArrayList<>();
@@ -61,7 +44,82 @@ public final class Verifier {
       differing++;
       differences(p, e, a, differences);
     }
-    return new VerifyReport(partitions.size(), differing, sourceDocs, targetDocs, differences);
+    return new VerifyReport(
+        partitions.size(),
+        differing,
+        sourceDocs,
+        targetDocs,
+        differences,
+        partitions.size(),
+        sourceDocs + targetDocs,
+        0);
+  }
+
+  /**
+   * Adds to {@code into} (partition, id, hash) each source document as the run writes it, for the
+   * partitions {@code keep} accepts; {@code values}, when given, gets a source-values array of one
+   * document per partition. Returns the documents read.
+   */
+  static long digestSource(
+      TargetKey key,
+      OnMissing onMissing,
+      Iterable<ObjectNode> source,
+      java.util.function.Predicate<String> keep,
+      Map<String, Map<String, Long>> into,
+      Map<String, String> values) {
+    String computed = key.computedPropertyOrNull();
+    long read = 0;
+    for (ObjectNode doc : source) {
+      read++;
+      ObjectNode t = key.transform(Canonical.userContent(doc, null), onMissing.onceRunning());
+      if (t == null) {
+        continue;
+      }
+      String p = key.keyTextOf(t);
+      if (!keep.test(p)) {
+        continue;
+      }
+      into.computeIfAbsent(p, k -> new HashMap<>())
+          .put(t.path("id").asText(), Canonical.hash(Canonical.userContent(t, computed)));
+      if (values != null) {
+        values.putIfAbsent(p, key.sourceValuesOf(t).toString());
+      }
+    }
+    return read;
+  }
+
+  /** Adds the target's documents in the partitions {@code keep} accepts; returns those read. */
+  static long digestTarget(
+      TargetKey key,
+      Iterable<ObjectNode> target,
+      java.util.function.Predicate<String> keep,
+      Map<String, Map<String, Long>> into) {
+    String computed = key.computedPropertyOrNull();
+    long read = 0;
+    for (ObjectNode doc : target) {
+      read++;
+      String p = key.keyTextOf(doc);
+      if (keep.test(p)) {
+        into.computeIfAbsent(p, k -> new HashMap<>())
+            .put(doc.path("id").asText(), Canonical.hash(Canonical.userContent(doc, computed)));
+      }
+    }
+    return read;
+  }
+
+  /** One partition compared: its ledger entry. */
+  static VerifyLedger.Entry compare(
+      String partition,
+      Map<String, Long> e,
+      Map<String, Long> a,
+      String sourceValues,
+      long nowMillis) {
+    List<VerifyReport.Difference> out = new ArrayList<>();
+    boolean equal = e.size() == a.size() && sum(e) == sum(a);
+    if (!equal) {
+      differences(partition, e, a, out);
+    }
+    return new VerifyLedger.Entry(e.size(), a.size(), equal, out, sourceValues, nowMillis);
   }
 
   private static void differences(

@@ -7,6 +7,7 @@ import com.azure.cosmos.models.CosmosBulkItemResponse;
 import com.azure.cosmos.models.CosmosBulkOperationResponse;
 import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosItemOperation;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.migrator.MigratorOptions;
 import io.cosmolab.migrator.TargetKey;
 import java.time.Duration;
@@ -17,7 +18,10 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -64,6 +68,19 @@ public final class Writes implements AutoCloseable {
   private final ExecutorService pool;
   private double estimate; // RU of one write, running mean; 0 until a write is charged
 
+  /**
+   * The target partitions written since the last {@link #drainTouched}, each with one document
+   * upserted into it (empty when only deleted from): what incremental verification reads again.
+   */
+  private final Map<String, Optional<ObjectNode>> touched = new LinkedHashMap<>();
+
+  /** The partitions written since the last call (by key), with a document written into each. */
+  public Map<String, Optional<ObjectNode>> drainTouched() {
+    Map<String, Optional<ObjectNode>> out = new LinkedHashMap<>(touched);
+    touched.clear();
+    return out;
+  }
+
   public Writes(CosmosContainer target, Sdk sdk, MigratorOptions options) {
     this.target = target;
     this.sdk = sdk;
@@ -81,6 +98,10 @@ public final class Writes implements AutoCloseable {
   public void apply(Collection<TargetWrite> writes) {
     if (writes.isEmpty()) {
       return;
+    }
+    for (TargetWrite w : writes) {
+      ObjectNode body = w instanceof TargetWrite.Upsert u ? u.body() : null;
+      touched.merge(w.keyText(), Optional.ofNullable(body), (a, b) -> a.isPresent() ? a : b);
     }
     List<Deque<Pending>> streams = new ArrayList<>();
     Set<String> seen = new HashSet<>();
