@@ -8,7 +8,7 @@ import java.time.Clock;
 public final class KilledRunMain {
   private KilledRunMain() {}
 
-  /** endpoint key database stateDir */
+  /** endpoint key database stateDir maxRu */
   public static void main(String[] args) {
     Endpoint e = new Endpoint(URI.create(args[0]), args[1]);
     MigrationSpec spec =
@@ -19,7 +19,7 @@ public final class KilledRunMain {
             new ContainerRef(args[2], "byRegion"),
             "/region+/userId",
             OnMissing.FAIL,
-            0,
+            Double.parseDouble(args[4]),
             0);
     try (Migrator m =
         Migrator.open(

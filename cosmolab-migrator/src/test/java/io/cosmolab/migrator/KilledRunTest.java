@@ -10,20 +10,31 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The migrator in a child JVM, killed with SIGKILL at seeded random moments while a writer creates,
  * replaces and deletes in the source, started again each time; at the end the target equals the
- * source. Replay a seed with {@code -Dcosmolab.seed=N}. Heavy: each trial starts a JVM.
+ * source. Once with a source that serves the all-versions-and-deletes feed, once with one that
+ * keeps the latest version only (deletes then follow by reconciliation). The child copies under an
+ * RU cap, so the copy lasts several seconds: the first kills land in the copy, the later ones in
+ * the catch-up, and the test checks that both phases were hit. Replay a seed with {@code
+ * -Dcosmolab.seed=N}. Heavy: each trial starts a JVM.
  */
 @Tag("heavy")
 class KilledRunTest {
+  /**
+   * RU/s for the child: the copy of ~650 documents (the 400 seeded and the writer's) then takes
+   * about 6 s of the children's time, so several trials can land in it.
+   */
+  private static final double CHILD_MAX_RU = 500;
 
-  @Test
-  void aRunKilledTenTimesWithSigkill_andRestarted_leavesTheTargetEqualToTheSource(@TempDir Path tmp)
-      throws Exception {
+  @ParameterizedTest(name = "{0} source feed")
+  @ValueSource(strings = {"all-versions-and-deletes", "latest-version"})
+  void aRunKilledTenTimesWithSigkill_andRestarted_leavesTheTargetEqualToTheSource(
+      String feed, @TempDir Path tmp) throws Exception {
     long seed = Long.getLong("cosmolab.seed", System.nanoTime());
     System.out.println(
         "KilledRunTest seed " + seed + " (replay with -Dcosmolab.seed=" + seed + ")");
@@ -32,9 +43,16 @@ class KilledRunTest {
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     try (CosmosLab lab = CosmosLab.builder().start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
-      CosmosContainer source = Lab.orders(client, "k", "orders", 200);
+      String db = feed.startsWith("all") ? "k" : "klv";
+      CosmosContainer source =
+          feed.startsWith("all")
+              ? Lab.orders(client, db, "orders", 400)
+              : Lab.latestVersionOrders(client, db, 400);
+      int killedInCopy = 0;
+      int killedInCatchUp = 0;
       try (Lab.Writer writer = new Lab.Writer(source, seed, 300)) {
         for (int trial = 0; trial < 10; trial++) {
+          MigrationState before = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
           Process p =
               new ProcessBuilder(
                       List.of(
@@ -44,8 +62,9 @@ class KilledRunTest {
                           KilledRunMain.class.getName(),
                           lab.endpoint().toString(),
                           lab.key(),
-                          "k",
-                          tmp.toString()))
+                          db,
+                          tmp.toString(),
+                          Double.toString(CHILD_MAX_RU)))
                   .redirectErrorStream(true)
                   .redirectOutput(logs.resolve("child-" + trial + ".log").toFile())
                   .start();
@@ -56,8 +75,16 @@ class KilledRunTest {
             assertThat(System.nanoTime()).as("the child starts within 60 s").isLessThan(deadline);
             Thread.sleep(20);
           }
-          // the copy of 200 documents takes a few seconds: kills land in the copy and the tail
-          long killAfter = 100L + random.nextInt(6000);
+          // trials 0-1 kill blind, often in the plan or the target's creation (no state yet);
+          // 2-5 wait for the first saved page, so they land in the copy while it lasts; 6-9 kill
+          // blind again, mostly in the catch-up
+          if (trial >= 2 && trial <= 5) {
+            awaitSave(tmp, before, p, log);
+          }
+          long killAfter =
+              trial < 2
+                  ? 100L + random.nextInt(2500)
+                  : trial <= 5 ? 100L + random.nextInt(900) : 100L + random.nextInt(6000);
           boolean ended = p.waitFor(killAfter, TimeUnit.MILLISECONDS);
           assertThat(ended).as("the child ran until killed (see its log)").isFalse();
           if (Boolean.getBoolean("cosmolab.dumpChild")) {
@@ -72,15 +99,25 @@ class KilledRunTest {
           p.destroyForcibly(); // SIGKILL
           p.waitFor();
           MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
+          if (s != null && s.phase() == MigrationState.Phase.COPYING) {
+            killedInCopy++;
+          } else if (s != null) {
+            killedInCatchUp++;
+          }
           System.out.printf(
-              "  trial %d: killed %d ms after it opened: %s%n",
+              "  trial %d: killed %d ms after %s: %s%n",
               trial,
               killAfter,
+              trial >= 2 && trial <= 5 ? "its first save" : "it opened",
               s == null
                   ? "no state yet"
                   : s.phase() + " copied " + s.copied() + " applied " + s.applied());
         }
         assertThat(writer.writes.get()).isPositive();
+        assertThat(killedInCopy).as("kills that landed in the copy (seed %d)", seed).isPositive();
+        assertThat(killedInCatchUp)
+            .as("kills that landed in the catch-up (seed %d)", seed)
+            .isPositive();
         MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
         assertThat(s).as("the children made progress (logs in %s)", logs).isNotNull();
       }
@@ -88,9 +125,9 @@ class KilledRunTest {
       MigrationSpec spec =
           new MigrationSpec(
               e,
-              new ContainerRef("k", "orders"),
+              new ContainerRef(db, "orders"),
               e,
-              new ContainerRef("k", "byRegion"),
+              new ContainerRef(db, "byRegion"),
               "/region+/userId",
               OnMissing.FAIL,
               0,
@@ -98,10 +135,25 @@ class KilledRunTest {
       try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
         MigrationState s = m.run(true, () -> false);
         assertThat(s.ready()).isTrue();
+        assertThat(s.changeFeed()).isEqualTo(feed);
         VerifyReport v = m.verify();
         assertThat(v.differences()).as("seed %d", seed).isEmpty();
         assertThat(v.targetDocuments()).isEqualTo(v.sourceDocuments());
       }
+    }
+  }
+
+  /** Waits until this child has saved a state other than {@code before} (a page applied). */
+  private static void awaitSave(Path stateDir, MigrationState before, Process p, Path log)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (java.util.Objects.equals(
+        new io.cosmolab.migrator.internal.StateStore(stateDir).loadOrNull(), before)) {
+      assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
+      assertThat(System.nanoTime())
+          .as("the child saves its state within 60 s")
+          .isLessThan(deadline);
+      Thread.sleep(10);
     }
   }
 }

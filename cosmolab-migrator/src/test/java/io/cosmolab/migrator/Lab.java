@@ -3,6 +3,7 @@ package io.cosmolab.migrator;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.ChangeFeedPolicy;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.ThroughputProperties;
@@ -23,13 +24,26 @@ final class Lab {
   private Lab() {}
 
   static CosmosContainer orders(CosmosClient client, String db, String name, int n) {
+    return orders(client, db, new CosmosContainerProperties(name, "/tenantId"), n);
+  }
+
+  /**
+   * A source whose change feed is the latest-version one (the default on the service, where all
+   * versions and deletes needs continuous backup).
+   */
+  static CosmosContainer latestVersionOrders(CosmosClient client, String db, int n) {
+    CosmosContainerProperties p = new CosmosContainerProperties("orders", "/tenantId");
+    p.setChangeFeedPolicy(ChangeFeedPolicy.createLatestVersionPolicy());
+    return orders(client, db, p, n);
+  }
+
+  private static CosmosContainer orders(
+      CosmosClient client, String db, CosmosContainerProperties properties, int n) {
     client.createDatabaseIfNotExists(db);
     client
         .getDatabase(db)
-        .createContainer(
-            new CosmosContainerProperties(name, "/tenantId"),
-            ThroughputProperties.createManualThroughput(12_000));
-    CosmosContainer c = client.getDatabase(db).getContainer(name);
+        .createContainer(properties, ThroughputProperties.createManualThroughput(12_000));
+    CosmosContainer c = client.getDatabase(db).getContainer(properties.getId());
     for (int i = 0; i < n; i++) {
       c.createItem(order("o" + i, "t" + (i % 7), REGIONS[i % 3], i));
     }

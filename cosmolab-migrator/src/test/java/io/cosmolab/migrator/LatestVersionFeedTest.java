@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.models.ChangeFeedPolicy;
-import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.PartitionKey;
-import com.azure.cosmos.models.ThroughputProperties;
 import io.cosmolab.testkit.CosmosLab;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -37,22 +34,10 @@ class LatestVersionFeedTest {
     lab.close();
   }
 
-  private static CosmosContainer latestVersionOrders(String db, int n) {
-    client.createDatabaseIfNotExists(db);
-    CosmosContainerProperties p = new CosmosContainerProperties("orders", "/tenantId");
-    p.setChangeFeedPolicy(ChangeFeedPolicy.createLatestVersionPolicy());
-    client.getDatabase(db).createContainer(p, ThroughputProperties.createManualThroughput(12_000));
-    CosmosContainer c = client.getDatabase(db).getContainer("orders");
-    for (int i = 0; i < n; i++) {
-      c.createItem(Lab.order("o" + i, "t" + (i % 7), Lab.REGIONS[i % 3], i));
-    }
-    return c;
-  }
-
   @Test
   void aSourceWithoutAllVersions_isTailedOnItsLatestVersionFeed_andDeletesFollowByReconciliation(
       @TempDir Path tmp) {
-    CosmosContainer source = latestVersionOrders("lv1", 200);
+    CosmosContainer source = Lab.latestVersionOrders(client, "lv1", 200);
     MigrationSpec spec = Lab.spec(lab, "lv1", "orders", "byRegion", "/region");
     try (Lab.Writer writer = new Lab.Writer(source, 11, 80);
         Migrator m = Migrator.open(spec, tmp, Lab.options())) {
@@ -73,7 +58,7 @@ class LatestVersionFeedTest {
 
   @Test
   void aReplaceThatMovesADocument_underTheLatestVersionFeed_leavesNoCopyBehind(@TempDir Path tmp) {
-    CosmosContainer source = latestVersionOrders("lv2", 20);
+    CosmosContainer source = Lab.latestVersionOrders(client, "lv2", 20);
     MigrationSpec spec = Lab.spec(lab, "lv2", "orders", "byRegion", "/region");
     try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
       m.run(true, () -> false);
@@ -90,7 +75,7 @@ class LatestVersionFeedTest {
   @Test
   void askingForAllVersions_fromASourceThatKeepsOnlyTheLatest_isRefusedWithTheWayOut(
       @TempDir Path tmp) {
-    latestVersionOrders("lv3", 5);
+    Lab.latestVersionOrders(client, "lv3", 5);
     MigrationSpec spec = Lab.spec(lab, "lv3", "orders", "byRegion", "/region");
     try (Migrator m =
         Migrator.open(
