@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
     description = {
       "Changes a container's partition key online, through the official Java SDK (cosmolab or a"
           + " real account): plan (preflight), run (create the target, copy a snapshot, then apply"
-          + " the source's all-versions-and-deletes change feed; resumable), status, verify (per"
+          + " the source's change feed, all versions and deletes where the source serves it, else"
+          + " the latest version with a reconciliation pass for deletes; resumable), status, verify (per"
           + " logical partition: count and an order-independent hash of user content, every"
           + " difference with its id; the run also verifies settled partitions while it tails) and"
           + " cutover (wait for a quiet source, drain, verify what changed, say whether to switch)."
@@ -294,9 +295,10 @@ public final class MigrateCommand implements Runnable {
       description = {
         "Plans (a new migration refuses on blocking findings), creates the target (the new key;"
             + " the source's indexing policy, default TTL, unique keys, computed properties,"
-            + " change-feed policy and throughput), takes the source's all-versions change-feed"
-            + " position, copies the documents, then applies the feed from that position: creates"
-            + " and replaces as upserts, deletes as deletes, a changed key value as a delete of"
+            + " change-feed policy and throughput), takes the source's change-feed position"
+            + " (see --change-feed), copies the documents, then applies the feed from that"
+            + " position: creates and replaces as upserts, deletes as deletes (with the"
+            + " latest-version feed, by a reconciliation pass), a changed key value as a delete of"
             + " the old copy. Progress is saved in --state after every page (state.json, replaced"
             + " atomically); run the same command again after a crash or Ctrl-C and it resumes."
             + " While tailing, with the feed drained, it verifies (at most every --verify-every"
