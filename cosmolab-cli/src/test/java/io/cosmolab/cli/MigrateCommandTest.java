@@ -53,6 +53,53 @@ class MigrateCommandTest {
       assertThat(code).as(out + "" + err).isEqualTo(3);
       assertThat(out.toString()).contains("missing key paths  1 [o7]").contains("blocked");
 
+      // with the source's busiest second, the advisor finds the throughput to give the target
+      Path workload =
+          java.nio.file.Files.writeString(
+              state.resolveSibling(state.getFileName() + "-workload.yaml"),
+              """
+              name: orders
+              operations:
+                - { type: create, rate: 500 }
+                - { type: read, rate: 15000 }
+              """);
+      code =
+          run(
+              concat(
+                  new String[] {
+                    "migrate",
+                    "plan",
+                    "--source",
+                    "shop/orders",
+                    "--partition-key",
+                    "/id",
+                    "--workload",
+                    workload.toString()
+                  },
+                  common));
+      assertThat(code).as(out + "" + err).isEqualTo(0);
+      assertThat(out.toString())
+          .as(out.toString())
+          .containsPattern("at peak +workload orders: give the target at least [0-9,]+ RU/s manual")
+          .contains("physical partitions")
+          .contains("predicted 429s 0.0%");
+      code =
+          run(
+              concat(
+                  new String[] {
+                    "migrate",
+                    "plan",
+                    "--source",
+                    "shop/orders",
+                    "--partition-key",
+                    "/id",
+                    "--workload-container",
+                    "orders"
+                  },
+                  common));
+      assertThat(code).isEqualTo(2);
+      assertThat(err.toString()).contains("--workload-container needs --workload FILE");
+
       code =
           run(
               concat(

@@ -155,7 +155,16 @@ public final class Migrator implements AutoCloseable {
    * key at the target's throughput (nothing is written).
    */
   public Plan plan() {
-    return Planner.plan(spec, reads.all(source), targetThroughput());
+    return plan(null);
+  }
+
+  /**
+   * {@link #plan()}, and with a {@code workload} the advisor also weighs the new key at the
+   * workload's peak: at the target's throughput when the spec names one, else at the least
+   * throughput that serves the peak (the throughput to give the target).
+   */
+  public Plan plan(PlanWorkload workload) {
+    return Planner.plan(spec, reads.all(source), targetThroughput(), workload);
   }
 
   /** The target's throughput as the engine models it, or null under a database's shared one. */

@@ -53,16 +53,18 @@ public record Plan(
   }
 
   /**
-   * The advisor's judgement of the new key over the source's documents (no workload: storage,
-   * layout and the key's shape only).
+   * The advisor's judgement of the new key over the source's documents: storage, layout and the
+   * key's shape; with a workload, also the RU/s each partition must serve at its peak.
    *
    * @param verdict recommended, risky or rejected
    * @param score 0–100
    * @param reasons worst first
    * @param throughputKind manual or autoscale
-   * @param throughputRuPerSecond the target's throughput (the source's unless given)
+   * @param throughputRuPerSecond the throughput weighed: the target's (the source's unless given),
+   *     or, with a workload and no target throughput given, the least that serves the peak
    * @param physicalPartitions the partitions the target reaches with that throughput and this data
    * @param hotPartitionRatio the fullest partition's storage over the mean
+   * @param peak the workload's peak on that layout; null without a workload
    */
   public record Advice(
       String verdict,
@@ -71,11 +73,33 @@ public record Plan(
       String throughputKind,
       double throughputRuPerSecond,
       int physicalPartitions,
-      double hotPartitionRatio) {
+      double hotPartitionRatio,
+      Peak peak) {
     public Advice {
       reasons = List.copyOf(reasons);
     }
   }
+
+  /**
+   * The workload's busiest second under the new key.
+   *
+   * @param workload the workload container it came from
+   * @param minimumSearched true when the throughput is the least that serves the peak (no {@code
+   *     --target-throughput} was given)
+   * @param minimumRuPerSecond the least throughput with no physical partition over its budget at
+   *     peak; null when none can (a logical partition alone needs more than one physical partition
+   *     serves)
+   * @param busiestRuPerSecond the busiest physical partition's demand at the throughput weighed
+   * @param budgetRuPerSecond each physical partition's share of that throughput
+   * @param predicted429Share the share of requests at peak the advisor predicts would get 429
+   */
+  public record Peak(
+      String workload,
+      boolean minimumSearched,
+      Double minimumRuPerSecond,
+      double busiestRuPerSecond,
+      double budgetRuPerSecond,
+      double predicted429Share) {}
 
   /** An id that would occur {@code count} times in the new logical partition {@code key}. */
   public record Collision(String key, String id, int count) {}

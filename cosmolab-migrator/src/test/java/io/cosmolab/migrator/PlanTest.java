@@ -106,4 +106,91 @@ class PlanTest {
     assertThat(client.getDatabase("shop").readAllContainers().stream().map(c -> c.getId()))
         .doesNotContain("orders4");
   }
+
+  /** The source's busiest second: creates and point reads, spread like the documents. */
+  private static Path workload(Path dir, int creates, int reads) throws java.io.IOException {
+    return java.nio.file.Files.writeString(
+        dir.resolve("workload.yaml"),
+        String.join(
+            "\n",
+            "name: orders",
+            "operations:",
+            "  - { type: create, rate: " + creates + " }",
+            "  - { type: read, rate: " + reads + " }",
+            ""));
+  }
+
+  @Test
+  void plan_withAWorkload_findsTheLeastThroughputThatServesItsPeak_underTheNewKey(@TempDir Path tmp)
+      throws Exception {
+    PlanWorkload w = PlanWorkload.read(workload(tmp, 1_000, 20_000), null, "orders");
+    try (Migrator m =
+        Migrator.open(
+            Lab.spec(lab, "shop", "orders", "orders6", "/region+/userId"),
+            Path.of("unused"),
+            Lab.options())) {
+      Plan.Advice a = m.plan(w).advice();
+      Plan.Peak peak = a.peak();
+      assertThat(peak.workload()).isEqualTo("orders");
+      assertThat(peak.minimumSearched()).isTrue();
+      // ~1,000 creates at ~6-7 RU and 20,000 reads at 1 RU: more than one partition's 10,000
+      assertThat(peak.minimumRuPerSecond()).isNotNull().isGreaterThan(10_000);
+      assertThat(a.throughputRuPerSecond()).isEqualTo(peak.minimumRuPerSecond());
+      assertThat(a.physicalPartitions()).isGreaterThan(1);
+      assertThat(peak.busiestRuPerSecond()).isLessThanOrEqualTo(peak.budgetRuPerSecond() + 1e-6);
+      assertThat(peak.predicted429Share()).isZero();
+    }
+  }
+
+  @Test
+  void plan_withAWorkload_atAGivenTargetThroughput_predictsItsThrottling(@TempDir Path tmp)
+      throws Exception {
+    PlanWorkload w = PlanWorkload.read(workload(tmp, 1_000, 20_000), null, "orders");
+    MigrationSpec given =
+        new MigrationSpec(
+            new Endpoint(lab.endpoint(), lab.key()),
+            new ContainerRef("shop", "orders"),
+            new Endpoint(lab.endpoint(), lab.key()),
+            new ContainerRef("shop", "orders7"),
+            "/region",
+            OnMissing.SKIP,
+            0,
+            12_000);
+    try (Migrator m = Migrator.open(given, Path.of("unused"), Lab.options())) {
+      Plan.Advice a = m.plan(w).advice();
+      assertThat(a.peak().minimumSearched()).isFalse();
+      assertThat(a.throughputRuPerSecond()).isEqualTo(12_000);
+      // three regions on two partitions of 6,000 RU/s: one region alone needs ~9,000
+      assertThat(a.peak().busiestRuPerSecond()).isGreaterThan(a.peak().budgetRuPerSecond());
+      assertThat(a.peak().predicted429Share()).isPositive();
+    }
+  }
+
+  @Test
+  void aWorkloadWithoutOperations_orWithoutTheSourcesContainer_isRefusedNamingWhy(@TempDir Path tmp)
+      throws Exception {
+    Path empty = java.nio.file.Files.writeString(tmp.resolve("empty.yaml"), "name: orders\n");
+    try (Migrator m =
+        Migrator.open(
+            Lab.spec(lab, "shop", "orders", "orders8", "/region+/userId"),
+            Path.of("unused"),
+            Lab.options())) {
+      PlanWorkload none = PlanWorkload.read(empty, null, "orders");
+      assertThatThrownBy(() -> m.plan(none))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("orders has no operations");
+    }
+    Path two =
+        java.nio.file.Files.writeString(
+            tmp.resolve("two.yaml"),
+            """
+            containers:
+              - { name: a, operations: [ { type: read, rate: 10 } ] }
+              - { name: b, operations: [ { type: read, rate: 10 } ] }
+            """);
+    assertThatThrownBy(() -> PlanWorkload.read(two, null, "orders"))
+        .hasMessageContaining("none is named orders")
+        .hasMessageContaining("--workload-container");
+    assertThat(PlanWorkload.read(two, "b", "orders").container().name()).isEqualTo("b");
+  }
 }

@@ -11,6 +11,7 @@ import io.cosmolab.migrator.Migrator;
 import io.cosmolab.migrator.MigratorOptions;
 import io.cosmolab.migrator.OnMissing;
 import io.cosmolab.migrator.Plan;
+import io.cosmolab.migrator.PlanWorkload;
 import io.cosmolab.migrator.report.MigrationReport;
 import io.cosmolab.migrator.report.ReportText;
 import java.io.IOException;
@@ -199,6 +200,41 @@ public final class MigrateCommand implements Runnable {
             + " would stop `run`."
       })
   static final class PlanCommand implements Callable<Integer> {
+    /** What the workload's peak says of the new key, in one line. */
+    static String peakLine(Plan.Advice a) {
+      Plan.Peak k = a.peak();
+      String demand =
+          String.format(
+              Locale.ROOT,
+              "the busiest partition needs %,.0f of its %,.0f RU/s; predicted 429s %.1f%%",
+              k.busiestRuPerSecond(),
+              k.budgetRuPerSecond(),
+              100 * k.predicted429Share());
+      if (!k.minimumSearched()) {
+        return String.format(
+            Locale.ROOT,
+            "workload %s at the target's %,.0f RU/s: %s",
+            k.workload(),
+            a.throughputRuPerSecond(),
+            demand);
+      }
+      if (k.minimumRuPerSecond() == null) {
+        return "workload "
+            + k.workload()
+            + ": no throughput serves its peak without 429s (see the reasons above); "
+            + demand;
+      }
+      return String.format(
+          Locale.ROOT,
+          "workload %s: give the target at least %,.0f RU/s %s (--target-throughput), %d"
+              + " physical partitions; %s",
+          k.workload(),
+          k.minimumRuPerSecond(),
+          a.throughputKind(),
+          a.physicalPartitions(),
+          demand);
+    }
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @Mixin Accounts accounts = new Accounts();
     @Mixin What what = new What();
@@ -212,12 +248,39 @@ public final class MigrateCommand implements Runnable {
     @Option(names = "--json", description = "Print the plan as JSON.")
     boolean json;
 
+    @Option(
+        names = "--workload",
+        paramLabel = "FILE",
+        description =
+            "The source's workload at its busiest second, in the advisor's format (YAML; see"
+                + " docs/advisor.md): the advisor then also weighs the new key at that peak, and"
+                + " without --target-throughput finds the least throughput that serves it (the"
+                + " throughput to give the target), with the physical partitions and the predicted"
+                + " 429s. Its candidates, throughput and sample are not used.")
+    Path workload;
+
+    @Option(
+        names = "--workload-container",
+        paramLabel = "NAME",
+        description =
+            "The source's container in a --workload of several (default: the only one, else the"
+                + " one named like the source container).")
+    String workloadContainer;
+
     @Override
     public Integer call() throws Exception {
       MigrationSpec s = what.spec(accounts, target);
       PrintWriter out = spec.commandLine().getOut();
+      if (workloadContainer != null && workload == null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--workload-container needs --workload FILE");
+      }
+      PlanWorkload w =
+          workload == null
+              ? null
+              : PlanWorkload.read(workload, workloadContainer, s.sourceContainer().container());
       try (Migrator m = Migrator.open(s, Path.of("."), options())) {
-        Plan p = m.plan();
+        Plan p = m.plan(w);
         List<String> blocking = p.blocking(s.onMissing());
         if (json) {
           out.println(JSON.writeValueAsString(p));
@@ -277,6 +340,9 @@ public final class MigrateCommand implements Runnable {
                 a.throughputKind(),
                 a.throughputRuPerSecond(),
                 a.reasons().isEmpty() ? "spreads evenly" : a.reasons().get(0));
+            if (a.peak() != null) {
+              out.println("  at peak            " + peakLine(a));
+            }
           }
           out.println(
               blocking.isEmpty()

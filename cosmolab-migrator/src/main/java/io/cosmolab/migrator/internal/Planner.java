@@ -9,6 +9,7 @@ import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.migrator.MigrationSpec;
 import io.cosmolab.migrator.OnMissing;
 import io.cosmolab.migrator.Plan;
+import io.cosmolab.migrator.PlanWorkload;
 import io.cosmolab.migrator.TargetKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,6 +39,19 @@ public final class Planner {
    */
   public static Plan plan(
       MigrationSpec spec, Iterable<ObjectNode> documents, Throughput throughput) {
+    return plan(spec, documents, throughput, null);
+  }
+
+  /**
+   * Plans over {@code documents}; with a {@code throughput}, the advisor judges the new key over
+   * the same pass, and with a {@code workload} also at its peak: at the target's throughput when
+   * the spec names one, else at the least throughput that serves that peak.
+   */
+  public static Plan plan(
+      MigrationSpec spec,
+      Iterable<ObjectNode> documents,
+      Throughput throughput,
+      PlanWorkload workload) {
     Tally tally = new Tally(spec);
     if (throughput == null) {
       for (ObjectNode doc : documents) {
@@ -61,9 +75,20 @@ public final class Planner {
             return d;
           }
         };
+    AdvisorOptions options = options(spec, throughput, workload);
     io.cosmolab.advisor.Advice a =
-        Advisor.analyze(counted, List.of(spec.key().candidate()), new AdvisorOptions(throughput, 0))
-            .get(0);
+        Advisor.analyze(counted, List.of(spec.key().candidate()), options).get(0);
+    Plan.Peak peak = null;
+    if (a.peak() != null) {
+      peak =
+          new Plan.Peak(
+              workload.container().name(),
+              options.findMinimum(),
+              a.peak().minimumRuPerSecond(),
+              a.peak().busiestRuPerSecond(),
+              a.peak().budgetRuPerSecond(),
+              a.peak().predicted429Share());
+    }
     return tally.plan(
         new Plan.Advice(
             a.verdict(),
@@ -72,7 +97,29 @@ public final class Planner {
             a.layout().throughputKind(),
             a.layout().throughputRuPerSecond(),
             a.layout().physicalPartitions(),
-            a.layout().hotPartitionRatio()));
+            a.layout().hotPartitionRatio(),
+            peak));
+  }
+
+  /**
+   * The advisor's options: the documents are all the data (every one is read), the target's
+   * throughput; a workload adds its growth, horizon and peak operations, and the search for the
+   * least throughput unless the spec names the target's.
+   */
+  private static AdvisorOptions options(
+      MigrationSpec spec, Throughput throughput, PlanWorkload workload) {
+    if (workload == null) {
+      return new AdvisorOptions(throughput, 0);
+    }
+    AdvisorOptions w = AdvisorOptions.of(workload.container(), workload.all(), throughput);
+    if (w.peak().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the workload's container "
+              + workload.container().name()
+              + " has no operations: the advisor needs them to weigh the peak");
+    }
+    return new AdvisorOptions(
+        throughput, spec.targetThroughput() == 0, 0, w.growthPerDay(), w.horizonDays(), w.peak());
   }
 
   /** The preflight's counts, one document at a time. */
