@@ -191,7 +191,13 @@ public final class HtmlReport {
     List<Timeline.Lane> lanes = t.lanes();
     double cell = WIDTH / (double) t.steps();
     int top = 38; // the events row and the phases band
-    int height = top + (lanes.size() + 1) * LANE + 34;
+    List<AlertLabel> labels = alertLabels(t, cell);
+    int labelRows = 1;
+    for (AlertLabel a : labels) {
+      labelRows = Math.max(labelRows, a.row() + 1);
+    }
+    int alertsHeight = LANE + (labelRows - 1) * ALERT_ROW;
+    int height = top + lanes.size() * LANE + alertsHeight + 34;
     b.append(
         String.format(
             Locale.ROOT,
@@ -250,7 +256,7 @@ public final class HtmlReport {
             LABEL,
             alertsY,
             WIDTH,
-            LANE - 2));
+            alertsHeight - 2));
     if (t.alerts().isEmpty()) {
       b.append(
           String.format(
@@ -260,7 +266,6 @@ public final class HtmlReport {
               LABEL + 6,
               alertsY + 12));
     }
-    java.util.Set<String> labelled = new java.util.HashSet<>();
     for (Timeline.Mark m : t.alerts()) {
       double x = LABEL + (m.step() + 0.5) * cell;
       b.append(
@@ -272,20 +277,16 @@ public final class HtmlReport {
               alertsY + 8,
               esc(m.rule()),
               esc(m.detail())));
-      if (labelled.add(m.rule())) { // each rule named once, where it first fired
-        String label =
-            m.rule() + (m.partition().isEmpty() ? "" : " (partition " + m.partition() + ")");
-        // ~6 px a character at 10 px: a label that would run past the chart goes left of its mark
-        boolean left = x + 6 + label.length() * 6 > LABEL + t.steps() * cell;
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "<text x=\"%.1f\" y=\"%d\" fill=\"#c2410c\" font-size=\"10\"%s>%s</text>",
-                left ? x - 6 : x + 6,
-                alertsY + 12,
-                left ? " text-anchor=\"end\"" : "",
-                esc(label)));
-      }
+    }
+    for (AlertLabel a : labels) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" fill=\"#c2410c\" font-size=\"10\"%s>%s</text>",
+              a.x(),
+              alertsY + 12 + a.row() * ALERT_ROW,
+              a.leftOfMark() ? " text-anchor=\"end\"" : "",
+              esc(a.text())));
     }
     for (Timeline.Mark m : t.splits()) {
       double x = LABEL + m.step() * cell;
@@ -317,13 +318,70 @@ public final class HtmlReport {
               x,
               x,
               2,
-              alertsY + LANE,
+              alertsY + alertsHeight,
               x - 4,
               esc(e.name())));
     }
-    axis(b, t, alertsY + LANE + 2, cell);
+    axis(b, t, alertsY + alertsHeight + 2, cell);
     b.append("</svg>\n");
     legend(b);
+  }
+
+  /** Pixels between rows of alert labels. */
+  private static final int ALERT_ROW = 12;
+
+  /** The most rows of alert labels; a label that fits none is left to its mark's tooltip. */
+  private static final int ALERT_ROWS = 6;
+
+  /** Where a rule's name is written: beside the mark where it first fired, on a row of its own. */
+  private record AlertLabel(double x, int row, boolean leftOfMark, String text) {}
+
+  /**
+   * Each rule named once, where it first fired, on the first row where it overlaps no other label
+   * and no mark (several rules often fire within seconds of each other; every mark is on the first
+   * row). A label that would run past the chart goes left of its mark. About 6 px a character at 10
+   * px.
+   */
+  private static List<AlertLabel> alertLabels(Timeline t, double cell) {
+    List<AlertLabel> out = new java.util.ArrayList<>();
+    java.util.Set<String> labelled = new java.util.HashSet<>();
+    List<List<double[]>> rows = new java.util.ArrayList<>();
+    rows.add(new java.util.ArrayList<>());
+    for (Timeline.Mark m : t.alerts()) { // every mark's dot is on the first row
+      double x = LABEL + (m.step() + 0.5) * cell;
+      rows.get(0).add(new double[] {x - 4, x + 4});
+    }
+    double end = LABEL + t.steps() * cell;
+    for (Timeline.Mark m : t.alerts()) {
+      if (!labelled.add(m.rule())) {
+        continue;
+      }
+      String text =
+          m.rule() + (m.partition().isEmpty() ? "" : " (partition " + m.partition() + ")");
+      double x = LABEL + (m.step() + 0.5) * cell;
+      double width = text.length() * 6.0;
+      boolean left = x + 6 + width > end;
+      double from = left ? x - 6 - width : x + 6;
+      double to = from + width;
+      for (int row = 0; row < ALERT_ROWS; row++) {
+        if (row == rows.size()) {
+          rows.add(new java.util.ArrayList<>());
+        }
+        boolean free = true;
+        for (double[] used : rows.get(row)) {
+          if (from < used[1] + 4 && used[0] < to + 4) {
+            free = false;
+            break;
+          }
+        }
+        if (free) {
+          rows.get(row).add(new double[] {from, to});
+          out.add(new AlertLabel(left ? x - 6 : x + 6, row, left, text));
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   private static void phaseBand(StringBuilder b, RehearsalReport r, Timeline t, double cell) {
