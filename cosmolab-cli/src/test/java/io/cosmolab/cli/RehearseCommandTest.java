@@ -26,11 +26,9 @@ class RehearseCommandTest {
   void help_listsTheBuiltInScenarios() {
     Result r = run("rehearse", "--help");
     assertThat(r.code()).isZero();
-    assertThat(r.out())
-        .contains("  black-friday ")
-        .contains("  vip-tenant ")
-        .contains("  iot-hot-device ")
-        .contains("  time-key ");
+    for (io.cosmolab.rehearsal.Library l : io.cosmolab.rehearsal.Library.values()) {
+      assertThat(r.out()).contains("  " + l.cliName() + " ");
+    }
     assertThat(r.out()).contains("--html").contains("--json").contains("--example");
   }
 

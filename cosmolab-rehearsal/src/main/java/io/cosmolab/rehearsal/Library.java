@@ -55,7 +55,22 @@ public enum Library {
       "hierarchical-order",
       "sessions of 300 tenants whose traffic doubles at month end: /tenantId>/userId sends each"
           + " dashboard query to its tenant's partition; /userId>/tenantId, the same paths in the"
-          + " wrong order, cannot route a query by tenant alone and sends it to every partition");
+          + " wrong order, cannot route a query by tenant alone and sends it to every partition"),
+  /** Random suffix buckets where no key needed them: every read by the device scans everything. */
+  SUFFIX_FAN_OUT(
+      "suffix-fan-out",
+      "events of 4,000 devices, indexed for cheap writes (only /ts: the key routed every read):"
+          + " /deviceId*100, random buckets added 'for scale', sends each 'a device's events' query"
+          + " to every partition, where it scans all the events for a few (retrieved/output far"
+          + " above 50); /deviceId reads one logical partition, and no device writes enough to"
+          + " need buckets"),
+  /** Order pages look up their products: a products key other than the join's fans each out. */
+  ORDERS_JOIN_PRODUCTS(
+      "orders-join-products",
+      "orders (keyed by /userId) show each line's product, a lookup of the order's /productId"
+          + " by /id in the products container: products keyed by /category send every lookup to"
+          + " all partitions and throttle them all at the sale; /id answers each from one"
+          + " partition, and only the rarer category browse fans out");
 
   private final String cliName;
   private final String description;
@@ -299,7 +314,100 @@ public enum Library {
               null,
               40,
               42);
+      case SUFFIX_FAN_OUT ->
+          new Scenario(
+                  cliName,
+                  description,
+                  workload(
+                      30_000,
+                      1_000_000,
+                      List.of(
+                          new Operation(Operation.Type.CREATE, 2000),
+                          query(
+                              "a device's events",
+                              "SELECT * FROM c WHERE c.deviceId = @device",
+                              20,
+                              "@device",
+                              20))),
+                  List.of(Candidate.bucketed("/deviceId", 100), Candidate.single("/deviceId")),
+                  events(4000, 16),
+                  BLACK_FRIDAY_2026,
+                  List.of(
+                      Phase.constant("normal", minutes(1), 1),
+                      Phase.ramp("evening", minutes(1), 1, 2),
+                      Phase.constant("peak", minutes(2), 2)),
+                  List.of(),
+                  Map.of("/ts", "epoch"),
+                  Duration.ofSeconds(5),
+                  null,
+                  0,
+                  42)
+              .withIndexingPolicy(WRITE_OPTIMISED_INDEX);
+      case ORDERS_JOIN_PRODUCTS ->
+          new Scenario(
+              cliName,
+              description,
+              ScenarioFile.rehearsed(
+                  List.of(
+                      new ContainerWorkload(
+                          "products",
+                          null,
+                          List.of("/category", "/id"),
+                          IntNode.valueOf(20_000),
+                          null,
+                          200_000L,
+                          null,
+                          null,
+                          List.of(
+                              new Operation(Operation.Type.READ, 500),
+                              query(
+                                  "browse a category",
+                                  "SELECT * FROM c WHERE c.category = @category",
+                                  40,
+                                  "@category",
+                                  20)),
+                          null),
+                      new ContainerWorkload(
+                          "orders",
+                          null,
+                          null,
+                          null,
+                          null,
+                          null,
+                          null,
+                          null,
+                          null,
+                          List.of(
+                              new io.cosmolab.advisor.workload.Join(
+                                  "products", "/productId = /id", 1500))))),
+              List.of(Candidate.single("/category"), Candidate.single("/id")),
+              products(4000, 17),
+              BLACK_FRIDAY_2026,
+              List.of(
+                  Phase.constant("normal", minutes(1), 1),
+                  Phase.ramp("sale opens", minutes(1), 1, 2),
+                  Phase.constant("sale", minutes(2), 2)),
+              List.of(),
+              Map.of(),
+              Duration.ofSeconds(5),
+              null,
+              0,
+              42);
     };
+  }
+
+  /**
+   * An indexing policy for write-heavy containers, the standard RU saving: only the path the reads
+   * sort or filter by across partitions is indexed; the rest, the key's path included, is not.
+   */
+  private static final ObjectNode WRITE_OPTIMISED_INDEX;
+
+  static {
+    ObjectNode p = JsonNodeFactory.instance.objectNode();
+    p.put("indexingMode", "consistent");
+    p.putArray("includedPaths").addObject().put("path", "/ts/?");
+    p.putArray("excludedPaths").addObject().put("path", "/*");
+    WRITE_OPTIMISED_INDEX = p;
   }
 
   private static Duration minutes(long m) {
@@ -396,6 +504,37 @@ public enum Library {
       d.put("temperature", Math.round((15 + r.nextDouble() * 10) * 100) / 100.0);
       d.put("firmware", String.format(Locale.ROOT, "1.%d.%d", r.nextInt(4), r.nextInt(10)));
       d.put("readings", pad(r, chatty ? 4000 : 400)); // the chatty one sends full waveforms
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** Events of 4,000 devices, evenly (about 600 B each). */
+  static List<ObjectNode> events(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      d.put("id", "sample-" + i);
+      d.put("deviceId", "dev-" + r.nextInt(4_000));
+      d.put("ts", 1_790_000_000L);
+      d.put("type", new String[] {"reading", "alarm", "heartbeat"}[r.nextInt(3)]);
+      d.put("payload", pad(r, 500));
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** Products in 40 categories (about 1 KB each); each one's id is what orders name it by. */
+  static List<ObjectNode> products(int n, long seed) {
+    Random r = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ObjectNode d = JsonNodeFactory.instance.objectNode();
+      d.put("id", "p" + i);
+      d.put("category", "cat-" + r.nextInt(40));
+      d.put("price", 1 + r.nextInt(500));
+      d.put("description", pad(r, 800));
       out.add(d);
     }
     return out;

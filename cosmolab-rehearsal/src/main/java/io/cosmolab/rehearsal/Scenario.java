@@ -36,6 +36,9 @@ import java.util.Map;
  * @param seed the seed of every random choice: the same seed gives the same report
  * @param burstCapacity whether the account has burst capacity on (off by default, as on the
  *     service): partitions below 3,000 RU/s bank idle RU for up to 300 s
+ * @param indexingPolicy every candidate's container's indexing policy, in the service's JSON form;
+ *     null for the service's default (every path). It decides which filters an index serves and
+ *     which scan, and what a write pays for its index terms.
  */
 public record Scenario(
     String name,
@@ -51,7 +54,12 @@ public record Scenario(
     ClientModel client,
     double scale,
     long seed,
-    boolean burstCapacity) {
+    boolean burstCapacity,
+    ObjectNode indexingPolicy) {
+
+  /** The parts of an indexing policy a rehearsal plays (the engine's query and write paths). */
+  public static final List<String> INDEXING_POLICY_FIELDS =
+      List.of("indexingMode", "automatic", "includedPaths", "excludedPaths", "compositeIndexes");
 
   /** Simulated requests per second at peak that the automatic scale aims at. */
   public static final double AUTO_SCALE_TARGET_PER_SECOND = 500;
@@ -85,7 +93,8 @@ public record Scenario(
         client,
         scale,
         seed,
-        false);
+        false,
+        null);
   }
 
   public Scenario {
@@ -96,6 +105,24 @@ public record Scenario(
     events = List.copyOf(events);
     clockFields = Map.copyOf(clockFields);
     client = client == null ? ClientModel.SDK_DEFAULT : client;
+    if (indexingPolicy != null) {
+      for (java.util.Iterator<String> f = indexingPolicy.fieldNames(); f.hasNext(); ) {
+        String field = f.next();
+        if (!INDEXING_POLICY_FIELDS.contains(field)) {
+          throw new IllegalArgumentException(
+              "indexingPolicy."
+                  + field
+                  + " is not rehearsed: give "
+                  + String.join(", ", INDEXING_POLICY_FIELDS));
+        }
+      }
+      try {
+        io.cosmolab.engine.index.IndexingPolicy.fromJson(indexingPolicy);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("indexingPolicy: " + e.getMessage(), e);
+      }
+      indexingPolicy = indexingPolicy.deepCopy();
+    }
     start = start == null ? Instant.parse("2026-11-27T00:00:00Z") : start;
     if (candidates.isEmpty()) {
       throw new IllegalArgumentException("scenario " + name + " has no candidate keys");
@@ -228,7 +255,9 @@ public record Scenario(
         step,
         client,
         scale,
-        newSeed);
+        newSeed,
+        burstCapacity,
+        indexingPolicy);
   }
 
   /** This scenario with another scale factor (0: automatic). */
@@ -246,7 +275,9 @@ public record Scenario(
         step,
         client,
         newScale,
-        seed);
+        seed,
+        burstCapacity,
+        indexingPolicy);
   }
 
   /** This scenario with other phases (to shorten it, say). */
@@ -264,6 +295,28 @@ public record Scenario(
         step,
         client,
         scale,
-        seed);
+        seed,
+        burstCapacity,
+        indexingPolicy);
+  }
+
+  /** This scenario with every candidate's container under {@code policy} (null: the default). */
+  public Scenario withIndexingPolicy(ObjectNode policy) {
+    return new Scenario(
+        name,
+        description,
+        workload,
+        candidates,
+        sample,
+        start,
+        phases,
+        events,
+        clockFields,
+        step,
+        client,
+        scale,
+        seed,
+        burstCapacity,
+        policy);
   }
 }

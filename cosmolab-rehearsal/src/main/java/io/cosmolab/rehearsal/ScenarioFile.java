@@ -41,8 +41,15 @@ import java.util.regex.Pattern;
  * clock: { /createdDate: yyyy-MM-dd }                  # fields set from the virtual clock
  * client: { maxRetries: 9, maxRetryWait: 30s, read: { p50: 4, p99: 10 }, write: { p50: 6, p99: 15 } }
  * burst: true                                          # burst capacity (off by default)
+ * indexingPolicy: { excludedPaths: [{ path: "/*" }], includedPaths: [{ path: "/ts/?" }] }
  * # ... and the workload: sample, candidates, throughput, documents, operations
  * </pre>
+ *
+ * <p>With {@code containers:} (the workload file's form for several), the container that names
+ * {@code candidates} is rehearsed, and each {@code join} of another container into it adds the
+ * lookups it sends as a query operation at the join's rate ({@link
+ * ContainerWorkload#operationsWith}), as the advisor weighs them; the other containers' own
+ * operations are not played.
  */
 public final class ScenarioFile {
   /** The top-level fields this file adds to a workload file. */
@@ -59,7 +66,8 @@ public final class ScenarioFile {
           "events",
           "clock",
           "client",
-          "burst");
+          "burst",
+          "indexingPolicy");
 
   /** The most sample documents read from the workload's sample files. */
   public static final int MAX_SAMPLE = 50_000;
@@ -116,7 +124,8 @@ public final class ScenarioFile {
       @JsonProperty("events") List<EventYaml> events,
       @JsonProperty("clock") Map<String, String> clock,
       @JsonProperty("client") ClientYaml client,
-      @JsonProperty("burst") Boolean burst) {}
+      @JsonProperty("burst") Boolean burst,
+      @JsonProperty("indexingPolicy") ObjectNode indexingPolicy) {}
 
   /** {@code { name, duration, rate }}: rate a number, or [from, to] for a ramp. */
   record PhaseYaml(
@@ -234,14 +243,12 @@ public final class ScenarioFile {
   public static Scenario read(Path file) {
     Workload w = Workload.read(file, TIME_FIELDS);
     Time t = Workload.readAs(file, Time.class);
-    if (w.containers().size() != 1) {
-      throw new IllegalArgumentException(
-          file
-              + ": a rehearsal plays one container; this file has "
-              + w.containers().size()
-              + " (give one container's fields at the top level)");
+    ContainerWorkload c;
+    try {
+      c = rehearsed(w.containers());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
-    ContainerWorkload c = w.containers().get(0);
     try {
       if (c.candidates() == null || c.candidates().isEmpty()) {
         throw new IllegalArgumentException(
@@ -330,10 +337,61 @@ public final class ScenarioFile {
           t.client() == null ? null : t.client().model(),
           scale,
           t.seed() == null ? 42 : t.seed(),
-          t.burst() != null && t.burst());
+          t.burst() != null && t.burst(),
+          t.indexingPolicy());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The container a rehearsal plays: the only one, or the one of several that names candidates,
+   * with the lookups the others' joins send it folded in as query operations. A container that
+   * neither is rehearsed nor joins into it is refused: nothing of it would be played.
+   */
+  static ContainerWorkload rehearsed(List<ContainerWorkload> all) {
+    if (all.size() == 1) {
+      return all.get(0);
+    }
+    List<ContainerWorkload> keyed = new ArrayList<>();
+    for (ContainerWorkload c : all) {
+      if (c.candidates() != null && !c.candidates().isEmpty()) {
+        keyed.add(c);
+      }
+    }
+    if (keyed.size() != 1) {
+      List<String> names = new ArrayList<>();
+      keyed.forEach(k -> names.add(k.name()));
+      throw new IllegalArgumentException(
+          "a rehearsal plays one container: of the "
+              + all.size()
+              + " containers, name candidates in exactly one (named in "
+              + (names.isEmpty() ? "none" : String.join(", ", names))
+              + "); the others' joins into it are played as its lookups");
+    }
+    ContainerWorkload r = keyed.get(0);
+    for (ContainerWorkload c : all) {
+      if (!c.name().equals(r.name())
+          && c.joins().stream().noneMatch(j -> j.container().equals(r.name()))) {
+        throw new IllegalArgumentException(
+            "container "
+                + c.name()
+                + " has no join into "
+                + r.name()
+                + ", the container rehearsed: nothing of it would be played (leave it out)");
+      }
+    }
+    return new ContainerWorkload(
+        r.name(),
+        r.sample(),
+        r.candidates(),
+        r.throughput(),
+        r.autoscale(),
+        r.documents(),
+        r.growthPerDay(),
+        r.horizonMonths(),
+        r.operationsWith(all),
+        r.joins());
   }
 
   /** About 300 columns, in whole seconds, at least 1 s. */

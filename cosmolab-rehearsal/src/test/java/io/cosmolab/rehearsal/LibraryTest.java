@@ -120,4 +120,48 @@ class LibraryTest {
     // and before month end, both are calm
     assertThat(r.candidate("/userId>/tenantId").phases().get(0).throttledAttempts()).isZero();
   }
+
+  @Test
+  void suffixFanOut_bucketsScanEveryPartition_theDeviceKeyReadsOneLogicalPartition() {
+    RehearsalReport r = run(Library.SUFFIX_FAN_OUT);
+    CandidateResult buckets = r.candidate("/deviceId*100");
+    CandidateResult device = r.candidate("/deviceId");
+    // /deviceId is not indexed: under the buckets each read scans every partition for a few rows
+    assertThat(buckets.timeline().alerts())
+        .anySatisfy(
+            m -> {
+              assertThat(m.rule()).isEqualTo("query-fan-out");
+              assertThat(m.detail()).contains("SELECT * FROM c WHERE c.deviceId = @device");
+            })
+        .anySatisfy(m -> assertThat(m.rule()).isEqualTo("cross-partition-queries"));
+    assertThat(buckets.verdict()).isEqualTo("rejected");
+    assertThat(buckets.headline().peak429Share()).isGreaterThan(0.5);
+    assertThat(buckets.headline().failedThrottled()).isPositive();
+    // under the device's own key the same read scans one logical partition: nothing to flag
+    assertThat(device.timeline().alerts()).isEmpty();
+    assertThat(device.verdict()).isEqualTo("recommended");
+    assertThat(device.headline().throttledAttempts()).isZero();
+    assertThat(device.headline().p99Millis()).isLessThan(100);
+  }
+
+  @Test
+  void ordersJoinProducts_aCategoryKeyFansEveryLookupOut_theIdKeyAnswersEachFromOnePartition() {
+    RehearsalReport r = run(Library.ORDERS_JOIN_PRODUCTS);
+    CandidateResult category = r.candidate("/category");
+    CandidateResult id = r.candidate("/id");
+    // the join's lookups are nearly every query, and under /category each visits all partitions
+    assertThat(category.timeline().alerts())
+        .anySatisfy(m -> assertThat(m.rule()).isEqualTo("cross-partition-queries"));
+    assertThat(category.verdict()).isEqualTo("rejected");
+    assertThat(category.headline().peak429Share()).isGreaterThan(0.5);
+    assertThat(category.headline().failedThrottled()).isPositive();
+    assertThat(category.phases().get(0).failedRequests()).isZero(); // before the sale
+    assertThat(id.timeline().alerts())
+        .noneSatisfy(m -> assertThat(m.rule()).isEqualTo("cross-partition-queries"));
+    assertThat(id.verdict()).isEqualTo("recommended");
+    assertThat(id.headline().failedRequests()).isZero();
+    assertThat(id.headline().p99Millis()).isLessThan(100);
+    assertThat(id.headline().throttledAttempts())
+        .isLessThan(category.headline().throttledAttempts() / 100);
+  }
 }

@@ -111,7 +111,8 @@ class RehearsalTest {
             SMALL.client(),
             10,
             7,
-            false);
+            false,
+            null);
     Scenario on =
         new Scenario(
             "burst",
@@ -127,7 +128,8 @@ class RehearsalTest {
             SMALL.client(),
             10,
             7,
-            true);
+            true,
+            null);
     CandidateResult.Headline without = Rehearsal.run(off).candidates().get(0).headline();
     CandidateResult.Headline with = Rehearsal.run(on).candidates().get(0).headline();
     System.out.printf(
@@ -139,5 +141,8 @@ class RehearsalTest {
     assertThat(without.throttledAttempts()).isGreaterThan(0);
     assertThat(with.throttledAttempts()).isLessThan(without.throttledAttempts() / 2);
     assertThat(Rehearsal.run(on).burstCapacity()).isTrue();
+    // a copy keeps it: withSeed and the other copies used to drop burst capacity
+    assertThat(on.withSeed(8).burstCapacity()).isTrue();
+    assertThat(on.withScale(20).withPhases(phases).burstCapacity()).isTrue();
   }
 }

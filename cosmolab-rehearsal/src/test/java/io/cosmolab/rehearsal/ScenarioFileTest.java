@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Scenario files: the advisor's workload with time; bad input names the file, line and field. */
 class ScenarioFileTest {
@@ -83,5 +84,99 @@ class ScenarioFileTest {
     assertThatThrownBy(() -> ScenarioFile.read(resource("late-event.yaml")))
         .hasMessageContaining("late-event.yaml")
         .hasMessageContaining("at PT2M is after the end (PT1M)");
+  }
+
+  /** A scenario file in {@code dir} whose sample is the tests' tenants, with {@code body} added. */
+  private static Path file(Path dir, String body) throws java.io.IOException {
+    String sample = resource("tenants.jsonl").toString().replace("\\", "/");
+    return java.nio.file.Files.writeString(
+        dir.resolve("s.yaml"), body.replace("SAMPLE", "\"" + sample + "\""));
+  }
+
+  @Test
+  void read_severalContainers_rehearsesTheOneWithCandidates_withTheOthersJoinsAsItsLookups(
+      @TempDir Path dir) throws Exception {
+    Scenario s =
+        ScenarioFile.read(
+            file(
+                dir,
+                """
+                duration: 1m
+                indexingPolicy:
+                  excludedPaths: [{ path: "/*" }]
+                  includedPaths: [{ path: "/userId/?" }]
+                containers:
+                  - name: sessions
+                    sample: [SAMPLE]
+                    candidates: [/tenantId, /userId]
+                    throughput: 12000
+                    operations:
+                      - { type: read, rate: 100 }
+                  - name: audit
+                    joins:
+                      - { container: sessions, match: /sessionUser = /userId, rate: 40 }
+                """));
+    assertThat(s.workload().name()).isEqualTo("sessions");
+    assertThat(s.workload().operations()).hasSize(2);
+    assertThat(s.workload().operations().get(1).name())
+        .isEqualTo("join from audit on /sessionUser = /userId");
+    assertThat(s.workload().operations().get(1).rate()).isEqualTo(40);
+    assertThat(s.workload().operations().get(1).sql())
+        .isEqualTo("SELECT * FROM c WHERE c[\"userId\"] = @v");
+    assertThat(s.indexingPolicy().path("excludedPaths").get(0).path("path").asText())
+        .isEqualTo("/*");
+  }
+
+  @Test
+  void read_aContainerThatNeitherIsRehearsedNorJoinsIn_isRefusedNamingIt(@TempDir Path dir)
+      throws Exception {
+    Path f =
+        file(
+            dir,
+            """
+            duration: 1m
+            containers:
+              - name: sessions
+                sample: [SAMPLE]
+                candidates: [/tenantId]
+                throughput: 12000
+                operations: [{ type: read, rate: 100 }]
+              - name: billing
+                operations: [{ type: read, rate: 5 }]
+            """);
+    assertThatThrownBy(() -> ScenarioFile.read(f))
+        .hasMessageContaining("container billing has no join into sessions");
+    Path two =
+        file(
+            dir,
+            """
+            duration: 1m
+            containers:
+              - { name: a, sample: [SAMPLE], candidates: [/tenantId], throughput: 400,
+                  operations: [{ type: read, rate: 1 }] }
+              - { name: b, sample: [SAMPLE], candidates: [/userId], throughput: 400,
+                  operations: [{ type: read, rate: 1 }] }
+            """);
+    assertThatThrownBy(() -> ScenarioFile.read(two))
+        .hasMessageContaining("name candidates in exactly one (named in a, b)");
+  }
+
+  @Test
+  void read_anIndexingPolicyPartARehearsalDoesNotPlay_isRefusedNamingIt(@TempDir Path dir)
+      throws Exception {
+    Path f =
+        file(
+            dir,
+            """
+            duration: 1m
+            indexingPolicy: { spatialIndexes: [{ path: /location/* }] }
+            sample: [SAMPLE]
+            candidates: [/tenantId]
+            throughput: 12000
+            operations: [{ type: read, rate: 100 }]
+            """);
+    assertThatThrownBy(() -> ScenarioFile.read(f))
+        .hasMessageContaining("indexingPolicy.spatialIndexes is not rehearsed")
+        .hasMessageContaining("includedPaths");
   }
 }

@@ -89,4 +89,40 @@ public final class SdkForms {
     json.put("version", d.getVersion() == PartitionKeyDefinitionVersion.V2 ? 2 : 1);
     return PartitionKeyDefinition.fromJson(json);
   }
+
+  /**
+   * The SDK's indexing policy for the service's JSON form, read as the engine reads it (so the
+   * service's implied {@code /"_etag"/?} exclusion is there too): mode, automatic, included and
+   * excluded paths, composite indexes.
+   */
+  public static com.azure.cosmos.models.IndexingPolicy indexingPolicy(JsonNode json) {
+    io.cosmolab.engine.index.IndexingPolicy p =
+        io.cosmolab.engine.index.IndexingPolicy.fromJson(json);
+    com.azure.cosmos.models.IndexingPolicy out = new com.azure.cosmos.models.IndexingPolicy();
+    out.setIndexingMode(
+        com.azure.cosmos.models.IndexingMode.valueOf(p.mode().toUpperCase(Locale.ROOT)));
+    out.setAutomatic(json.path("automatic").asBoolean(true));
+    out.setIncludedPaths(
+        p.includedPaths().stream().map(com.azure.cosmos.models.IncludedPath::new).toList());
+    out.setExcludedPaths(
+        p.excludedPaths().stream().map(com.azure.cosmos.models.ExcludedPath::new).toList());
+    java.util.List<java.util.List<com.azure.cosmos.models.CompositePath>> composites =
+        new java.util.ArrayList<>();
+    for (java.util.List<io.cosmolab.engine.index.IndexingPolicy.CompositePath> c :
+        p.compositeIndexes()) {
+      java.util.List<com.azure.cosmos.models.CompositePath> index = new java.util.ArrayList<>();
+      for (io.cosmolab.engine.index.IndexingPolicy.CompositePath cp : c) {
+        com.azure.cosmos.models.CompositePath sdk = new com.azure.cosmos.models.CompositePath();
+        sdk.setPath(cp.path());
+        sdk.setOrder(
+            cp.ascending()
+                ? com.azure.cosmos.models.CompositePathSortOrder.ASCENDING
+                : com.azure.cosmos.models.CompositePathSortOrder.DESCENDING);
+        index.add(sdk);
+      }
+      composites.add(index);
+    }
+    out.setCompositeIndexes(composites);
+    return out;
+  }
 }

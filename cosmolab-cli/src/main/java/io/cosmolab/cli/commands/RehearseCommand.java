@@ -49,7 +49,9 @@ import picocli.CommandLine.Parameters;
       "  iot-hot-device  a device at 20 GB goes hot: /deviceId, /deviceId+/day",
       "  time-key        every write on today's partition: /createdDate, /yyyyMM, /userId",
       "  game-hot-server a launch crowds one game server: /serverId, /serverId*20",
-      "  hierarchical-order  tenant dashboards: /tenantId>/userId, /userId>/tenantId"
+      "  hierarchical-order  tenant dashboards: /tenantId>/userId, /userId>/tenantId",
+      "  suffix-fan-out  buckets nobody needed: /deviceId*100, /deviceId",
+      "  orders-join-products  order pages look up products: /category, /id"
     })
 public final class RehearseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -65,7 +67,7 @@ public final class RehearseCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "Run a built-in scenario: black-friday, vip-tenant, iot-hot-device, time-key,"
-              + " game-hot-server or hierarchical-order.")
+              + " game-hot-server, hierarchical-order, suffix-fan-out or orders-join-products.")
   String example;
 
   @Option(names = "--html", paramLabel = "FILE", description = "Write the report as HTML.")

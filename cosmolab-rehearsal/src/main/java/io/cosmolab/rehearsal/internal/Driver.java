@@ -120,7 +120,12 @@ public final class Driver {
       containers.add(
           db.createContainer(
               ContainerSettings.of("c" + c, candidates.get(c).definition())
-                  .withThroughput(scaled)));
+                  .withThroughput(scaled)
+                  .withIndexingPolicy(
+                      scenario.indexingPolicy() == null
+                          ? null
+                          : io.cosmolab.engine.index.IndexingPolicy.fromJson(
+                              scenario.indexingPolicy()))));
       latencies.add(new LatencyModel(scenario.client(), new Random(scenario.seed() * 31 + c + 1)));
     }
   }

@@ -260,8 +260,12 @@ public final class LiveDriver {
       }
       io.cosmolab.engine.partitioning.PartitionKeyDefinition def = candidates.get(c).definition();
       throughput[c] = provisionable(t.maxRuPerSecond() / scale);
-      db.createContainer(
-          new CosmosContainerProperties(name, SdkForms.definition(def)), properties(throughput[c]));
+      CosmosContainerProperties props =
+          new CosmosContainerProperties(name, SdkForms.definition(def));
+      if (scenario.indexingPolicy() != null) {
+        props.setIndexingPolicy(SdkForms.indexingPolicy(scenario.indexingPolicy()));
+      }
+      db.createContainer(props, properties(throughput[c]));
       CosmosContainer container = db.getContainer(name);
       containers.add(container);
       definitions.add(def);
