@@ -134,13 +134,22 @@ public final class Advisor {
         name, pass.documents, pass.bytes, throughput, operations, out);
   }
 
-  /** The fields the operations address with a distribution other than the data's. */
+  /**
+   * The fields the operations address with a distribution other than the data's, and those a query
+   * that visits every partition in document order filters by (how many documents it matches decides
+   * which partitions give its page: {@code Demand}).
+   */
   private static List<String> addressedFields(AdvisorOptions options, List<Candidate> candidates) {
     Set<String> out = new LinkedHashSet<>();
     for (Operation op : options.peak()) {
       for (Candidate c : candidates) {
-        Access a = Route.of(op, c).access();
-        if (a.distribution() != Access.Distribution.DATA) {
+        Route route = Route.of(op, c);
+        Access a = route.access();
+        if (a.distribution() != Access.Distribution.DATA
+            || (a.by() != null
+                && route.reach() == Route.Reach.ALL
+                && route.inDocumentOrder()
+                && !route.lookup())) {
           out.add(a.by());
         }
       }

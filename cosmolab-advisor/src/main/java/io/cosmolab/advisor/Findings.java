@@ -82,7 +82,7 @@ final class Findings {
     Demand demand =
         options.peak().isEmpty()
             ? null
-            : new Demand(s, reservoir, options.peak(), meanSize, meanTerms, timeBased);
+            : new Demand(s, reservoir, options.peak(), meanSize, meanTerms, timeBased, now);
     Demand.Sizing minimum =
         demand == null ? null : demand.minimum(options.throughput(), layouts, limits);
     Throughput throughput = options.throughput();

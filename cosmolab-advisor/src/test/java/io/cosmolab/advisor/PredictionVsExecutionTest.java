@@ -330,4 +330,74 @@ class PredictionVsExecutionTest {
           .isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(10));
     }
   }
+
+  @Test
+  void aFanOutQuerysPage_isReadFromTheFirstPartitionThatHoldsEnoughMatches_asTheEngineCharges() {
+    // 100 tenants of 60 sessions by 60 users: under /tenantId+/userId a tenant's sessions are on
+    // every partition, about 15 on each of 4, so a dashboard's page of 10 comes from the first
+    List<ObjectNode> docs = new java.util.ArrayList<>();
+    for (int t = 0; t < 100; t++) {
+      for (int u = 0; u < 60; u++) {
+        ObjectNode d = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        d.put("id", "s" + t + "-" + u);
+        d.put("tenantId", "t" + t);
+        d.put("userId", "u" + u);
+        d.put("payload", "x".repeat(300));
+        d.put("tenantId_userId", "t" + t + "-u" + u); // the property the application writes
+        docs.add(d);
+      }
+    }
+    Candidate key = Candidate.synthetic("/tenantId", "/userId");
+    Throughput throughput = Throughput.manual(24_000); // 4 partitions of 6,000 RU/s
+    int dashboards = 400;
+    String sql = "SELECT * FROM c WHERE c.tenantId = @t";
+    Advice predicted =
+        Advisor.analyze(
+                docs.iterator(),
+                List.of(key),
+                new AdvisorOptions(
+                    throughput,
+                    0,
+                    List.of(
+                        Operation.query("tenant dashboard", sql, dashboards, java.util.Map.of())
+                            .withRows(10))))
+            .get(0);
+
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    Container c = loaded(docs, key, throughput, clock);
+    long firstSecond = clock.instant().getEpochSecond();
+    Random pick = new Random(17);
+    double throttled =
+        throttledShare(
+            clock,
+            dashboards,
+            i ->
+                c.query(
+                    io.cosmolab.engine.query.QueryRequest.of(sql)
+                        .withParameters(
+                            java.util.Map.of(
+                                "@t", docs.get(pick.nextInt(docs.size())).get("tenantId")))
+                        .withMaxItemCount(10)));
+    assertThat(throttled).isZero();
+    List<io.cosmolab.engine.routing.PartitionKeyRange> ranges = c.routing().ranges();
+    List<Double> byPartition = predicted.peak().ruPerSecondByPartition();
+    assertThat(byPartition).hasSize(ranges.size());
+    double[] charged = new double[ranges.size()];
+    for (int p = 0; p < ranges.size(); p++) {
+      charged[p] =
+          c.partitionSeconds(ranges.get(p).id(), firstSecond, firstSecond + 2).stream()
+              .mapToDouble(io.cosmolab.engine.metrics.PartitionMetrics.Second::ru)
+              .sum();
+      System.out.printf(
+          "dashboard page: partition %d %s predicted %.0f RU/s, charged %.0f RU%n",
+          p, ranges.get(p), byPartition.get(p), charged[p]);
+    }
+    for (int p = 0; p < ranges.size(); p++) {
+      assertThat(charged[p])
+          .as("partition %d", p)
+          .isCloseTo(byPartition.get(p), org.assertj.core.data.Percentage.withPercentage(15));
+    }
+    // the first partition gives every page's rows; the others only their 2.5 RU per request
+    assertThat(byPartition.get(0)).isGreaterThan(3 * byPartition.get(1));
+  }
 }

@@ -1005,19 +1005,29 @@ public final class Container {
   }
 
   /**
-   * The documents an index selects for the first index-servable predicate, building the index of
-   * its path if needed; null when no predicate's path is indexed (the query must scan).
+   * The documents the index selects for a query's conjuncts — the intersection of the hits of every
+   * indexed equality, else those of the first indexed range — building the index of a path if
+   * needed; null when no predicate's path is indexed (the query must scan).
    */
   java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> indexCandidates(
       List<io.cosmolab.query.plan.IndexPredicate> predicates) {
-    io.cosmolab.query.plan.IndexPredicate p = index.usable(predicates);
-    if (p == null) {
+    List<io.cosmolab.query.plan.IndexPredicate> usable = index.usableAll(predicates);
+    if (usable.isEmpty()) {
       return null;
     }
-    if (!index.covers(p.path())) {
-      writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
+    List<java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef>> hits = new ArrayList<>();
+    for (io.cosmolab.query.plan.IndexPredicate p : usable) {
+      if (!index.covers(p.path())) {
+        writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
+      }
+      hits.add(index.lookup(p));
     }
-    return index.lookup(p);
+    hits.sort(java.util.Comparator.comparingInt(java.util.Set::size));
+    java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> out = hits.get(0);
+    for (int i = 1; i < hits.size() && !out.isEmpty(); i++) {
+      out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
+    }
+    return out;
   }
 
   /**

@@ -67,6 +67,39 @@ class IndexTest {
   }
 
   @Test
+  void aConjunctionOfIndexedEqualities_loadsOnlyTheIntersectionOfTheirHits() {
+    Container c = container("and", IndexingPolicy.DEFAULT);
+    for (int i = 0; i < 1000; i++) {
+      // 10 devices x 100 days: one device has 100 documents, one device's day has 1
+      c.create(
+          obj(
+              "{'id':'d"
+                  + i
+                  + "','pk':'k"
+                  + (i % 50)
+                  + "','device':'v"
+                  + (i % 10)
+                  + "','day':'"
+                  + (i / 10)
+                  + "'}"));
+    }
+    QueryPage page =
+        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day = '42'"));
+    assertThat(page.rows()).hasSize(1);
+    // the service intersects the terms of a conjunction: one document read, not the device's 100
+    assertThat(page.metrics().documentsLoaded()).isEqualTo(1);
+    QueryPage none =
+        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day = 'never'"));
+    assertThat(none.rows()).isEmpty();
+    assertThat(none.metrics().documentsLoaded()).isZero();
+    // a range beside an equality: the equality's hits, the range checked on them
+    QueryPage range =
+        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day > '90'"));
+    assertThat(range.rows()).hasSize(9);
+    assertThat(range.metrics().documentsLoaded()).isEqualTo(100);
+  }
+
+  @Test
   void index_isMaintainedByEveryKindOfWrite() {
     Container c = container("m", IndexingPolicy.DEFAULT);
     for (int i = 0; i < 20; i++) {

@@ -26,11 +26,17 @@ import java.util.Map;
  * the documents. [I] Ranking values by their documents assumes that the values with most data are
  * also the most requested.
  *
+ * <p>{@code matchShare} is the share of all documents a request's value holds, on average over
+ * requests: Σ over values of (the value's share of requests × its share of the sampled documents).
+ * A query by that field finds about that share of the container; NaN when the sample has no values
+ * of the field to say.
+ *
  * @param perBucket the share of requests per EPK bucket
  * @param perKey the share of requests of each key value that the model could place individually
+ * @param matchShare the share of the documents that hold the value a request addresses
  */
 @SuppressWarnings("ArrayRecordComponent") // a computed value, never compared or shared
-public record AccessWeights(double[] perBucket, Map<String, Double> perKey) {
+public record AccessWeights(double[] perBucket, Map<String, Double> perKey, double matchShare) {
 
   /** Computes the weights of {@code access} for candidate {@code stats}. */
   public static AccessWeights of(Access access, CandidateStats stats, Reservoir reservoir) {
@@ -45,23 +51,33 @@ public record AccessWeights(double[] perBucket, Map<String, Double> perKey) {
       }
     }
     Map<String, Double> perKey = new HashMap<>();
-    if (access.distribution() == Access.Distribution.DATA
-        || reservoir == null
-        || reservoir.fieldIndex(access.by()) < 0) {
+    boolean sampled =
+        reservoir != null && access.by() != null && reservoir.fieldIndex(access.by()) >= 0;
+    Map<String, Integer> counts = new HashMap<>();
+    int field = sampled ? reservoir.fieldIndex(access.by()) : -1;
+    if (sampled) {
+      for (Reservoir.Sampled d : reservoir.sample()) {
+        String v = d.fields()[field];
+        if (v != null) {
+          counts.merge(v, 1, Integer::sum);
+        }
+      }
+    }
+    double sampleSize = sampled ? reservoir.sample().size() : 0;
+    if (access.distribution() == Access.Distribution.DATA || !sampled) {
       for (CandidateStats.Heavy h : stats.heaviestByDocuments(32)) {
         perKey.put(h.key(), total == 0 ? 0 : h.estimate() / total);
       }
-      return new AccessWeights(data, perKey);
-    }
-    int field = reservoir.fieldIndex(access.by());
-    int candidate = reservoir.candidateIndex(stats.candidate());
-    Map<String, Integer> counts = new HashMap<>();
-    for (Reservoir.Sampled d : reservoir.sample()) {
-      String v = d.fields()[field];
-      if (v != null) {
-        counts.merge(v, 1, Integer::sum);
+      double matches = Double.NaN;
+      if (sampled && sampleSize > 0 && access.distribution() == Access.Distribution.DATA) {
+        matches = 0; // a request takes a document's value: values are drawn by their documents
+        for (int c : counts.values()) {
+          matches += (c / sampleSize) * (c / sampleSize);
+        }
       }
+      return new AccessWeights(data, perKey, matches);
     }
+    int candidate = reservoir.candidateIndex(stats.candidate());
     List<String> ranked = new ArrayList<>(counts.keySet());
     ranked.sort(
         Comparator.comparing((String v) -> counts.get(v))
@@ -130,7 +146,11 @@ public record AccessWeights(double[] perBucket, Map<String, Double> perKey) {
     for (int i = 0; i < out.length; i++) {
       out[i] += rest * data[i];
     }
-    return new AccessWeights(out, perKey);
+    double matches = 0; // values the sample lacks hold too few documents to count here
+    for (Map.Entry<String, Double> m : mass.entrySet()) {
+      matches += m.getValue() * counts.get(m.getKey()) / Math.max(1, sampleSize);
+    }
+    return new AccessWeights(out, perKey, matches);
   }
 
   /** A document holding only {@code value} at {@code path}: a named value the sample lacks. */

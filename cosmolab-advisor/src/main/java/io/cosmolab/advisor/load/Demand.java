@@ -20,6 +20,16 @@ import java.util.Map;
  * each one the per-partition query charge (2.5 RU). Any layout's per-partition demand then follows
  * by summing buckets, which is how the minimum throughput is searched.
  *
+ * <p>A query that visits every partition, and whose rows come in document order (no ORDER BY, GROUP
+ * BY, DISTINCT or aggregate: those read a page from every partition to merge), reads its page of
+ * rows from the partitions in EPK order: the first one that holds matches gives as many as it
+ * holds, up to the page, then the next. That is how the SDKs page a cross-partition query by
+ * default (the Java SDK's {@code maxDegreeOfParallelism} 0 drains one partition at a time, {@code
+ * ParallelDocumentQueryExecutionContext}), and how the engine pages one; so when each partition
+ * holds a page of matches, the first partition serves every page's rows while the others pay only
+ * the per-partition charge. The matches of a request are its value's share of the documents ({@link
+ * AccessWeights#matchShare}), spread over the partitions like the documents [I].
+ *
  * <p>Assumptions [I]: replaces change every indexed term, patches two; a query loads only the
  * documents it returns (its filter is served by the index); an update that changes a key field is a
  * delete and a create; a time-based key sends every create to the partition of its newest value.
@@ -54,10 +64,24 @@ public final class Demand {
    */
   @SuppressWarnings("ArrayRecordComponent") // internal, never compared
   private record Load(
-      double rate, double[] perBucket, boolean broadcast, double[] legs, double fanOut) {}
+      double rate,
+      double[] perBucket,
+      boolean broadcast,
+      double[] legs,
+      double fanOut,
+      FirstPage page) {}
+
+  /**
+   * A query that visits every partition and reads one page of {@code rows}: its rows' RU/s, the
+   * documents that match a request, and where the documents are (a share per bucket), to fill the
+   * page from the partitions in EPK order on a layout.
+   */
+  @SuppressWarnings("ArrayRecordComponent") // internal, never compared
+  private record FirstPage(double ruPerSecond, double rows, double matches, double[] documents) {}
 
   private final List<Load> loads = new ArrayList<>();
   private final List<Load> targetedLoads = new ArrayList<>();
+  private final List<Load> pagedLoads = new ArrayList<>();
   private final Candidate candidate;
   private final Map<String, Double> perKey = new HashMap<>();
   private final List<Note> notes = new ArrayList<>();
@@ -82,7 +106,32 @@ public final class Demand {
       int meanSize,
       int meanTerms,
       boolean timeBased) {
+    this(stats, reservoir, operations, meanSize, meanTerms, timeBased, (double) stats.documents());
+  }
+
+  /**
+   * @param meanSize the sample's mean document size, bytes
+   * @param meanTerms its mean indexed terms
+   * @param timeBased whether the key follows arrival order (creates go to the newest value)
+   * @param documentsNow the documents the container holds at peak, for the matches of a query
+   */
+  public Demand(
+      CandidateStats stats,
+      Reservoir reservoir,
+      List<Operation> operations,
+      int meanSize,
+      int meanTerms,
+      boolean timeBased,
+      double documentsNow) {
     this.candidate = stats.candidate();
+    double[] documentShares = stats.documentsPerBucket();
+    double documentTotal = 0;
+    for (double d : documentShares) {
+      documentTotal += d;
+    }
+    for (int b = 0; b < documentShares.length && documentTotal > 0; b++) {
+      documentShares[b] /= documentTotal;
+    }
     double read = COSTS.pointRead(meanSize, false);
     for (int i = 0; i < operations.size(); i++) {
       Operation op = operations.get(i);
@@ -153,6 +202,7 @@ public final class Demand {
       }
       double[] weights;
       Map<String, Double> keys;
+      FirstPage page = null;
       if (timeBased && op.type().createsDocuments() && !keyChange) {
         weights = new double[EpkBuckets.COUNT];
         weights[stats.latestBucket()] = 1;
@@ -161,18 +211,33 @@ public final class Demand {
         AccessWeights w = AccessWeights.of(route.access(), stats, reservoir);
         weights = w.perBucket();
         keys = w.perKey();
+        if (op.type() == Operation.Type.QUERY
+            && route.reach() == Route.Reach.ALL
+            && route.inDocumentOrder()
+            && !route.lookup()
+            && !Double.isNaN(w.matchShare())
+            && documentTotal > 0) {
+          page =
+              new FirstPage(
+                  spread, op.rowsOrDefault(), w.matchShare() * documentsNow, documentShares);
+        }
       }
       double[] mine = new double[weights.length];
       double[] myLegs = legs > 0 ? new double[weights.length] : null;
       for (int b = 0; b < weights.length; b++) {
         mine[b] = spread * weights[b];
-        perBucket[b] += mine[b];
+        if (page == null) {
+          perBucket[b] += mine[b];
+        }
         if (myLegs != null) {
           myLegs[b] = legs * weights[b];
         }
       }
       Load load =
-          new Load(op.rate(), mine, route.reach() == Route.Reach.ALL, myLegs, route.fanOut());
+          new Load(op.rate(), mine, route.reach() == Route.Reach.ALL, myLegs, route.fanOut(), page);
+      if (page != null) {
+        pagedLoads.add(load);
+      }
       loads.add(load);
       if (myLegs != null) {
         targetedLoads.add(load);
@@ -202,6 +267,12 @@ public final class Demand {
   /** The demand of each partition of {@code layout}, RU/s. */
   public double[] at(Layouts.Layout layout) {
     double[] out = EpkBuckets.sum(perBucket, layout.bounds());
+    for (Load l : pagedLoads) {
+      double[] rows = pageAt(l.page(), layout);
+      for (int p = 0; p < out.length; p++) {
+        out[p] += rows[p];
+      }
+    }
     for (Load l : targetedLoads) {
       double[] legs = legsAt(l, layout);
       for (int p = 0; p < out.length; p++) {
@@ -232,6 +303,30 @@ public final class Demand {
       legs[p] *= scale;
     }
     return legs;
+  }
+
+  /**
+   * A fan-out query's rows' RU/s on {@code layout}: each partition in EPK order gives the page as
+   * many rows as it holds matches (the request's matches spread like the documents), until the page
+   * is full; a page that finds fewer rows than it asks for costs that much less.
+   */
+  private static double[] pageAt(FirstPage page, Layouts.Layout layout) {
+    double[] share = EpkBuckets.sum(page.documents(), layout.bounds());
+    double[] out = new double[share.length];
+    double left = page.rows();
+    for (int p = 0; p < share.length && left > 0; p++) {
+      double served = Math.min(left, page.matches() * share[p]);
+      out[p] = page.ruPerSecond() * served / page.rows();
+      left -= served;
+    }
+    return out;
+  }
+
+  /** The RU/s of one load on each partition of {@code layout}, before any per-partition charge. */
+  private static double[] placed(Load l, Layouts.Layout layout) {
+    return l.page() != null
+        ? pageAt(l.page(), layout)
+        : EpkBuckets.sum(l.perBucket(), layout.bounds());
   }
 
   /** The RU/s that visiting more than one partition adds, with {@code partitions}. */
@@ -270,7 +365,6 @@ public final class Demand {
     if (loads.isEmpty()) {
       return 0;
     }
-    double[] bounds = layout.bounds();
     int partitions = layout.size();
     int n = loads.size();
     double[][] ru = new double[n][];
@@ -278,7 +372,7 @@ public final class Demand {
     double base = COSTS.queryPerPartition();
     for (int o = 0; o < n; o++) {
       Load l = loads.get(o);
-      ru[o] = EpkBuckets.sum(l.perBucket(), bounds);
+      ru[o] = placed(l, layout);
       if (l.legs() != null) {
         double[] legs = legsAt(l, layout);
         for (int p = 0; p < partitions; p++) {

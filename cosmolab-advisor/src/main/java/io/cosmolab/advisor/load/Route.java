@@ -27,8 +27,11 @@ import java.util.Map;
  * @param fanOut for TARGETED: the keys or prefixes each request visits
  * @param access which documents the requests address
  * @param lookup a point operation whose caller lacks the key: a query over every partition first
+ * @param inDocumentOrder a query whose rows come as the documents are read (see {@link
+ *     QueryShape#inDocumentOrder}); false for point operations
  */
-public record Route(Reach reach, int fanOut, Access access, boolean lookup) {
+public record Route(
+    Reach reach, int fanOut, Access access, boolean lookup, boolean inDocumentOrder) {
 
   /** How many partitions a request visits. */
   public enum Reach {
@@ -42,7 +45,7 @@ public record Route(Reach reach, int fanOut, Access access, boolean lookup) {
     if (op.type() != Operation.Type.QUERY) {
       boolean known = candidate.paths().stream().allMatch(op::knows);
       boolean lookup = !known && !op.type().createsDocuments();
-      return new Route(lookup ? Reach.ALL : Reach.SINGLE, 1, op.access(), lookup);
+      return new Route(lookup ? Reach.ALL : Reach.SINGLE, 1, op.access(), lookup, false);
     }
     QueryShape shape = QueryShape.of(op.sql());
     Map<String, QueryShape.Fixed> fixed = shape.fixed();
@@ -56,16 +59,17 @@ public record Route(Reach reach, int fanOut, Access access, boolean lookup) {
     Access access = leading > 0 ? accessOf(fixed, paths.get(0), op) : anyAccess(shape, op);
     boolean whole = leading == paths.size();
     boolean prefix = candidate.kind() == Candidate.Kind.HIERARCHICAL && leading > 0 && !whole;
+    boolean ordered = shape.inDocumentOrder();
     if (candidate.kind() == Candidate.Kind.BUCKETED && whole) {
-      return new Route(Reach.TARGETED, combinations * candidate.buckets(), access, false);
+      return new Route(Reach.TARGETED, combinations * candidate.buckets(), access, false, ordered);
     }
     if (whole && combinations == 1) {
-      return new Route(Reach.SINGLE, 1, access, false);
+      return new Route(Reach.SINGLE, 1, access, false, ordered);
     }
     if (whole || prefix) {
-      return new Route(Reach.TARGETED, combinations, access, false);
+      return new Route(Reach.TARGETED, combinations, access, false, ordered);
     }
-    return new Route(Reach.ALL, 0, access, false);
+    return new Route(Reach.ALL, 0, access, false, ordered);
   }
 
   /** The access of the values that fix {@code path}: a literal, a literal IN list, a parameter. */
@@ -83,13 +87,19 @@ public record Route(Reach reach, int fanOut, Access access, boolean lookup) {
 
   /**
    * For a query that does not fix the key: the rows it returns follow its first parameter with a
-   * distribution, else the documents.
+   * distribution, else the documents, by the first field its filter fixes (so the share of the
+   * documents a request matches is known; a field fixed by a literal is that one value).
    */
   private static Access anyAccess(QueryShape shape, Operation op) {
     for (Map.Entry<String, QueryShape.Fixed> e : shape.fixed().entrySet()) {
       String p = e.getValue().parameter();
       if (p != null && op.parameters().containsKey(p)) {
         return op.parameters().get(p).withBy(e.getKey());
+      }
+    }
+    for (Map.Entry<String, QueryShape.Fixed> e : shape.fixed().entrySet()) {
+      if (e.getValue().count() == 1) {
+        return accessOf(shape.fixed(), e.getKey(), op);
       }
     }
     return Access.DATA;

@@ -21,8 +21,11 @@ import java.util.regex.Pattern;
  * plan, so a query the advisor calls single-partition is one the SDK sends to one partition.
  *
  * @param fixed field path ({@code /a/b}) → how it is fixed
+ * @param inDocumentOrder rows come in the order the documents are read (no ORDER BY, GROUP BY,
+ *     DISTINCT or aggregate): across partitions the SDKs read such a query one partition after
+ *     another, in EPK order, where an ORDER BY reads a page from every partition to merge them
  */
-public record QueryShape(Map<String, Fixed> fixed) {
+public record QueryShape(Map<String, Fixed> fixed, boolean inDocumentOrder) {
 
   /**
    * How a field is fixed: by {@code literals} (one, or several for IN), or by a parameter.
@@ -84,6 +87,23 @@ public record QueryShape(Map<String, Fixed> fixed) {
       out.putIfAbsent(
           path, new Fixed(parameter == null ? literals : List.of(), parameter, p.values().size()));
     }
-    return new QueryShape(out);
+    return new QueryShape(out, inDocumentOrder(compiled.ast()));
+  }
+
+  private static boolean inDocumentOrder(io.cosmolab.query.ast.Query q) {
+    if (!q.orderBy().isEmpty() || !q.groupBy().isEmpty() || q.distinct()) {
+      return false;
+    }
+    if (q.select() instanceof io.cosmolab.query.ast.Query.Select.Value v) {
+      return !io.cosmolab.query.exec.Executor.containsAggregate(v.expression());
+    }
+    if (q.select() instanceof io.cosmolab.query.ast.Query.Select.Items items) {
+      for (io.cosmolab.query.ast.Query.Select.Item i : items.items()) {
+        if (io.cosmolab.query.exec.Executor.containsAggregate(i.expression())) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 }

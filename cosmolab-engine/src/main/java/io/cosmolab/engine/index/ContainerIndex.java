@@ -177,6 +177,25 @@ public final class ContainerIndex {
     return !byPath.isEmpty();
   }
 
+  /**
+   * The predicates an index lookup serves together: every equality (and IN) on a path the policy
+   * indexes, whose hits are intersected, as the service's index intersects the terms of a
+   * conjunction; without one, the first indexed range. Empty when no predicate's path is indexed.
+   */
+  public List<IndexPredicate> usableAll(List<IndexPredicate> predicates) {
+    List<IndexPredicate> equalities = new java.util.ArrayList<>();
+    for (IndexPredicate p : predicates) {
+      if (p.op() == IndexPredicate.Op.EQUAL && policy.isIndexed(p.path())) {
+        equalities.add(p);
+      }
+    }
+    if (!equalities.isEmpty()) {
+      return equalities;
+    }
+    IndexPredicate first = usable(predicates);
+    return first == null ? List.of() : List.of(first);
+  }
+
   /** The first predicate whose path the policy indexes, or null. */
   public IndexPredicate usable(List<IndexPredicate> predicates) {
     for (IndexPredicate p : predicates) {
