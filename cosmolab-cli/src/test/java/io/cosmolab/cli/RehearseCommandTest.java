@@ -90,6 +90,32 @@ class RehearseCommandTest {
   }
 
   @Test
+  void alertRules_aBadFileExits2NamingIt_andTheyAreNotForALiveEndpoint() throws Exception {
+    Files.writeString(dir.resolve("rules.yaml"), "throttle-rate: { treshold: 0.5 }\n");
+    Result r =
+        run(
+            "rehearse",
+            "--example",
+            "black-friday",
+            "--alert-rules",
+            dir.resolve("rules.yaml").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--alert-rules").contains("rules.yaml").contains("treshold");
+    Files.writeString(dir.resolve("rules.yaml"), "throttle-rate: { threshold: 0.5 }\n");
+    r =
+        run(
+            "rehearse",
+            "--example",
+            "black-friday",
+            "--alert-rules",
+            dir.resolve("rules.yaml").toString(),
+            "--endpoint",
+            "https://localhost:1/");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("a live endpoint evaluates its own");
+  }
+
+  @Test
   void aBadScenarioFile_exits2NamingTheLine() throws Exception {
     Files.writeString(dir.resolve("bad.yaml"), "scenario: x\nphases:\n  - { name: a, rate: 2 }\n");
     Result r = run("rehearse", dir.resolve("bad.yaml").toString());

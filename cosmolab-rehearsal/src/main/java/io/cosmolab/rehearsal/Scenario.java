@@ -39,6 +39,8 @@ import java.util.Map;
  * @param indexingPolicy every candidate's container's indexing policy, in the service's JSON form;
  *     null for the service's default (every path). It decides which filters an index serves and
  *     which scan, and what a write pays for its index terms.
+ * @param alertRules the engine's alert rules the rehearsal evaluates on its virtual clock; null for
+ *     the defaults ({@link io.cosmolab.engine.alerts.AlertRules#defaults()})
  */
 public record Scenario(
     String name,
@@ -55,7 +57,8 @@ public record Scenario(
     double scale,
     long seed,
     boolean burstCapacity,
-    ObjectNode indexingPolicy) {
+    ObjectNode indexingPolicy,
+    io.cosmolab.engine.alerts.AlertRules alertRules) {
 
   /** The parts of an indexing policy a rehearsal plays (the engine's query and write paths). */
   public static final List<String> INDEXING_POLICY_FIELDS =
@@ -94,6 +97,7 @@ public record Scenario(
         scale,
         seed,
         false,
+        null,
         null);
   }
 
@@ -105,6 +109,7 @@ public record Scenario(
     events = List.copyOf(events);
     clockFields = Map.copyOf(clockFields);
     client = client == null ? ClientModel.SDK_DEFAULT : client;
+    alertRules = alertRules == null ? io.cosmolab.engine.alerts.AlertRules.defaults() : alertRules;
     if (indexingPolicy != null) {
       for (java.util.Iterator<String> f = indexingPolicy.fieldNames(); f.hasNext(); ) {
         String field = f.next();
@@ -257,7 +262,8 @@ public record Scenario(
         scale,
         newSeed,
         burstCapacity,
-        indexingPolicy);
+        indexingPolicy,
+        alertRules);
   }
 
   /** This scenario with another scale factor (0: automatic). */
@@ -277,7 +283,8 @@ public record Scenario(
         newScale,
         seed,
         burstCapacity,
-        indexingPolicy);
+        indexingPolicy,
+        alertRules);
   }
 
   /** This scenario with other phases (to shorten it, say). */
@@ -297,7 +304,8 @@ public record Scenario(
         scale,
         seed,
         burstCapacity,
-        indexingPolicy);
+        indexingPolicy,
+        alertRules);
   }
 
   /** This scenario with every candidate's container under {@code policy} (null: the default). */
@@ -317,6 +325,28 @@ public record Scenario(
         scale,
         seed,
         burstCapacity,
-        policy);
+        policy,
+        alertRules);
+  }
+
+  /** This scenario with other alert rules (null: the defaults). */
+  public Scenario withAlertRules(io.cosmolab.engine.alerts.AlertRules rules) {
+    return new Scenario(
+        name,
+        description,
+        workload,
+        candidates,
+        sample,
+        start,
+        phases,
+        events,
+        clockFields,
+        step,
+        client,
+        scale,
+        seed,
+        burstCapacity,
+        indexingPolicy,
+        rules);
   }
 }

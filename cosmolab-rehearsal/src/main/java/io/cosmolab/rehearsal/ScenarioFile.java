@@ -42,6 +42,7 @@ import java.util.regex.Pattern;
  * client: { maxRetries: 9, maxRetryWait: 30s, read: { p50: 4, p99: 10 }, write: { p50: 6, p99: 15 } }
  * burst: true                                          # burst capacity (off by default)
  * indexingPolicy: { excludedPaths: [{ path: "/*" }], includedPaths: [{ path: "/ts/?" }] }
+ * alertRules: rules.yaml                              # the engine's alert rules file (serve's)
  * # ... and the workload: sample, candidates, throughput, documents, operations
  * </pre>
  *
@@ -67,7 +68,8 @@ public final class ScenarioFile {
           "clock",
           "client",
           "burst",
-          "indexingPolicy");
+          "indexingPolicy",
+          "alertRules");
 
   /** The most sample documents read from the workload's sample files. */
   public static final int MAX_SAMPLE = 50_000;
@@ -125,7 +127,8 @@ public final class ScenarioFile {
       @JsonProperty("clock") Map<String, String> clock,
       @JsonProperty("client") ClientYaml client,
       @JsonProperty("burst") Boolean burst,
-      @JsonProperty("indexingPolicy") ObjectNode indexingPolicy) {}
+      @JsonProperty("indexingPolicy") ObjectNode indexingPolicy,
+      @JsonProperty("alertRules") String alertRules) {}
 
   /** {@code { name, duration, rate }}: rate a number, or [from, to] for a ramp. */
   record PhaseYaml(
@@ -338,7 +341,10 @@ public final class ScenarioFile {
           scale,
           t.seed() == null ? 42 : t.seed(),
           t.burst() != null && t.burst(),
-          t.indexingPolicy());
+          t.indexingPolicy(),
+          t.alertRules() == null
+              ? null
+              : io.cosmolab.engine.alerts.AlertRules.load(base.resolve(t.alertRules())));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }

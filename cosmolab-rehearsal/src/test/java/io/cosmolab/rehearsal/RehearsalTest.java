@@ -47,6 +47,24 @@ class RehearsalTest {
   }
 
   @Test
+  void theScenariosAlertRules_replaceTheDefaults() {
+    // a 429 rate rule that needs 90 % of requests throttled does not fire where 1 % did
+    Scenario strict =
+        SMALL
+            .withPhases(SMALL.phases())
+            .withAlertRules(
+                io.cosmolab.engine.alerts.AlertRules.parse(
+                    "throttle-rate: { threshold: 0.9 }\nhot-partition: { enabled: false }",
+                    "rules.yaml",
+                    true));
+    Timeline t = Rehearsal.run(strict).candidate("/tenantId").timeline();
+    assertThat(t.alerts())
+        .noneMatch(m -> m.rule().equals("throttle-rate") || m.rule().equals("hot-partition"));
+    assertThat(SMALL.alertRules()).isEqualTo(io.cosmolab.engine.alerts.AlertRules.defaults());
+    assertThat(strict.withSeed(9).alertRules()).isEqualTo(strict.alertRules());
+  }
+
+  @Test
   void throughputEvent_splitsPartitions_andTheTimelineGainsTheirLanes() {
     List<Event> events = new ArrayList<>(SMALL.events());
     events.add(Event.throughput(Duration.ofSeconds(30), "raise to 30,000 RU/s", 30_000));
@@ -112,6 +130,7 @@ class RehearsalTest {
             10,
             7,
             false,
+            null,
             null);
     Scenario on =
         new Scenario(
@@ -129,6 +148,7 @@ class RehearsalTest {
             10,
             7,
             true,
+            null,
             null);
     CandidateResult.Headline without = Rehearsal.run(off).candidates().get(0).headline();
     CandidateResult.Headline with = Rehearsal.run(on).candidates().get(0).headline();

@@ -179,4 +179,24 @@ class ScenarioFileTest {
         .hasMessageContaining("indexingPolicy.spatialIndexes is not rehearsed")
         .hasMessageContaining("includedPaths");
   }
+
+  @Test
+  void read_alertRules_areTheRulesFileBesideTheScenario_andAMissingOneIsNamed(@TempDir Path dir)
+      throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("rules.yaml"), "query-fan-out: { ratio: 20 }\n");
+    Path f =
+        file(
+            dir,
+            """
+            duration: 1m
+            alertRules: rules.yaml
+            sample: [SAMPLE]
+            candidates: [/tenantId]
+            throughput: 12000
+            operations: [{ type: read, rate: 100 }]
+            """);
+    assertThat(ScenarioFile.read(f).alertRules().queryFanOut().ratio()).isEqualTo(20);
+    java.nio.file.Files.delete(dir.resolve("rules.yaml"));
+    assertThatThrownBy(() -> ScenarioFile.read(f)).hasMessageContaining("rules.yaml");
+  }
 }

@@ -79,6 +79,15 @@ public final class RehearseCommand implements Callable<Integer> {
       description = "Write the report as JSON (schema cosmolab.rehearse/v1).")
   Path json;
 
+  @Option(
+      names = "--alert-rules",
+      paramLabel = "FILE",
+      description =
+          "The engine's alert rules to evaluate in virtual time instead of the scenario's (or the"
+              + " defaults): the rules file of serve --alert-rules (docs/observability.md). Not"
+              + " with --endpoint: a live endpoint evaluates its own.")
+  Path alertRules;
+
   @Option(names = "--seed", paramLabel = "N", description = "Replace the scenario's seed.")
   Long seed;
 
@@ -158,6 +167,18 @@ public final class RehearseCommand implements Callable<Integer> {
         example != null ? Library.named(example).scenario() : ScenarioFile.read(scenarioFile);
     if (seed != null) {
       s = s.withSeed(seed);
+    }
+    if (alertRules != null) {
+      if (endpoint != null) {
+        throw new IllegalArgumentException(
+            "--alert-rules is for a rehearsal in virtual time: a live endpoint evaluates its own"
+                + " (cosmolab serve --alert-rules)");
+      }
+      try {
+        s = s.withAlertRules(io.cosmolab.engine.alerts.AlertRules.load(alertRules));
+      } catch (io.cosmolab.engine.alerts.AlertRulesException e) {
+        throw new IllegalArgumentException("--alert-rules " + e.getMessage(), e);
+      }
     }
     if (scale != null && endpoint == null) {
       s = s.withScale(scale);

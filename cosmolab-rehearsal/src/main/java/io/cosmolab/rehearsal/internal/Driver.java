@@ -145,13 +145,14 @@ public final class Driver {
               startSecond,
               scenario.phases().size()));
     }
-    // the engine's alert rules, with their defaults, on the virtual clock: evaluated once a step
+    // the engine's alert rules (the scenario's, else the defaults) on the virtual clock: once a
+    // step
     // (the rules read the engine's per-second series, so the cadence does not move a hot
     // partition's 5 minutes; other alerts are dated by the step that first sees them)
     io.cosmolab.engine.alerts.AlertEvaluator alerts =
         new io.cosmolab.engine.alerts.AlertEvaluator(
             engine,
-            io.cosmolab.engine.alerts.AlertRules.defaults(),
+            scenario.alertRules(),
             e -> {
               if (e.kind() == io.cosmolab.engine.alerts.AlertEvent.Kind.STARTED) {
                 int c = containerIndex(e.alert().container());
