@@ -342,9 +342,7 @@ public final class ScenarioFile {
           t.seed() == null ? 42 : t.seed(),
           t.burst() != null && t.burst(),
           t.indexingPolicy(),
-          t.alertRules() == null
-              ? null
-              : io.cosmolab.engine.alerts.AlertRules.load(base.resolve(t.alertRules())));
+          alertRules(base, t.alertRules()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
@@ -398,6 +396,18 @@ public final class ScenarioFile {
         r.horizonMonths(),
         r.operationsWith(all),
         r.joins());
+  }
+
+  /** The rules file a scenario names, beside it; null for the defaults. */
+  private static io.cosmolab.engine.alerts.AlertRules alertRules(Path base, String file) {
+    if (file == null) {
+      return null;
+    }
+    try {
+      return io.cosmolab.engine.alerts.AlertRules.load(base.resolve(file));
+    } catch (io.cosmolab.engine.alerts.AlertRulesException e) {
+      throw new IllegalArgumentException("alertRules: " + e.getMessage(), e);
+    }
   }
 
   /** About 300 columns, in whole seconds, at least 1 s. */

@@ -26,6 +26,7 @@ class DocsExampleTest {
       orders.append(d).append('\n');
     }
     Files.writeString(dir.resolve("orders.jsonl"), orders);
+    Files.writeString(dir.resolve("rules.yaml"), "hot-partition: { threshold: 0.9 }\n");
     Scenario s = ScenarioFile.read(dir.resolve("shop-day.yaml"));
     assertThat(s.name()).isEqualTo("shop-day");
     assertThat(s.phases())
@@ -39,5 +40,8 @@ class DocsExampleTest {
     assertThat(s.candidates()).hasSize(2);
     assertThat(s.effectiveScale()).isEqualTo(20); // 770 requests/s x 10 at peak
     assertThat(s.client()).isEqualTo(ClientModel.SDK_DEFAULT);
+    assertThat(s.alertRules().hotPartition().threshold()).isEqualTo(0.9);
+    assertThat(s.indexingPolicy().path("excludedPaths").get(0).path("path").asText())
+        .isEqualTo("/*");
   }
 }

@@ -197,6 +197,9 @@ class ScenarioFileTest {
             """);
     assertThat(ScenarioFile.read(f).alertRules().queryFanOut().ratio()).isEqualTo(20);
     java.nio.file.Files.delete(dir.resolve("rules.yaml"));
-    assertThatThrownBy(() -> ScenarioFile.read(f)).hasMessageContaining("rules.yaml");
+    assertThatThrownBy(() -> ScenarioFile.read(f))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("s.yaml: alertRules:")
+        .hasMessageContaining("rules.yaml");
   }
 }
