@@ -128,6 +128,24 @@ class ScriptsCompatTest {
   }
 
   @Test
+  void aProcedure_readsTheHeadersTheSdkSent_butNotTheSignature(
+      @LabContainer(partitionKey = "/pk") CosmosContainer c) throws Exception {
+    c.getScripts()
+        .createStoredProcedure(
+            new CosmosStoredProcedureProperties(
+                "headers",
+                "function () { var r = getContext().getRequest();"
+                    + " getContext().getResponse().setBody({ key: r.getValue('x-ms-documentdb-partitionkey'),"
+                    + " version: r.getValue('X-MS-VERSION'), signature: r.getValue('authorization') }); }"));
+    CosmosStoredProcedureResponse r =
+        c.getScripts().getStoredProcedure("headers").execute(List.of(), in("a"));
+    JsonNode body = json(r.getResponseAsString());
+    assertThat(body.path("key").asText()).isEqualTo("[\"a\"]");
+    assertThat(body.path("version").asText()).isNotEmpty();
+    assertThat(body.path("signature").isNull()).isTrue();
+  }
+
+  @Test
   void bulkImport_withTheContinuationPattern_writesEverything() throws Exception {
     try (CosmosLab lab =
             CosmosLab.builder()

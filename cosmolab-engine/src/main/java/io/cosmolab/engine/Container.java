@@ -680,7 +680,20 @@ public final class Container {
    */
   public ScriptResponse executeStoredProcedure(
       PartitionKeyValue key, String procedureId, JsonNode parameters, boolean logging) {
-    return scripting.executeStoredProcedure(key, procedureId, parameters, logging);
+    return executeStoredProcedure(key, procedureId, parameters, logging, java.util.Map.of());
+  }
+
+  /**
+   * {@link #executeStoredProcedure(PartitionKeyValue, String, JsonNode, boolean)} with the
+   * request's headers, which the procedure reads with {@code getRequest().getValue(name)}.
+   */
+  public ScriptResponse executeStoredProcedure(
+      PartitionKeyValue key,
+      String procedureId,
+      JsonNode parameters,
+      boolean logging,
+      java.util.Map<String, String> requestHeaders) {
+    return scripting.executeStoredProcedure(key, procedureId, parameters, logging, requestHeaders);
   }
 
   /** The resolver of one query's {@code udf.} calls. */

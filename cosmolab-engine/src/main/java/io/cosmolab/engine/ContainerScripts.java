@@ -64,7 +64,7 @@ final class ContainerScripts {
                         tx,
                         t,
                         engine.scriptLimits(),
-                        Map.of(),
+                        options.requestHeaders(),
                         operation,
                         document == null ? null : document.deepCopy(),
                         false);
@@ -162,11 +162,16 @@ final class ContainerScripts {
    * @param parameters the JSON array of arguments (null: none)
    * @param logging keep what it writes with {@code console.log} ({@code
    *     x-ms-documentdb-script-enable-logging})
+   * @param requestHeaders the request's headers, for {@code getRequest().getValue(name)}
    * @throws CosmosException 404 for an unknown procedure, 400 ({@code SCRIPT_ERROR}) when it
    *     throws, 408 past its time, 429 when throttled, 501 when the engine has no script runtime
    */
   ScriptResponse executeStoredProcedure(
-      PartitionKeyValue key, String procedureId, JsonNode parameters, boolean logging) {
+      PartitionKeyValue key,
+      String procedureId,
+      JsonNode parameters,
+      boolean logging,
+      Map<String, String> requestHeaders) {
     Target t = Target.of(container.partitionKey(), key);
     io.cosmolab.engine.script.ScriptSource source =
         io.cosmolab.engine.script.ScriptSource.of(
@@ -189,7 +194,14 @@ final class ContainerScripts {
               public ScriptSession run(WritePath.Transaction tx) {
                 ScriptSession s =
                     new ScriptSession(
-                        container, tx, t, engine.scriptLimits(), Map.of(), null, params, logging);
+                        container,
+                        tx,
+                        t,
+                        engine.scriptLimits(),
+                        requestHeaders,
+                        null,
+                        params,
+                        logging);
                 session[0] = s;
                 runtime.runStoredProcedure(source, params, s);
                 return s;

@@ -11,6 +11,8 @@ package io.cosmolab.engine;
  *     service a query that uses the index does not (unverified, so not modelled)
  * @param preTriggers the pre-triggers to run, by id ({@code x-ms-documentdb-pre-trigger-include})
  * @param postTriggers the post-triggers to run ({@code x-ms-documentdb-post-trigger-include})
+ * @param requestHeaders the request's headers, which a trigger reads with {@code
+ *     getRequest().getValue(name)} (empty when the request names no trigger)
  */
 public record ItemOptions(
     String ifMatch,
@@ -18,10 +20,30 @@ public record ItemOptions(
     boolean strongRead,
     boolean excludedFromIndex,
     java.util.List<String> preTriggers,
-    java.util.List<String> postTriggers) {
+    java.util.List<String> postTriggers,
+    java.util.Map<String, String> requestHeaders) {
   public ItemOptions {
     preTriggers = preTriggers == null ? java.util.List.of() : java.util.List.copyOf(preTriggers);
     postTriggers = postTriggers == null ? java.util.List.of() : java.util.List.copyOf(postTriggers);
+    requestHeaders =
+        requestHeaders == null ? java.util.Map.of() : java.util.Map.copyOf(requestHeaders);
+  }
+
+  /** Conditions, consistency, indexing and triggers, no request headers. */
+  public ItemOptions(
+      String ifMatch,
+      String ifNoneMatch,
+      boolean strongRead,
+      boolean excludedFromIndex,
+      java.util.List<String> preTriggers,
+      java.util.List<String> postTriggers) {
+    this(ifMatch, ifNoneMatch, strongRead, excludedFromIndex, preTriggers, postTriggers, null);
+  }
+
+  /** The same options, with the request's headers for its triggers to read. */
+  public ItemOptions withRequestHeaders(java.util.Map<String, String> headers) {
+    return new ItemOptions(
+        ifMatch, ifNoneMatch, strongRead, excludedFromIndex, preTriggers, postTriggers, headers);
   }
 
   /** Conditions, consistency and indexing, no triggers. */
@@ -32,7 +54,8 @@ public record ItemOptions(
 
   /** The same options, running these triggers around the write. */
   public ItemOptions withTriggers(java.util.List<String> pre, java.util.List<String> post) {
-    return new ItemOptions(ifMatch, ifNoneMatch, strongRead, excludedFromIndex, pre, post);
+    return new ItemOptions(
+        ifMatch, ifNoneMatch, strongRead, excludedFromIndex, pre, post, requestHeaders);
   }
 
   /** True if the request names a trigger. */
@@ -50,13 +73,20 @@ public record ItemOptions(
 
   /** The same options, with the version written kept out of the index. */
   public ItemOptions excludedFromIndexing() {
-    return new ItemOptions(ifMatch, ifNoneMatch, strongRead, true, preTriggers, postTriggers);
+    return new ItemOptions(
+        ifMatch, ifNoneMatch, strongRead, true, preTriggers, postTriggers, requestHeaders);
   }
 
   /** The same options with another If-Match. */
   public ItemOptions withIfMatch(String etag) {
     return new ItemOptions(
-        etag, ifNoneMatch, strongRead, excludedFromIndex, preTriggers, postTriggers);
+        etag,
+        ifNoneMatch,
+        strongRead,
+        excludedFromIndex,
+        preTriggers,
+        postTriggers,
+        requestHeaders);
   }
 
   public static ItemOptions ifMatch(String etag) {
@@ -69,6 +99,6 @@ public record ItemOptions(
 
   public ItemOptions strong() {
     return new ItemOptions(
-        ifMatch, ifNoneMatch, true, excludedFromIndex, preTriggers, postTriggers);
+        ifMatch, ifNoneMatch, true, excludedFromIndex, preTriggers, postTriggers, requestHeaders);
   }
 }

@@ -69,7 +69,11 @@ final class ScriptSession implements ScriptHost {
     this.tx = tx;
     this.scope = scope;
     this.limits = limits;
-    this.headers = headers == null ? Map.of() : Map.copyOf(headers);
+    // header names are case-insensitive; a script may change a value (setValue), not add a name
+    this.headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    if (headers != null) {
+      this.headers.putAll(headers);
+    }
     this.operationType = operationType;
     this.requestBody = requestBody;
     this.log = logging ? new StringBuilder() : null;
@@ -113,7 +117,18 @@ final class ScriptSession implements ScriptHost {
 
   @Override
   public Map<String, String> requestHeaders() {
-    return headers;
+    return java.util.Collections.unmodifiableMap(headers);
+  }
+
+  @Override
+  public void setRequestHeader(String name, String value) {
+    if (name == null || !headers.containsKey(name)) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "getRequest().setValue('%s', ...): the request has no such header, and setValue cannot"
+              + " create one",
+          name);
+    }
+    headers.put(name, value == null ? "" : value);
   }
 
   @Override

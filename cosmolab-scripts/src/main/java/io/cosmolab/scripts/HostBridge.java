@@ -47,6 +47,14 @@ final class HostBridge implements ProxyExecutable {
         yield "null";
       }
       case "header" -> text(textOrNull(host.requestHeaders().get(in.asText())));
+      case "setHeader" -> {
+        try {
+          host.setRequestHeader(in.path(0).asText(null), in.path(1).asText(null));
+          yield "{}";
+        } catch (CosmosException e) {
+          yield text(error(e));
+        }
+      }
       case "operationType" -> text(textOrNull(host.operationType()));
       case "maxResponseBodySize" -> Long.toString(host.maxResponseBodySize());
       default -> operation(op, in.path("args"), in.path("options"));
@@ -102,12 +110,18 @@ final class HostBridge implements ProxyExecutable {
         default -> throw new IllegalArgumentException("unknown host operation " + op);
       }
     } catch (CosmosException e) {
-      ObjectNode err = out.putObject("err");
-      err.put("number", e.status());
-      err.put("body", e.getMessage());
-      out.remove("ok");
+      return text(error(e));
     }
     return text(out);
+  }
+
+  /** {@code {"err": {number, body}}}: what the script API turns into a thrown or passed Error. */
+  private static ObjectNode error(CosmosException e) {
+    ObjectNode out = NODES.objectNode();
+    ObjectNode err = out.putObject("err");
+    err.put("number", e.status());
+    err.put("body", e.getMessage());
+    return out;
   }
 
   private static String ifMatch(JsonNode options) {

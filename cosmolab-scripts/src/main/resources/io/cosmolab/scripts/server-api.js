@@ -202,7 +202,17 @@
         var b = (bodyRead ? body : JSON.parse(host(kind + 'Body', 'null')));
         this.setBody((b === null || b === undefined ? '' : String(b)) + String(s));
       },
-      getValue: function (name) { return JSON.parse(host('header', JSON.stringify(name))); },
+      // the request's headers (names case-insensitive); the response's are not made yet [A]
+      getValue: function (name) {
+        return kind === 'request' ? JSON.parse(host('header', JSON.stringify(String(name)))) : null;
+      },
+      setValue: function (name, value) {
+        if (kind !== 'request') {
+          throw new CosmosError(400, 'getResponse().setValue: the response headers are the service\'s');
+        }
+        var r = JSON.parse(host('setHeader', JSON.stringify([String(name), String(value)])));
+        if (r.err) throw scriptError(r.err);
+      },
       getOperationType: function () { return JSON.parse(host('operationType', 'null')); },
       getMaxResponseBodySize: function () { return JSON.parse(host('maxResponseBodySize', 'null')); }
     });

@@ -96,6 +96,40 @@ class StoredProcedureTest {
   }
 
   @Test
+  void getRequestGetValue_readsTheRequestsHeaders_andSetValueChangesOnlyOnesThatExist() {
+    Container c = container();
+    sproc(
+        c,
+        "headers",
+        """
+        function () {
+          var r = getContext().getRequest();
+          var before = r.getValue('X-Custom');
+          r.setValue('x-custom', 'changed');
+          var failed;
+          try { r.setValue('x-new', 'v'); } catch (e) { failed = e.number + ' ' + e.message; }
+          getContext().getResponse().setBody({
+            before: before, after: r.getValue('x-custom'), missing: r.getValue('x-absent'),
+            response: getContext().getResponse().getValue('x-custom'), failed: failed });
+        }""");
+    ScriptResponse r =
+        c.executeStoredProcedure(
+            PartitionKeyValue.of("a"),
+            "headers",
+            json("[]"),
+            false,
+            java.util.Map.of("x-custom", "original", "x-ms-version", "2020-07-15"));
+    assertThat(r.body().path("before").asText()).isEqualTo("original"); // case-insensitive
+    assertThat(r.body().path("after").asText()).isEqualTo("changed");
+    assertThat(r.body().path("missing").isNull()).isTrue();
+    assertThat(r.body().path("response").isNull()).isTrue();
+    assertThat(r.body().path("failed").asText())
+        .startsWith("400")
+        .contains("no such header")
+        .contains("x-new");
+  }
+
+  @Test
   void bulkImport_createsEveryDocumentInOneTransaction() {
     Container c = container();
     sproc(c, "bulk", BULK_IMPORT);

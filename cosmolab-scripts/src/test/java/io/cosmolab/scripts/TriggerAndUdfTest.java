@@ -62,6 +62,23 @@ class TriggerAndUdfTest {
   }
 
   @Test
+  void aPreTrigger_readsTheRequestsHeaders() {
+    Container c = StoredProcedureTest.container();
+    trigger(
+        c,
+        "byClient",
+        "Pre",
+        "Create",
+        "function () { var r = getContext().getRequest(); var d = r.getBody();"
+            + " d.client = r.getValue('user-agent'); r.setBody(d); }");
+    c.create(
+        A,
+        doc("h", "a"),
+        pre("byClient").withRequestHeaders(java.util.Map.of("User-Agent", "shop-app/1.2")));
+    assertThat(c.read(A, "h").document().path("client").asText()).isEqualTo("shop-app/1.2");
+  }
+
+  @Test
   void aPreTriggerThatThrows_rejectsTheWrite() {
     Container c = StoredProcedureTest.container();
     trigger(

@@ -31,8 +31,17 @@ public interface ScriptHost {
   /** A pre-trigger's replacement of the incoming document. */
   void setRequestBody(JsonNode body);
 
-  /** The request's headers as the client sent them. */
+  /**
+   * The request's headers as the client sent them (but its signature), names case-insensitive:
+   * {@code getRequest().getValue(name)}.
+   */
   Map<String, String> requestHeaders();
+
+  /**
+   * {@code getRequest().setValue(name, value)}: changes a header's value for what the execution
+   * reads of it afterwards; the service's API cannot create a header, so an unknown name is a 400.
+   */
+  void setRequestHeader(String name, String value);
 
   /** {@code getRequest().getOperationType()}: Create, Replace, Upsert, Delete; null for a sproc. */
   String operationType();

@@ -124,7 +124,20 @@ final class Requests {
         options.withTriggers(
             names(request.header(Headers.PRE_TRIGGER_INCLUDE)),
             names(request.header(Headers.POST_TRIGGER_INCLUDE)));
+    if (options.hasTriggers()) {
+      options = options.withRequestHeaders(scriptHeaders(request));
+    }
     return excludedFromIndex(request) ? options.excludedFromIndexing() : options;
+  }
+
+  /**
+   * The headers a script reads with {@code getRequest().getValue(name)}: the request's, but the
+   * signature ({@code authorization}), which a script has no business holding.
+   */
+  static java.util.Map<String, String> scriptHeaders(WireRequest request) {
+    java.util.Map<String, String> out = new java.util.HashMap<>(request.headers());
+    out.remove("authorization");
+    return out;
   }
 
   /** A trigger-include header: names separated by commas (absent: none). */

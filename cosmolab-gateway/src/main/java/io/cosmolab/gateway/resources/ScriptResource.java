@@ -80,7 +80,12 @@ final class ScriptResource {
     }
     boolean logging = "true".equalsIgnoreCase(request.header(Headers.SCRIPT_ENABLE_LOGGING));
     ScriptResponse r =
-        c.executeStoredProcedure(Requests.requiredPartitionKey(request), id, params, logging);
+        c.executeStoredProcedure(
+            Requests.requiredPartitionKey(request),
+            id,
+            params,
+            logging,
+            Requests.scriptHeaders(request));
     Map<String, String> h =
         Responses.containerHeaders(c, r.requestCharge(), r.partitionKeyRangeId());
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(r.partitionKeyRangeId(), r.lsn()));
