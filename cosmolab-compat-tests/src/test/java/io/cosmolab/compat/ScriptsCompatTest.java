@@ -344,4 +344,54 @@ class ScriptsCompatTest {
     assertThat(rows).extracting(r -> r.get("id").asText()).containsExactly("i17", "i18", "i19");
     assertThat(rows.get(0).get("gross").asInt()).isEqualTo(204);
   }
+
+  @Test
+  void udfs_insideAggregatesAndGroupBy_acrossPartitions_mergeAsTheServicesPlans(
+      @LabContainer(partitionKey = "/pk", partitions = 4) CosmosContainer c) {
+    c.getScripts()
+        .createUserDefinedFunction(
+            new CosmosUserDefinedFunctionProperties(
+                "tax", "function (price) { return Math.round(price * 1.2); }"));
+    c.getScripts()
+        .createUserDefinedFunction(
+            new CosmosUserDefinedFunctionProperties(
+                "band", "function (price) { return price < 100 ? 'low' : 'high'; }"));
+    long expectedSum = 0;
+    int expectedMax = 0;
+    for (int i = 0; i < 20; i++) {
+      c.createItem(doc("i" + i, "p" + (i % 7)).put("price", i * 10));
+      expectedSum += Math.round(i * 10 * 1.2);
+      expectedMax = Math.max(expectedMax, (int) Math.round(i * 10 * 1.2));
+    }
+    // each partition aggregates its UDF values; the SDK merges the partials (a SUM as a double)
+    assertThat(
+            c
+                .queryItems(
+                    "SELECT VALUE SUM(udf.tax(c.price)) FROM c",
+                    new CosmosQueryRequestOptions(),
+                    Double.class)
+                .stream()
+                .toList())
+        .containsExactly((double) expectedSum);
+    assertThat(
+            c
+                .queryItems(
+                    "SELECT VALUE MAX(udf.tax(c.price)) FROM c",
+                    new CosmosQueryRequestOptions(),
+                    Integer.class)
+                .stream()
+                .toList())
+        .containsExactly(expectedMax);
+    List<JsonNode> groups =
+        c
+            .queryItems(
+                "SELECT udf.band(c.price) AS band, COUNT(1) AS n FROM c GROUP BY udf.band(c.price)",
+                new CosmosQueryRequestOptions(),
+                JsonNode.class)
+            .stream()
+            .toList();
+    assertThat(groups)
+        .extracting(g -> g.get("band").asText() + "=" + g.get("n").asInt())
+        .containsExactlyInAnyOrder("low=10", "high=10");
+  }
 }
