@@ -251,57 +251,91 @@ final class ScriptSession implements ScriptHost {
     }
     List<StoredDocument> docs = tx.logicalPartition(scope.epk());
     List<Executor.Input> inputs = new ArrayList<>(docs.size());
-    long bytes = 0;
     for (int i = 0; i < docs.size(); i++) {
       inputs.add(new Executor.Input(docs.get(i).body(), i));
-      bytes += docs.get(i).sizeBytes();
     }
-    List<JsonNode> all = new ArrayList<>();
+    int from = offset(continuation);
+    int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : pageSize;
+    boolean streaming = Resume.isStreaming(q.ast());
+    // a streaming query stops after the page and one more row, which says whether one follows
+    List<JsonNode> rows = new ArrayList<>();
+    List<Long> orders = new ArrayList<>();
     try {
       Executor.Cursor c =
-          q.open(inputs, container.engineClock().instant(), -1, container.userFunctions());
+          q.open(
+              inputs,
+              container.engineClock().instant(),
+              streaming ? -1 : (long) from + size + 1,
+              container.userFunctions());
       for (Executor.Output o = c.next(); o != null; o = c.next()) {
-        all.add(o.value().deepCopy());
+        rows.add(o.value().deepCopy());
+        orders.add(o.order());
+        if (streaming && rows.size() > from + size) {
+          break;
+        }
       }
     } catch (QueryException e) {
       throw QueryRunner.asCosmos(e);
     }
+    int to = Math.min(rows.size(), from + size);
+    boolean more = rows.size() > to;
+    // charged for what this page read, as a query page is (QueryRunner): a streaming page for the
+    // documents from the one after the previous page's last row to its own last row (the last
+    // page, to the end); any other shape reads everything for its first page
+    long bytes = 0;
+    if (streaming) {
+      int first =
+          from == 0 ? 0 : from <= orders.size() ? (int) (orders.get(from - 1) + 1) : docs.size();
+      int last = more ? (int) (long) orders.get(to - 1) : docs.size() - 1;
+      for (int i = first; i <= last && i < docs.size(); i++) {
+        bytes += docs.get(i).sizeBytes();
+      }
+    } else if (from == 0) {
+      for (StoredDocument d : docs) {
+        bytes += d.sizeBytes();
+      }
+    }
     operations++;
-    charge += container.engineCosts().query(1, bytes, all.size());
-    return page(all, pageSize, continuation);
+    List<JsonNode> page = from >= to ? List.of() : rows.subList(from, to);
+    charge += container.engineCosts().query(1, bytes, page.size());
+    return new Page(List.copyOf(page), more ? Integer.toString(to) : null);
   }
 
   @Override
   public Page readAll(int pageSize, String continuation) {
-    List<JsonNode> all = new ArrayList<>();
+    List<StoredDocument> docs = tx.logicalPartition(scope.epk());
+    int from = offset(continuation);
+    int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : pageSize;
+    int to = Math.min(docs.size(), from + size);
+    List<JsonNode> page = new ArrayList<>();
     long bytes = 0;
-    for (StoredDocument d : tx.logicalPartition(scope.epk())) {
-      all.add(d.body().deepCopy());
-      bytes += d.sizeBytes();
+    for (int i = from; i < to; i++) {
+      page.add(docs.get(i).body().deepCopy());
+      bytes += docs.get(i).sizeBytes();
     }
     operations++;
-    charge += container.engineCosts().query(1, bytes, all.size());
-    return page(all, pageSize, continuation);
+    charge += container.engineCosts().query(1, bytes, page.size());
+    return new Page(page, to < docs.size() ? Integer.toString(to) : null);
   }
 
   /**
-   * A page of results. The continuation is the offset of the next result, as decimal text. [A] The
-   * service's token is opaque; scripts only hand it back.
+   * Where a page starts: the continuation is the offset of the next result, as decimal text. [A]
+   * The service's token is opaque; scripts only hand it back.
    */
-  private static Page page(List<JsonNode> all, int pageSize, String continuation) {
-    int from = 0;
-    if (continuation != null && !continuation.isEmpty()) {
-      try {
-        from = Integer.parseInt(continuation);
-      } catch (NumberFormatException e) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "the continuation '%s' was not given by this query's earlier page", continuation);
-      }
+  private static int offset(String continuation) {
+    if (continuation == null || continuation.isEmpty()) {
+      return 0;
     }
-    int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : pageSize;
-    int to = Math.min(all.size(), from + size);
-    List<JsonNode> docs = from >= all.size() ? List.of() : all.subList(from, to);
-    return new Page(List.copyOf(docs), to < all.size() ? Integer.toString(to) : null);
+    try {
+      int from = Integer.parseInt(continuation);
+      if (from >= 0) {
+        return from;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw CosmosError.BAD_REQUEST.exception(
+        "the continuation '%s' was not given by this query's earlier page", continuation);
   }
 
   // ------------------------------------------------------------------ helpers

@@ -113,11 +113,15 @@
     }
   });
 
-  // __: the collection, plus the fluent query API over the logical partition's documents
+  // __: the collection, plus the fluent query API over the logical partition's documents. Past the
+  // script's budget the read is not accepted, as an operation is not: every step passes that on,
+  // the callback does not run, and the call answers isAccepted false.
+  var NOT_ACCEPTED = Object.freeze({});
   function all() {
     var docs = [], continuation;
     do {
       var r = call('readAll', { args: [], options: { pageSize: 1000, continuation: continuation } });
+      if (r.accepted === false) return NOT_ACCEPTED;
       if (r.err) throw scriptError(r.err);
       docs = docs.concat(r.ok);
       continuation = r.options.continuation;
@@ -126,6 +130,7 @@
   }
   function finish(result, options, callback) {
     if (typeof options === 'function') { callback = options; }
+    if (result === NOT_ACCEPTED) return { isAccepted: false };
     if (typeof callback === 'function') {
       queue.push(function () { callback(undefined, result, {}); });
     }
@@ -142,18 +147,22 @@
     return out;
   }
   function steps(source) {
+    // each step runs on its source's documents, or passes on that they were not accepted
+    function over(f) {
+      return function (arg) { var d = source(); return d === NOT_ACCEPTED ? d : f(d, arg); };
+    }
     return {
-      filter: function (p) { return source().filter(function (d) { return p(d); }); },
-      map: function (f) { return source().map(function (d) { return f(d); }); },
-      pluck: function (name) { return source().map(function (d) { return d[name]; }); },
-      flatten: function (shallow) { return flatten(source(), shallow); },
-      sortBy: function (f) { return source().slice().sort(compareBy(f, 1)); },
-      sortByDescending: function (f) { return source().slice().sort(compareBy(f, -1)); },
-      unwind: function (f) {
+      filter: over(function (d, p) { return d.filter(function (x) { return p(x); }); }),
+      map: over(function (d, f) { return d.map(function (x) { return f(x); }); }),
+      pluck: over(function (d, name) { return d.map(function (x) { return x[name]; }); }),
+      flatten: over(function (d, shallow) { return flatten(d, shallow); }),
+      sortBy: over(function (d, f) { return d.slice().sort(compareBy(f, 1)); }),
+      sortByDescending: over(function (d, f) { return d.slice().sort(compareBy(f, -1)); }),
+      unwind: over(function (d, f) {
         var out = [];
-        source().forEach(function (d) { (f(d) || []).forEach(function (x) { out.push([d, x]); }); });
+        d.forEach(function (x) { (f(x) || []).forEach(function (y) { out.push([x, y]); }); });
         return out;
-      }
+      })
     };
   }
   function compareBy(f, sign) {

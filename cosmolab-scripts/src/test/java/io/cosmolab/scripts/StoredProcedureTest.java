@@ -385,6 +385,59 @@ class StoredProcedureTest {
   }
 
   @Test
+  void pagingAQuery_chargesEachDocumentOnce_notTheWholePartitionPerPage() {
+    Container c = container();
+    String pad = "x".repeat(50_000);
+    for (int i = 0; i < 60; i++) {
+      c.create(doc("big" + i, "a").put("pad", pad).put("n", i));
+    }
+    sproc(
+        c,
+        "pages",
+        """
+        function pages(sql) {
+          var c = getContext().getCollection(), seen = 0, pages = 0;
+          function next(token) {
+            c.queryDocuments(c.getSelfLink(), sql, { pageSize: 10, continuation: token },
+              function (err, docs, opts) {
+                if (err) throw err;
+                seen += docs.length; pages++;
+                if (opts.continuation) next(opts.continuation);
+                else getContext().getResponse().setBody({ seen: seen, pages: pages });
+              });
+          }
+          next();
+        }""");
+    ScriptResponse r = run(c, "pages", "a", "['SELECT c.id FROM c WHERE c.n >= 0']");
+    assertThat(r.body().path("seen").asInt()).isEqualTo(60);
+    assertThat(r.body().path("pages").asInt()).isEqualTo(6);
+    // 3 MB read once: about 30 RU, 6 x 2.5 RU per page, 60 rows; each page reading the whole
+    // partition again, as before, came to about 250 RU
+    assertThat(r.requestCharge()).isLessThan(160);
+    // a shape that reads everything for its first page (ORDER BY) pages the same rows
+    assertThat(
+            run(c, "pages", "a", "['SELECT c.id FROM c ORDER BY c.n DESC']")
+                .body()
+                .path("seen")
+                .asInt())
+        .isEqualTo(60);
+  }
+
+  @Test
+  void aContinuationNotGivenByThePage_isA400NamingIt() {
+    Container c = container();
+    c.create(doc("one", "a"));
+    sproc(
+        c,
+        "bad",
+        "function (t) { var c = getContext().getCollection();"
+            + " c.queryDocuments(c.getSelfLink(), 'SELECT * FROM c', { continuation: t },"
+            + " function (err) { getContext().getResponse().setBody(err ? err.number + ' ' + err.body : 'ok'); }); }");
+    assertThat(run(c, "bad", "a", "['-5']").body().asText()).startsWith("400").contains("'-5'");
+    assertThat(run(c, "bad", "a", "['abc']").body().asText()).startsWith("400").contains("'abc'");
+  }
+
+  @Test
   void upsertPatchReadDocumentsAndAutomaticIds() {
     Container c = container();
     sproc(
@@ -415,6 +468,41 @@ class StoredProcedureTest {
     assertThat(body.path("patched").asInt()).isEqualTo(6);
     assertThat(body.path("count").asInt()).isEqualTo(2);
     assertThat(body.path("noId").asInt()).isEqualTo(400);
+  }
+
+  @Test
+  void theFluentApi_pastTheScriptsBudget_answersIsAcceptedFalse_andRunsNoCallback() {
+    try (CosmosEngine engine =
+        CosmosEngine.builder()
+            .scriptRuntime(RUNTIME)
+            .scriptLimits(ScriptLimits.DEFAULT.withAcceptedOperations(3)) // a read, two creates
+            .build()) {
+      Container c =
+          engine
+              .createDatabase("db")
+              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+      sproc(
+          c,
+          "late",
+          """
+          function late() {
+            var out = { called: false };
+            var c = getContext().getCollection();
+            out.first = __.filter(function () { return true; }).isAccepted;
+            c.createDocument(c.getSelfLink(), { id: 'x1', pk: 'a' });
+            c.createDocument(c.getSelfLink(), { id: 'x2', pk: 'a' });
+            var r = __.filter(function () { return true; }, function () { out.called = true; });
+            out.later = r.isAccepted;
+            out.chained = __.chain().pluck('id').value(function () { out.called = true; }).isAccepted;
+            getContext().getResponse().setBody(out);
+          }""");
+      JsonNode body = run(c, "late", "a", "[]").body();
+      assertThat(body.path("first").asBoolean()).isTrue();
+      assertThat(body.path("later").asBoolean()).isFalse();
+      assertThat(body.path("chained").asBoolean()).isFalse();
+      assertThat(body.path("called").asBoolean()).isFalse();
+      assertThat(c.documentCount()).as("the accepted writes commit").isEqualTo(2);
+    }
   }
 
   @Test
