@@ -1,0 +1,112 @@
+package io.cosmolab.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.spring.data.cosmos.core.query.CosmosPageRequest;
+import io.cosmolab.testkit.CosmosLab;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Sort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A Spring Boot application on Spring Data Cosmos, in the SDK's default connection mode (direct),
+ * against cosmolab: only the endpoint and the key point at it, and the emulator's certificate is
+ * accepted as for the Microsoft emulator. Repository save and find, derived queries, a written
+ * query, paging and the reactive repository; every response's diagnostics say DIRECT.
+ */
+@SpringBootTest(classes = ShopApplication.class)
+class SpringDataCosmosTest {
+  static final CosmosLab LAB = CosmosLab.builder().start();
+
+  @DynamicPropertySource
+  static void cosmos(DynamicPropertyRegistry r) {
+    // what a team sets to use the Microsoft emulator with the Java SDK (azure-cosmos 4.64+)
+    System.setProperty("COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED", "true");
+    r.add("azure.cosmos.uri", () -> LAB.endpoint().toString());
+    r.add("azure.cosmos.key", LAB::key);
+  }
+
+  @AfterAll
+  static void stop() {
+    LAB.close();
+  }
+
+  @Autowired UserRepository users;
+  @Autowired ReactiveUserRepository reactive;
+
+  @BeforeEach
+  void empty() {
+    users.deleteAll();
+  }
+
+  private void seed() {
+    List<User> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      all.add(
+          new User("u" + i, i % 3 == 0 ? "ada" : "bob", i % 2 == 0 ? "lovelace" : "babbage", i));
+    }
+    users.saveAll(all);
+  }
+
+  @Test
+  void saveAndFind_derivedQueries_andAWrittenQuery() {
+    seed();
+    assertThat(users.count()).isEqualTo(30);
+    assertThat(users.findById("u4", new PartitionKey("lovelace")))
+        .hasValueSatisfying(u -> assertThat(u.getAge()).isEqualTo(4));
+    assertThat(users.findByLastName("babbage")).hasSize(15);
+    assertThat(users.findByAgeGreaterThanOrderByAgeDesc(26))
+        .extracting(User::getAge)
+        .containsExactly(29, 28, 27);
+    assertThat(users.findByFirstNameAndLastName("ada", "lovelace"))
+        .extracting(User::getId)
+        .containsExactlyInAnyOrder("u0", "u6", "u12", "u18", "u24");
+    assertThat(users.countByLastName("lovelace")).isEqualTo(15);
+    assertThat(users.withFirstName("ada")).hasSize(10);
+    users.deleteById("u4", new PartitionKey("lovelace"));
+    assertThat(users.findById("u4", new PartitionKey("lovelace"))).isEmpty();
+    assertThat(ShopApplication.DIAGNOSTICS)
+        .isNotEmpty()
+        .anySatisfy(d -> assertThat(d).contains("\"connectionMode\":\"DIRECT\""))
+        .noneSatisfy(d -> assertThat(d).contains("\"connectionMode\":\"GATEWAY\""));
+  }
+
+  @Test
+  void paging_walksEveryPage_inOrder() {
+    seed();
+    List<Integer> ages = new ArrayList<>();
+    Page<User> page =
+        users.findByLastName("lovelace", CosmosPageRequest.of(0, 4, null, Sort.by("age")));
+    int pages = 0;
+    while (true) {
+      pages++;
+      page.getContent().forEach(u -> ages.add(u.getAge()));
+      if (!page.hasNext()) {
+        break;
+      }
+      page = users.findByLastName("lovelace", page.nextPageable());
+    }
+    assertThat(pages).isEqualTo(4);
+    assertThat(ages).containsExactly(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28);
+  }
+
+  @Test
+  void theReactiveRepository_savesAndFinds() {
+    reactive.save(new User("r1", "grace", "hopper", 85)).block();
+    reactive.save(new User("r2", "grace", "kelly", 52)).block();
+    assertThat(reactive.findByFirstName("grace").map(User::getId).collectList().block())
+        .containsExactlyInAnyOrder("r1", "r2");
+    assertThat(reactive.findById("r1", new PartitionKey("hopper")).map(User::getAge).block())
+        .isEqualTo(85);
+    assertThat(reactive.count().block()).isEqualTo(2);
+  }
+}
