@@ -48,6 +48,71 @@ class DirectModeCompatTest {
     }
   }
 
+  /**
+   * A container deleted and re-created under the same name by another client (with another layout:
+   * four partitions), while this one has the old container cached: in direct mode the old
+   * container's replicas answer 410/1000 (name cache stale), in gateway mode the request naming the
+   * old container's resource id gets 400/1024; either way the SDK refreshes its container cache and
+   * retries, and the operations reach the new container.
+   */
+  @Test
+  void aContainerRecreatedUnderTheSameName_isFoundAgain_byADirectClientWhoseCacheIsStale(
+      CosmosLab lab) {
+    recreatedUnderTheSameName(lab, lab.clientBuilder().directMode(), "\"subStatusCode\":1000");
+  }
+
+  @Test
+  void aContainerRecreatedUnderTheSameName_isFoundAgain_byAGatewayClientWhoseCacheIsStale(
+      CosmosLab lab) {
+    recreatedUnderTheSameName(
+        lab,
+        lab.clientBuilder().gatewayMode(new com.azure.cosmos.GatewayConnectionConfig()),
+        "\"subStatusCode\":1024");
+  }
+
+  private static void recreatedUnderTheSameName(
+      CosmosLab lab, com.azure.cosmos.CosmosClientBuilder builder, String staleAnswer) {
+    String db = "recreated" + (staleAnswer.contains("1000") ? "d" : "g");
+    try (CosmosClient cached = builder.buildClient();
+        CosmosClient other = lab.clientBuilder().buildClient()) {
+      cached.createDatabaseIfNotExists(db);
+      cached.getDatabase(db).createContainerIfNotExists("c", "/pk");
+      CosmosContainer c = cached.getDatabase(db).getContainer("c");
+      c.createItem(JsonNodeFactory.instance.objectNode().put("id", "old").put("pk", "p"));
+      assertThat(c.readItem("old", new PartitionKey("p"), JsonNode.class).getStatusCode())
+          .isEqualTo(200);
+
+      other.getDatabase(db).getContainer("c").delete();
+      other
+          .getDatabase(db)
+          .createContainer(
+              new com.azure.cosmos.models.CosmosContainerProperties("c", "/pk"),
+              com.azure.cosmos.models.ThroughputProperties.createManualThroughput(24_000));
+      other
+          .getDatabase(db)
+          .getContainer("c")
+          .createItem(JsonNodeFactory.instance.objectNode().put("id", "new").put("pk", "p"));
+
+      // the stale client reaches the new container after the service's stale-cache answer
+      CosmosItemResponse<JsonNode> found = c.readItem("new", new PartitionKey("p"), JsonNode.class);
+      assertThat(found.getStatusCode()).isEqualTo(200);
+      assertThat(found.getDiagnostics().toString()).contains(staleAnswer);
+      assertThatThrownBy(() -> c.readItem("old", new PartitionKey("p"), JsonNode.class))
+          .isInstanceOfSatisfying(
+              CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+      CosmosItemResponse<ObjectNode> written =
+          c.createItem(JsonNodeFactory.instance.objectNode().put("id", "again").put("pk", "p"));
+      assertThat(written.getStatusCode()).isEqualTo(201);
+      assertThat(
+              other
+                  .getDatabase(db)
+                  .getContainer("c")
+                  .readItem("again", new PartitionKey("p"), JsonNode.class)
+                  .getStatusCode())
+          .isEqualTo(200);
+    }
+  }
+
   @Test
   void aMissingItem_is404WithSubStatus0_atOnce_notAStaleSessionRetried(CosmosLab lab) {
     try (CosmosClient direct = lab.clientBuilder().directMode().buildClient()) {

@@ -46,6 +46,18 @@ public enum CosmosError {
   CONFLICT(409, 0, "Conflict"),
   /** The physical partition addressed by id no longer exists (it was split or merged). */
   PARTITION_KEY_RANGE_GONE(410, 1002, "Gone"),
+  /**
+   * A direct-mode request addressed a replica of a container that is gone: its name now names
+   * another container (deleted and re-created), so the client's cached resource id is stale. The
+   * SDKs refresh their container cache and retry (NameCacheIsStale).
+   */
+  NAME_CACHE_IS_STALE(410, 1000, "Gone"),
+  /**
+   * A request named the container it meant by resource id ({@code
+   * x-ms-cosmos-intended-collection-rid}) and the name now names another one (re-created): the SDKs
+   * refresh their container cache and retry.
+   */
+  INCORRECT_CONTAINER_RID(400, 1024, "BadRequest"),
   /** An If-Match condition (or a patch condition) did not hold. */
   PRECONDITION_FAILED(412, 0, "PreconditionFailed"),
   /** A document or request over the size limit. */

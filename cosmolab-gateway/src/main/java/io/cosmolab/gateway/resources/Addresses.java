@@ -87,12 +87,15 @@ public final class Addresses {
    */
   WireResponse master(WireRequest request) {
     List<ObjectNode> out = new ArrayList<>();
-    replicas(request, "master", MASTER, out);
+    replicas(request, MASTER_SERVICE, MASTER, out);
     return Responses.feed("", "Addresss", out, Map.of());
   }
 
   /** The range id of the master partition's replica paths. */
   public static final String MASTER = "M";
+
+  /** The service (container resource id) segment of the master partition's replica paths. */
+  public static final String MASTER_SERVICE = "master";
 
   private void replicas(WireRequest request, String service, String rangeId, List<ObjectNode> out) {
     String authority = host(request.header("host")) + ":" + directPort.getAsInt();
@@ -120,6 +123,24 @@ public final class Addresses {
         + (replica + 1)
         + (replica == 0 ? "p" : "s")
         + "/";
+  }
+
+  /**
+   * The container resource id a replica path names ({@code .../services/{rid}/partitions/...}), or
+   * null when the path is not one of these.
+   */
+  public static String serviceOf(String replicaPath) {
+    if (replicaPath == null) {
+      return null;
+    }
+    String marker = "/services/";
+    int at = replicaPath.indexOf(marker);
+    if (at < 0) {
+      return null;
+    }
+    int start = at + marker.length();
+    int end = replicaPath.indexOf('/', start);
+    return end < 0 ? null : replicaPath.substring(start, end);
   }
 
   /**

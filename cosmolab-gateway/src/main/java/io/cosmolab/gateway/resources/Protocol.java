@@ -135,6 +135,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       }
       case DOCUMENTS -> {
         Container c = resolver.container(path);
+        checkIntendedContainer(request, c);
         return path.isFeed() ? documents.feed(request, c) : documents.item(request, c);
       }
       case PARTITION_KEY_RANGES -> {
@@ -230,6 +231,22 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
         200,
         java.util.Map.of(
             Headers.REQUEST_CHARGE, String.format(Locale.ROOT, "%.2f", r.requestCharge())));
+  }
+
+  /**
+   * The SDKs name the container a document request means by its resource id too ({@code
+   * x-ms-cosmos-intended-collection-rid}, from their cache); when the name now names another
+   * container (it was deleted and re-created), the service answers 400/1024 and the SDK refreshes
+   * its cache and retries, instead of routing by the old container's partitions.
+   */
+  static void checkIntendedContainer(WireRequest request, Container c) {
+    String intended = request.header(Headers.INTENDED_COLLECTION_RID);
+    if (intended != null && !intended.isBlank() && !intended.strip().equals(c.rid())) {
+      throw CosmosError.INCORRECT_CONTAINER_RID.exception(
+          "container '%s' is %s now, not %s: it was deleted and created again; the client's"
+              + " cached container is stale (refresh it and retry)",
+          c.id(), c.rid(), intended.strip());
+    }
   }
 
   static CosmosException methodNotAllowed(WireRequest request) {

@@ -29,6 +29,11 @@ import java.util.function.Function;
  * child range and retries there ({@code GoneAndRetryWithRetryPolicy}, {@code
  * PartitionKeyRangeGoneRetryPolicy} in azure-cosmos).
  *
+ * <p>The same check keeps it right when a container is deleted and created again under its name: a
+ * replica path names its container's resource id ({@code services/{rid}}), and a request that
+ * reaches a replica of the old one gets 410/1000 (name cache stale), on which the SDK refreshes its
+ * container cache and retries ({@code StaleResourceRetryPolicy}).
+ *
  * <p>Thread-safe: no state of its own beyond the engine's, which is thread-safe.
  */
 final class DirectDispatcher {
@@ -50,6 +55,16 @@ final class DirectDispatcher {
     try {
       wire = RequestTranslator.translate(r);
       container = find(wire.path()).orElse(null);
+      String service = Addresses.serviceOf(r.string(Tokens.Request.REPLICA_PATH));
+      if (container != null
+          && service != null
+          && !service.equals(Addresses.MASTER_SERVICE)
+          && !service.equals(container.rid())) {
+        throw CosmosError.NAME_CACHE_IS_STALE.exception(
+            "the replica addressed belongs to container %s, which is gone: '%s' is %s now (deleted"
+                + " and created again); the client's cached container is stale",
+            service, container.id(), container.rid());
+      }
       if (container != null && range != null && container.routing().byId(range).isEmpty()) {
         throw CosmosError.PARTITION_KEY_RANGE_GONE.exception(
             "partition key range %s of container '%s' is gone (split or merged): the client's"

@@ -66,6 +66,7 @@ final class Tokens {
     static final int SHOULD_BATCH_CONTINUE_ON_ERROR = 0x0074; // Byte
     static final int IS_BATCH_ORDERED = 0x0075; // Byte
     static final int RETURN_PREFERENCE = 0x0082; // Byte: 1 for Prefer: return=minimal
+    static final int INTENDED_COLLECTION_RID = 0x009D; // String: the container the SDK means
     static final int POPULATE_INDEX_METRICS = 0x00A9; // Byte
     static final int CHANGE_FEED_WIRE_FORMAT_VERSION = 0x00B2; // String
     static final int PRIORITY_LEVEL = 0x00BF; // Byte: 1 High, 2 Low

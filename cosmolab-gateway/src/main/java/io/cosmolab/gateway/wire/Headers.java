@@ -14,6 +14,10 @@ public final class Headers {
   public static final String DATE = "date";
   public static final String PARTITION_KEY = "x-ms-documentdb-partitionkey";
   public static final String PARTITION_KEY_RANGE_ID = "x-ms-documentdb-partitionkeyrangeid";
+
+  /** The container a document request means, by resource id, from the SDK's cache. */
+  public static final String INTENDED_COLLECTION_RID = "x-ms-cosmos-intended-collection-rid";
+
   public static final String START_EPK = "x-ms-start-epk";
   public static final String END_EPK = "x-ms-end-epk";
   public static final String IS_UPSERT = "x-ms-documentdb-is-upsert";
