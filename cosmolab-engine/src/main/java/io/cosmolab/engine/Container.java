@@ -579,7 +579,7 @@ public final class Container {
     if (options.ifNoneMatch() != null && options.ifNoneMatch().equals(d.etag())) {
       return new ItemResponse(304, null, charge, d.etag(), lsn, range.id());
     }
-    return new ItemResponse(200, d.body(), charge, d.etag(), lsn, range.id());
+    return new ItemResponse(200, d.body(), charge, d.etag(), lsn, range.id(), d);
   }
 
   public ItemResponse read(PartitionKeyValue key, String id) {

@@ -21,6 +21,8 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
  * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
  * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients see
  *     as {@code _lsn}
+ * @param serialized the body as JSON bytes, made at the first {@link #json()} and held softly (a
+ *     cache: it takes no part in equality)
  */
 public record StoredDocument(
     String epk,
@@ -31,9 +33,70 @@ public record StoredDocument(
     int indexedTerms,
     long lsn,
     long timestampMillis,
-    long rangeLsn) {
+    long rangeLsn,
+    Serialized serialized) {
+
+  public StoredDocument {
+    serialized = serialized == null ? new Serialized() : serialized;
+  }
+
+  /** A stored version, its JSON bytes to be made when first asked for. */
+  public StoredDocument(
+      String epk,
+      String id,
+      PartitionKeyValue partitionKey,
+      ObjectNode body,
+      int sizeBytes,
+      int indexedTerms,
+      long lsn,
+      long timestampMillis,
+      long rangeLsn) {
+    this(
+        epk, id, partitionKey, body, sizeBytes, indexedTerms, lsn, timestampMillis, rangeLsn, null);
+  }
 
   public String etag() {
     return body.get("_etag").textValue();
+  }
+
+  /**
+   * The body as JSON, as {@link io.cosmolab.engine.document.JsonTrees#write} writes it: made once
+   * per stored version and reused by every read that answers it whole (a point read's response is
+   * most of a read's work otherwise). Do not modify the array.
+   */
+  public byte[] json() {
+    return serialized.of(body);
+  }
+
+  /**
+   * The serialized form of one stored version. Held softly, so the collector takes it back before
+   * memory runs short (a document read once costs its bytes only until then); two readers racing on
+   * the first read both serialize, and either result is the same bytes. Not part of equality.
+   */
+  public static final class Serialized {
+    private volatile java.lang.ref.SoftReference<byte[]> bytes;
+
+    /** Nothing serialized yet. */
+    public Serialized() {}
+
+    byte[] of(ObjectNode body) {
+      java.lang.ref.SoftReference<byte[]> ref = bytes;
+      byte[] b = ref == null ? null : ref.get();
+      if (b == null) {
+        b = io.cosmolab.engine.document.JsonTrees.write(body);
+        bytes = new java.lang.ref.SoftReference<>(b);
+      }
+      return b;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Serialized;
+    }
+
+    @Override
+    public int hashCode() {
+      return 0;
+    }
   }
 }

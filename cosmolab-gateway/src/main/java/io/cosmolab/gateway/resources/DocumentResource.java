@@ -101,7 +101,8 @@ final class DocumentResource {
     if (r.documentView() == null) {
       return WireResponse.empty(r.status(), h);
     }
-    WireResponse out = WireResponse.json(r.status(), r.documentView(), h);
+    // a read answers with the stored version's serialized form, made once per version
+    WireResponse out = new WireResponse(r.status(), h, r.documentJson());
     boolean write = !request.method().equals("GET");
     return write && Requests.minimalResponse(request) ? out.withoutBody() : out;
   }
