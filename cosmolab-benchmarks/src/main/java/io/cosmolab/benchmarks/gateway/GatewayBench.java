@@ -44,6 +44,9 @@ import org.HdrHistogram.Histogram;
  *   reads &lt;port&gt; http|https &lt;seconds&gt; &lt;connections&gt; &lt;docs&gt; [server pid]
  *                                  raw-HTTP point reads of those documents; with the server's
  *                                  pid, the CPU it and this driver used in the measured seconds
+ *   reads-mux &lt;port&gt; &lt;seconds&gt; &lt;connections&gt; &lt;threads&gt; &lt;docs&gt; [server pid]
+ *                                  the same over plain HTTP, the connections multiplexed over
+ *                                  a few threads as pgbench does ({@link MultiplexedReads})
  * </pre>
  *
  * The load runs the server in this JVM on plain HTTP (loopback), so server and driver share the
@@ -71,6 +74,14 @@ public final class GatewayBench {
           reads(
               Integer.parseInt(args[1]),
               isTls(args[2]),
+              Integer.parseInt(args[3]),
+              Integer.parseInt(args[4]),
+              Integer.parseInt(args[5]),
+              args.length > 6 ? Long.parseLong(args[6]) : -1);
+      case "reads-mux" ->
+          readsMultiplexed(
+              Integer.parseInt(args[1]),
+              Integer.parseInt(args[2]),
               Integer.parseInt(args[3]),
               Integer.parseInt(args[4]),
               Integer.parseInt(args[5]),
@@ -570,6 +581,38 @@ public final class GatewayBench {
         t -> rawReads(port, tls, t, reads),
         atStart,
         atEnd);
+    System.out.printf(
+        Locale.ROOT,
+        "cpu during the measured run: client %.2f s server %.2f s%n",
+        cpu[2] - cpu[0],
+        cpu[3] - cpu[1]);
+  }
+
+  /** As {@link #reads}, with the cheap driver: connections multiplexed over {@code threads}. */
+  private static void readsMultiplexed(
+      int port, int seconds, int connections, int threads, int docs, long serverPid)
+      throws Exception {
+    byte[][] reads = new byte[docs][];
+    for (int i = 0; i < docs; i++) {
+      reads[i] = pointRead(i);
+    }
+    double[] cpu = new double[4];
+    MultiplexedReads.Result r =
+        MultiplexedReads.run(
+            port,
+            connections,
+            threads,
+            seconds,
+            reads,
+            () -> {
+              cpu[0] = clientCpuSeconds();
+              cpu[1] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
+            },
+            () -> {
+              cpu[2] = clientCpuSeconds();
+              cpu[3] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
+            });
+    MultiplexedReads.print(r, connections, threads);
     System.out.printf(
         Locale.ROOT,
         "cpu during the measured run: client %.2f s server %.2f s%n",
