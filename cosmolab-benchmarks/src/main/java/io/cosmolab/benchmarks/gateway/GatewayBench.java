@@ -559,65 +559,69 @@ public final class GatewayBench {
   private static void reads(
       int port, boolean tls, int seconds, int connections, int docs, long serverPid)
       throws Exception {
-    byte[][] reads = new byte[docs][];
-    for (int i = 0; i < docs; i++) {
-      reads[i] = pointRead(i);
-    }
-    double[] cpu = new double[4];
-    Runnable atStart =
-        () -> {
-          cpu[0] = clientCpuSeconds();
-          cpu[1] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
-        };
-    Runnable atEnd =
-        () -> {
-          cpu[2] = clientCpuSeconds();
-          cpu[3] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
-        };
+    byte[][] reads = pointReads(docs);
+    CpuWindow cpu = new CpuWindow(serverPid);
     run(
         "raw HTTP point reads",
         seconds,
         connections,
         t -> rawReads(port, tls, t, reads),
-        atStart,
-        atEnd);
-    System.out.printf(
-        Locale.ROOT,
-        "cpu during the measured run: client %.2f s server %.2f s%n",
-        cpu[2] - cpu[0],
-        cpu[3] - cpu[1]);
+        cpu::open,
+        cpu::close);
+    cpu.print();
   }
 
   /** As {@link #reads}, with the cheap driver: connections multiplexed over {@code threads}. */
   private static void readsMultiplexed(
       int port, int seconds, int connections, int threads, int docs, long serverPid)
       throws Exception {
+    CpuWindow cpu = new CpuWindow(serverPid);
+    MultiplexedReads.Result r =
+        MultiplexedReads.run(
+            port, connections, threads, seconds, pointReads(docs), cpu::open, cpu::close);
+    MultiplexedReads.print(r, connections, threads);
+    cpu.print();
+  }
+
+  private static byte[][] pointReads(int docs) {
     byte[][] reads = new byte[docs][];
     for (int i = 0; i < docs; i++) {
       reads[i] = pointRead(i);
     }
-    double[] cpu = new double[4];
-    MultiplexedReads.Result r =
-        MultiplexedReads.run(
-            port,
-            connections,
-            threads,
-            seconds,
-            reads,
-            () -> {
-              cpu[0] = clientCpuSeconds();
-              cpu[1] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
-            },
-            () -> {
-              cpu[2] = clientCpuSeconds();
-              cpu[3] = serverPid > 0 ? processCpuSeconds(serverPid) : 0;
-            });
-    MultiplexedReads.print(r, connections, threads);
-    System.out.printf(
-        Locale.ROOT,
-        "cpu during the measured run: client %.2f s server %.2f s%n",
-        cpu[2] - cpu[0],
-        cpu[3] - cpu[1]);
+    return reads;
+  }
+
+  /** The CPU this driver and (given its pid, else none) the server used in a measured window. */
+  private static final class CpuWindow {
+    private final long serverPid;
+    private double client;
+    private double server;
+
+    CpuWindow(long serverPid) {
+      this.serverPid = serverPid;
+    }
+
+    void open() {
+      client = -clientCpuSeconds();
+      server = -serverCpuSeconds();
+    }
+
+    void close() {
+      client += clientCpuSeconds();
+      server += serverCpuSeconds();
+    }
+
+    private double serverCpuSeconds() {
+      return serverPid > 0 ? processCpuSeconds(serverPid) : 0;
+    }
+
+    void print() {
+      System.out.printf(
+          Locale.ROOT,
+          "cpu during the measured run: client %.2f s server %.2f s%n",
+          client,
+          server);
+    }
   }
 
   private static Op rawReads(int port, boolean tls, int thread, byte[][] reads) throws IOException {
