@@ -47,6 +47,9 @@ import org.HdrHistogram.Histogram;
  *   reads-mux &lt;port&gt; &lt;seconds&gt; &lt;connections&gt; &lt;threads&gt; &lt;docs&gt; [server pid]
  *                                  the same over plain HTTP, the connections multiplexed over
  *                                  a few threads as pgbench does ({@link MultiplexedReads})
+ *   reads-direct &lt;direct port&gt; &lt;seconds&gt; &lt;connections&gt; &lt;threads&gt; &lt;docs&gt; [server pid]
+ *                                  the same in direct mode: RNTBD over TLS to the server's
+ *                                  direct port, prebuilt frames ({@link DirectReads})
  * </pre>
  *
  * The load runs the server in this JVM on plain HTTP (loopback), so server and driver share the
@@ -80,6 +83,14 @@ public final class GatewayBench {
               args.length > 6 ? Long.parseLong(args[6]) : -1);
       case "reads-mux" ->
           readsMultiplexed(
+              Integer.parseInt(args[1]),
+              Integer.parseInt(args[2]),
+              Integer.parseInt(args[3]),
+              Integer.parseInt(args[4]),
+              Integer.parseInt(args[5]),
+              args.length > 6 ? Long.parseLong(args[6]) : -1);
+      case "reads-direct" ->
+          readsDirect(
               Integer.parseInt(args[1]),
               Integer.parseInt(args[2]),
               Integer.parseInt(args[3]),
@@ -580,6 +591,21 @@ public final class GatewayBench {
         MultiplexedReads.run(
             port, connections, threads, seconds, pointReads(docs), cpu::open, cpu::close);
     MultiplexedReads.print(r, connections, threads);
+    cpu.print();
+  }
+
+  /** As {@link #readsMultiplexed}, in direct mode. */
+  private static void readsDirect(
+      int port, int seconds, int connections, int threads, int docs, long serverPid)
+      throws Exception {
+    byte[][] frames = new byte[docs][];
+    for (int i = 0; i < docs; i++) {
+      frames[i] = DirectReads.pointRead(i);
+    }
+    CpuWindow cpu = new CpuWindow(serverPid);
+    MultiplexedReads.Result r =
+        DirectReads.run(port, connections, threads, seconds, frames, cpu::open, cpu::close);
+    DirectReads.print(r, connections, threads);
     cpu.print();
   }
 
