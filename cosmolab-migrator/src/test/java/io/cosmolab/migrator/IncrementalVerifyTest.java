@@ -49,7 +49,7 @@ class IncrementalVerifyTest {
     CosmosContainer target = client.getDatabase("v1").getContainer("byRegion");
     try (Lab.Writer writer = new Lab.Writer(source, 5, 40);
         Migrator m = Migrator.open(spec, tmp, never())) {
-      m.run(false, () -> writer.writes.get() > 150);
+      m.run(false, () -> writer.writes() > 150);
     }
     try (Migrator m = Migrator.open(spec, tmp, never())) {
       MigrationState s = m.run(true, () -> false);

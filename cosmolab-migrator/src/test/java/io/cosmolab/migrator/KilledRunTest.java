@@ -113,7 +113,7 @@ class KilledRunTest {
                   ? "no state yet"
                   : s.phase() + " copied " + s.copied() + " applied " + s.applied());
         }
-        assertThat(writer.writes.get()).isPositive();
+        assertThat(writer.writes()).isPositive();
         assertThat(killedInCopy).as("kills that landed in the copy (seed %d)", seed).isPositive();
         assertThat(killedInCatchUp)
             .as("kills that landed in the catch-up (seed %d)", seed)

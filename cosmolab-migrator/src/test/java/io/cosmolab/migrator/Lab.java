@@ -77,7 +77,8 @@ final class Lab {
    */
   static final class Writer implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
-    final AtomicLong writes = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private volatile RuntimeException failure;
     private final Thread thread;
 
     Writer(CosmosContainer c, long seed, int ids) {
@@ -100,8 +101,12 @@ final class Lab {
                     writes.incrementAndGet();
                   } catch (CosmosException e) {
                     if (e.getStatusCode() != 404) {
-                      throw e;
+                      failure = e;
+                      return;
                     }
+                  } catch (RuntimeException e) {
+                    failure = e;
+                    return;
                   }
                   try {
                     Thread.sleep(2);
@@ -112,6 +117,20 @@ final class Lab {
               },
               "source-writer");
       thread.start();
+    }
+
+    /**
+     * The writes done so far.
+     *
+     * @throws IllegalStateException once the writer has failed: a test waiting for more writes
+     *     fails with the cause instead of waiting forever
+     */
+    long writes() {
+      RuntimeException f = failure;
+      if (f != null) {
+        throw new IllegalStateException("the source writer failed after " + writes + " writes", f);
+      }
+      return writes.get();
     }
 
     @Override

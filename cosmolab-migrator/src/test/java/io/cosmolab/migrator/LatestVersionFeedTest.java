@@ -41,7 +41,7 @@ class LatestVersionFeedTest {
     MigrationSpec spec = Lab.spec(lab, "lv1", "orders", "byRegion", "/region");
     try (Lab.Writer writer = new Lab.Writer(source, 11, 80);
         Migrator m = Migrator.open(spec, tmp, Lab.options())) {
-      MigrationState s = m.run(false, () -> writer.writes.get() > 300);
+      MigrationState s = m.run(false, () -> writer.writes() > 300);
       assertThat(s.changeFeedMode()).isEqualTo(ChangeFeedMode.LATEST_VERSION);
     }
     try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {

@@ -40,7 +40,7 @@ class MigrationTest {
     MigrationState s;
     try (Lab.Writer writer = new Lab.Writer(source, 42, 120);
         Migrator m = Migrator.open(spec, tmp, Lab.options())) {
-      s = m.run(false, () -> writer.writes.get() > 400);
+      s = m.run(false, () -> writer.writes() > 400);
       assertThat(s.phase()).isEqualTo(MigrationState.Phase.CATCHING_UP);
     }
     try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
@@ -158,7 +158,7 @@ class MigrationTest {
               split("m5", "orders");
               split("m5", "byRegion");
             }
-            return n > 20 && writer.writes.get() > 300;
+            return n > 20 && writer.writes() > 300;
           });
     }
     try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {

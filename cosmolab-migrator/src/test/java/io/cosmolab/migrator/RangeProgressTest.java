@@ -62,7 +62,7 @@ class RangeProgressTest {
                 if (n == 10) {
                   split("r1", "orders"); // during the catch-up
                 }
-                return n > 16 && writer.writes.get() > 300;
+                return n > 16 && writer.writes() > 300;
               });
     }
     // what the file holds, as a resumed run reads it

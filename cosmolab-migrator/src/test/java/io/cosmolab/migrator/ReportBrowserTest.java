@@ -50,7 +50,7 @@ class ReportBrowserTest {
                 var c = lab.engine().database("shop").container("orders");
                 c.splitPartition(c.routing().ranges().get(0).id());
               }
-              return pages[0] > 14 && writer.writes.get() > 300;
+              return pages[0] > 14 && writer.writes() > 300;
             });
       }
       try (Migrator m = Migrator.open(spec, tmp.resolve("state"), o)) {

@@ -83,7 +83,7 @@ class ResumeTest {
               "  trial " + trial + ": " + expected.getMessage() + " (step " + at + ")");
         }
       }
-      assertThat(writer.writes.get()).as("writes during the trials").isPositive();
+      assertThat(writer.writes()).as("writes during the trials").isPositive();
     }
     assertThat(crashes).as("seed %d", seed).isGreaterThan(trials / 2);
     try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {

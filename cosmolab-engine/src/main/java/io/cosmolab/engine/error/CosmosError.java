@@ -47,6 +47,12 @@ public enum CosmosError {
   /** The physical partition addressed by id no longer exists (it was split or merged). */
   PARTITION_KEY_RANGE_GONE(410, 1002, "Gone"),
   /**
+   * A direct-mode request by partition key reached a replica of a physical partition that has been
+   * split or merged away. The SDKs refresh their routing map and retry (CompletingSplitOrMerge):
+   * for a point operation that is the answer they retry on, where 1002 would reach the application.
+   */
+  COMPLETING_SPLIT_OR_MERGE(410, 1007, "Gone"),
+  /**
    * A direct-mode request addressed a replica of a container that is gone: its name now names
    * another container (deleted and re-created), so the client's cached resource id is stale. The
    * SDKs refresh their container cache and retry (NameCacheIsStale).

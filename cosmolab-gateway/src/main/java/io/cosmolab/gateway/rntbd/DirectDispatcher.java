@@ -23,11 +23,22 @@ import java.util.function.Function;
  * nothing escapes to the connection.
  *
  * <p>The replica check is what keeps direct mode right across splits. The SDK caches a range's
- * addresses and sends a request for a key straight to the replicas of the range it believes owns
- * the key. Once that range has split, its id is no longer in the routing map, and the request gets
- * 410/1002 (partition key range gone), on which the SDK reads {@code /pkranges} again, resolves the
- * child range and retries there ({@code GoneAndRetryWithRetryPolicy}, {@code
- * PartitionKeyRangeGoneRetryPolicy} in azure-cosmos).
+ * addresses and sends a request straight to the replicas of the range it believes owns the key or
+ * the feed range. Once that range has split, its id is no longer in the routing map, and the answer
+ * depends on how the request was addressed, because the Java SDK (4.81.0) retries differently:
+ *
+ * <ul>
+ *   <li>a request that names its range ({@code PartitionKeyRangeId}: queries, read feed, change
+ *       feed) gets 410/1002 (partition key range gone), on which the feed's {@code
+ *       PartitionKeyRangeGoneRetryPolicy} reads {@code /pkranges} again and continues on the child
+ *       ranges;
+ *   <li>a request by partition key (point operations, batch) gets 410/1007 (completing split or
+ *       merge), on which {@code GoneAndRetryWithRetryPolicy} refreshes the routing map and retries
+ *       at the child range. A 1002 there is not retried for a point operation: it reached the
+ *       application (azure-sdk-for-java#49381 describes the same escape from address resolution).
+ *       [A] The service's replicas answer 1007 while a split completes; after it, the parent's
+ *       replicas are gone, and what a client that still addresses them gets is not documented.
+ * </ul>
  *
  * <p>The same check keeps it right when a container is deleted and created again under its name: a
  * replica path names its container's resource id ({@code services/{rid}}), and a request that
@@ -66,10 +77,13 @@ final class DirectDispatcher {
             service, container.id(), container.rid());
       }
       if (container != null && range != null && container.routing().byId(range).isEmpty()) {
-        throw CosmosError.PARTITION_KEY_RANGE_GONE.exception(
-            "partition key range %s of container '%s' is gone (split or merged): the client's"
-                + " addresses are stale, read /pkranges again",
-            range, container.id());
+        throw (r.string(Tokens.Request.PARTITION_KEY_RANGE_ID) != null
+                ? CosmosError.PARTITION_KEY_RANGE_GONE
+                : CosmosError.COMPLETING_SPLIT_OR_MERGE)
+            .exception(
+                "partition key range %s of container '%s' is gone (split or merged): the client's"
+                    + " addresses are stale, read /pkranges again",
+                range, container.id());
       }
       response = isBarrier(r) ? barrier() : protocol.apply(wire);
     } catch (CosmosException e) {
