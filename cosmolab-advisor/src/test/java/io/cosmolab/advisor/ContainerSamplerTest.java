@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.input.ContainerSampler;
+import io.cosmolab.advisor.input.SdkClients;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.testkit.CosmosLab;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Sampling a live container through the official Java SDK, against a cosmolab server. */
 class ContainerSamplerTest {
@@ -59,10 +62,11 @@ class ContainerSamplerTest {
     lab.close();
   }
 
-  @Test
-  void theSample_isTheNewestDocuments_andKnowsTheContainersSizeAndThroughput() {
+  @ParameterizedTest
+  @EnumSource(SdkClients.Mode.class)
+  void theSample_isTheNewestDocuments_andKnowsTheContainersSizeAndThroughput(SdkClients.Mode mode) {
     try (ContainerSampler sampler =
-        ContainerSampler.connect(lab.endpoint(), lab.key(), "shop", "orders", 500)) {
+        ContainerSampler.connect(lab.endpoint(), lab.key(), mode, "shop", "orders", 500)) {
       assertThat(sampler.containerDocuments()).isEqualTo(800);
       assertThat(sampler.throughputOrNull()).isEqualTo(Throughput.manual(24_000));
       List<String> ids = new ArrayList<>();
@@ -116,8 +120,24 @@ class ContainerSamplerTest {
       port = free.getLocalPort();
     }
     java.net.URI nowhere = java.net.URI.create("https://localhost:" + port + "/");
-    assertThatThrownBy(() -> ContainerSampler.connect(nowhere, lab.key(), "shop", "orders", 10))
+    assertThatThrownBy(
+            () ->
+                ContainerSampler.connect(
+                    nowhere, lab.key(), SdkClients.Mode.GATEWAY, "shop", "orders", 10))
         .hasMessageStartingWith("cannot connect to " + nowhere + ": is the endpoint reachable");
+  }
+
+  @Test
+  void directMode_onAPlainHttpEndpoint_isRefusedNamingBothWaysOut() {
+    java.net.URI http = java.net.URI.create("http://localhost:8081/");
+    assertThatThrownBy(
+            () ->
+                ContainerSampler.connect(
+                    http, lab.key(), SdkClients.Mode.DIRECT, "shop", "orders", 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("direct mode is RNTBD over TLS")
+        .hasMessageContaining("connect over https://")
+        .hasMessageContaining("leave out --direct");
   }
 
   @Test

@@ -331,7 +331,8 @@ class MainTest {
               "--key",
               "/tenantId",
               "--key",
-              "/id");
+              "/id",
+              "--direct");
       assertThat(code).as(err.toString()).isZero();
       String[] rows = out.toString().split("\\R", -1);
       assertThat(rows[1]).contains("/id").contains("recommended");

@@ -116,7 +116,8 @@ class MigrateCommandTest {
                     state.toString(),
                     "--on-missing",
                     "default=none",
-                    "--until-caught-up"
+                    "--until-caught-up",
+                    "--direct" // the run in the SDK's direct mode; plan and verify in gateway mode
                   },
                   common));
       assertThat(code).as(out + "" + err).isEqualTo(0);
@@ -131,7 +132,15 @@ class MigrateCommandTest {
           .contains("all-versions-and-deletes feed")
           .containsPattern("range \\[,FF\\) +at \"[0-9]+\"; copied 40, applied 0, lag 0 docs");
 
-      code = run("migrate", "verify", "--state", state.toString(), "--account-key", lab.key());
+      code =
+          run(
+              "migrate",
+              "verify",
+              "--state",
+              state.toString(),
+              "--account-key",
+              lab.key(),
+              "--direct");
       assertThat(code).as(out + "" + err).isEqualTo(0);
       assertThat(out.toString()).contains("5 logical partitions, 0 differ").contains("equal");
 

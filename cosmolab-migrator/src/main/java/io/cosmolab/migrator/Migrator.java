@@ -96,9 +96,11 @@ public final class Migrator implements AutoCloseable {
     this.key = spec.key();
     this.options = options;
     this.store = new StateStore(stateDir);
-    this.sourceClient = Clients.connect(spec.source());
+    this.sourceClient = Clients.connect(spec.source(), options.direct());
     this.targetClient =
-        spec.target().equals(spec.source()) ? sourceClient : Clients.connect(spec.target());
+        spec.target().equals(spec.source())
+            ? sourceClient
+            : Clients.connect(spec.target(), options.direct());
     this.source =
         sourceClient
             .getDatabase(spec.sourceContainer().database())

@@ -23,6 +23,9 @@ import java.util.Objects;
  *     (each with the feed drained); negative: none while tailing, only at cutover
  * @param settleInterval how long a partition of the target must have had no write before a pass
  *     while tailing verifies it
+ * @param direct whether the SDK reaches both accounts in direct mode (RNTBD over TLS) rather than
+ *     gateway mode, which every endpoint serves ({@code SdkClients} in the advisor says why gateway
+ *     is the default)
  */
 public record MigratorOptions(
     InstantSource clock,
@@ -34,7 +37,8 @@ public record MigratorOptions(
     ChangeFeedMode changeFeed,
     Duration reconcileInterval,
     Duration verifyInterval,
-    Duration settleInterval) {
+    Duration settleInterval,
+    boolean direct) {
 
   public MigratorOptions {
     Objects.requireNonNull(clock, "clock");
@@ -56,7 +60,8 @@ public record MigratorOptions(
   /**
    * Defaults: 8 target partitions written at once, pages of 500, polling every 250 ms, the change
    * feed chosen automatically, reconciliation at most once a minute while tailing, an incremental
-   * verification pass at most once a minute while tailing, over partitions with no write for 10 s.
+   * verification pass at most once a minute while tailing, over partitions with no write for 10 s,
+   * in gateway mode.
    */
   public static MigratorOptions of(InstantSource clock) {
     return new MigratorOptions(
@@ -69,7 +74,8 @@ public record MigratorOptions(
         ChangeFeedMode.AUTO,
         Duration.ofMinutes(1),
         Duration.ofMinutes(1),
-        Duration.ofSeconds(10));
+        Duration.ofSeconds(10),
+        false);
   }
 
   public MigratorOptions withFault(Fault f) {
@@ -83,7 +89,8 @@ public record MigratorOptions(
         changeFeed,
         reconcileInterval,
         verifyInterval,
-        settleInterval);
+        settleInterval,
+        direct);
   }
 
   public MigratorOptions withPageSize(int n) {
@@ -97,7 +104,8 @@ public record MigratorOptions(
         changeFeed,
         reconcileInterval,
         verifyInterval,
-        settleInterval);
+        settleInterval,
+        direct);
   }
 
   public MigratorOptions withChangeFeed(ChangeFeedMode m) {
@@ -111,7 +119,8 @@ public record MigratorOptions(
         m,
         reconcileInterval,
         verifyInterval,
-        settleInterval);
+        settleInterval,
+        direct);
   }
 
   /** With incremental passes at most every {@code interval} (negative: none while tailing). */
@@ -126,7 +135,24 @@ public record MigratorOptions(
         changeFeed,
         reconcileInterval,
         interval,
-        settle);
+        settle,
+        direct);
+  }
+
+  /** With the SDK in direct mode ({@code true}) or gateway mode. */
+  public MigratorOptions withDirect(boolean d) {
+    return new MigratorOptions(
+        clock,
+        sleeper,
+        fault,
+        parallelism,
+        pageSize,
+        pollInterval,
+        changeFeed,
+        reconcileInterval,
+        verifyInterval,
+        settleInterval,
+        d);
   }
 
   /** Waits. */

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Copy, catch up on the change feed while a writer works on the source, and verify. */
 class MigrationTest {
@@ -139,35 +141,43 @@ class MigrationTest {
     }
   }
 
-  @Test
-  void splitsOfASourceAndATargetRange_duringTheRun_loseNothing(@TempDir Path tmp) {
-    CosmosContainer source = Lab.orders(client, "m5", "orders", 300);
-    MigrationSpec spec = Lab.spec(lab, "m5", "orders", "byRegion", "/region>/userId");
+  /**
+   * In both of the SDK's connection modes: in direct mode the migrator's clients cache each range's
+   * replica addresses, and a split answers their next request 410 (range gone), on which the SDK
+   * re-reads the ranges. (This case hung in direct mode in an earlier build, cause not found; it
+   * passes now, and this keeps it so.)
+   */
+  @ParameterizedTest(name = "direct mode: {0}")
+  @ValueSource(booleans = {false, true})
+  void splitsOfASourceAndATargetRange_duringTheRun_loseNothing(boolean direct, @TempDir Path tmp) {
+    String db = direct ? "m5d" : "m5";
+    CosmosContainer source = Lab.orders(client, db, "orders", 300);
+    MigrationSpec spec = Lab.spec(lab, db, "orders", "byRegion", "/region>/userId");
     java.util.concurrent.atomic.AtomicInteger pages =
         new java.util.concurrent.atomic.AtomicInteger();
     try (Lab.Writer writer = new Lab.Writer(source, 7, 100);
-        Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+        Migrator m = Migrator.open(spec, tmp, Lab.options().withDirect(direct))) {
       m.run(
           false,
           () -> {
             int n = pages.incrementAndGet();
             if (n == 2) { // during the copy
-              split("m5", "orders");
-              split("m5", "byRegion");
+              split(db, "orders");
+              split(db, "byRegion");
             } else if (n == 12) { // during the catch-up
-              split("m5", "orders");
-              split("m5", "byRegion");
+              split(db, "orders");
+              split(db, "byRegion");
             }
             return n > 20 && writer.writes() > 300;
           });
     }
-    try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+    try (Migrator m = Migrator.open(spec, tmp, Lab.options().withDirect(direct))) {
       m.run(true, () -> false);
       VerifyReport v = m.verify();
       assertThat(v.differences()).isEmpty();
       assertThat(v.equal()).isTrue();
     }
-    assertThat(lab.engine().database("m5").container("orders").routing().ranges().size())
+    assertThat(lab.engine().database(db).container("orders").routing().ranges().size())
         .isGreaterThanOrEqualTo(3);
   }
 

@@ -58,13 +58,13 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   }
 
   /**
-   * Connects to {@code endpoint} in gateway mode and samples; closing the sampler closes the
-   * client. For an emulator on this machine (localhost) the SDK is told to accept its self-signed
-   * certificate, and, over plain HTTP, to allow it.
+   * Connects to {@code endpoint} in {@code mode} ({@link SdkClients}) and samples; closing the
+   * sampler closes the client. For an emulator on this machine (localhost) the SDK is told to
+   * accept its self-signed certificate, and, over plain HTTP, to allow it.
    */
   public static ContainerSampler connect(
-      URI endpoint, String key, String database, String container, int size) {
-    CosmosClient client = SdkClients.connect(endpoint, key, builder -> builder);
+      URI endpoint, String key, SdkClients.Mode mode, String database, String container, int size) {
+    CosmosClient client = SdkClients.connect(endpoint, key, mode, builder -> builder);
     return new ContainerSampler(client, true, database, container, size);
   }
 

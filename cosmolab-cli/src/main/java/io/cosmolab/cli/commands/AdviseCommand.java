@@ -11,6 +11,7 @@ import io.cosmolab.advisor.candidate.Candidate;
 import io.cosmolab.advisor.examples.Example;
 import io.cosmolab.advisor.input.ContainerSampler;
 import io.cosmolab.advisor.input.DocumentReader;
+import io.cosmolab.advisor.input.SdkClients;
 import io.cosmolab.advisor.report.HtmlReport;
 import io.cosmolab.advisor.workload.ContainerWorkload;
 import io.cosmolab.advisor.workload.Workload;
@@ -141,6 +142,13 @@ public final class AdviseCommand implements Callable<Integer> {
   String accountKey;
 
   @Option(
+      names = "--direct",
+      description =
+          "Sample --from in direct mode (RNTBD over TLS, the SDK's default; default here: gateway"
+              + " mode, which every endpoint serves).")
+  boolean direct;
+
+  @Option(
       names = "--sample",
       paramLabel = "N",
       defaultValue = "100000",
@@ -250,7 +258,13 @@ public final class AdviseCommand implements Callable<Integer> {
       c = container != null ? w.container(container) : w.containers().get(0);
     }
     try (ContainerSampler sampler =
-        ContainerSampler.connect(endpoint, key, names[0], names[1], sampleSize)) {
+        ContainerSampler.connect(
+            endpoint,
+            key,
+            direct ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
+            names[0],
+            names[1],
+            sampleSize)) {
       long count = sampler.containerDocuments();
       AdvisorOptions o = options(c, all, sampler.throughputOrNull(), count);
       if (!sampler.inArrivalOrder()) {

@@ -86,6 +86,13 @@ public final class MigrateCommand implements Runnable {
     String accountKey;
 
     @Option(
+        names = "--direct",
+        description =
+            "Reach both accounts in direct mode (RNTBD over TLS, the SDK's default and the faster"
+                + " path to the service; default here: gateway mode, which every endpoint serves).")
+    boolean direct;
+
+    @Option(
         names = "--target-endpoint",
         paramLabel = "URL",
         description = "The target account (default: the source's --endpoint).")
@@ -184,8 +191,8 @@ public final class MigrateCommand implements Runnable {
 
   @io.cosmolab.engine.internal.SuppressForbidden(
       "the command line is where the wall clock enters; the library takes it injected")
-  static MigratorOptions options() {
-    return MigratorOptions.of(InstantSource.system());
+  static MigratorOptions options(boolean direct) {
+    return MigratorOptions.of(InstantSource.system()).withDirect(direct);
   }
 
   /** {@code migrate plan}. */
@@ -279,7 +286,7 @@ public final class MigrateCommand implements Runnable {
           workload == null
               ? null
               : PlanWorkload.read(workload, workloadContainer, s.sourceContainer().container());
-      try (Migrator m = Migrator.open(s, Path.of("."), options())) {
+      try (Migrator m = Migrator.open(s, Path.of("."), options(accounts.direct))) {
         Plan p = m.plan(w);
         List<String> blocking = p.blocking(s.onMissing());
         if (json) {
@@ -449,7 +456,7 @@ public final class MigrateCommand implements Runnable {
                 + verifyEvery);
       }
       MigratorOptions o =
-          options()
+          options(accounts.direct)
               .withChangeFeed(io.cosmolab.migrator.ChangeFeedMode.parse(changeFeed))
               .withVerify(Duration.ofSeconds(verifyEvery), Duration.ofSeconds(settle));
       try (Migrator m = Migrator.open(s, state, o)) {
@@ -533,6 +540,13 @@ public final class MigrateCommand implements Runnable {
     String targetAccountKey;
 
     @Option(
+        names = "--direct",
+        description =
+            "Reach both accounts in direct mode (RNTBD over TLS, the SDK's default and the faster"
+                + " path to the service; default here: gateway mode, which every endpoint serves).")
+    boolean direct;
+
+    @Option(
         names = "--json",
         paramLabel = "FILE",
         arity = "0..1",
@@ -546,7 +560,7 @@ public final class MigrateCommand implements Runnable {
       Accounts a = new Accounts();
       a.accountKey = accountKey;
       a.targetAccountKey = targetAccountKey;
-      return Migrator.resume(state, a.sourceKey(), a.targetKey(), options());
+      return Migrator.resume(state, a.sourceKey(), a.targetKey(), options(direct));
     }
   }
 

@@ -2,6 +2,7 @@ package io.cosmolab.migrator.internal;
 
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.ThrottlingRetryOptions;
+import io.cosmolab.advisor.input.SdkClients;
 import io.cosmolab.migrator.Endpoint;
 
 /** The migrator's SDK clients: the lab tools' ({@code SdkClients}), with its own retry handling. */
@@ -9,14 +10,16 @@ public final class Clients {
   private Clients() {}
 
   /**
-   * A gateway-mode client. For an emulator on this machine (localhost) the SDK is told to accept
-   * its self-signed certificate, and, over plain HTTP, to allow it. The SDK's own 429 retries are
-   * off: {@link Sdk} honours every retry-after itself, so it can count them and keep the RU cap.
+   * A client in direct or gateway mode ({@code SdkClients}). For an emulator on this machine
+   * (localhost) the SDK is told to accept its self-signed certificate, and, over plain HTTP, to
+   * allow it. The SDK's own 429 retries are off: {@link Sdk} honours every retry-after itself, so
+   * it can count them and keep the RU cap.
    */
-  public static CosmosClient connect(Endpoint endpoint) {
-    return io.cosmolab.advisor.input.SdkClients.connect(
+  public static CosmosClient connect(Endpoint endpoint, boolean direct) {
+    return SdkClients.connect(
         endpoint.uri(),
         endpoint.key(),
+        direct ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
         builder ->
             builder
                 .throttlingRetryOptions(

@@ -7,7 +7,6 @@ import com.azure.cosmos.CosmosDiagnostics;
 import com.azure.cosmos.CosmosDiagnosticsContext;
 import com.azure.cosmos.CosmosDiagnosticsRequestInfo;
 import com.azure.cosmos.CosmosException;
-import com.azure.cosmos.DirectConnectionConfig;
 import com.azure.cosmos.ThrottlingRetryOptions;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
@@ -204,15 +203,11 @@ public final class LiveDriver {
     return SdkClients.connect(
         options.endpoint(),
         options.key(),
-        b -> {
-          b.throttlingRetryOptions(
-                  new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
-              .contentResponseOnWriteEnabled(false);
-          if (options.direct()) {
-            b.directMode(DirectConnectionConfig.getDefaultConfig());
-          }
-          return b;
-        });
+        options.direct() ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
+        b ->
+            b.throttlingRetryOptions(
+                    new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
+                .contentResponseOnWriteEnabled(false));
   }
 
   private static String containerName(Scenario scenario, int c) {
