@@ -197,19 +197,6 @@ final class DirectReads {
     return new MultiplexedReads.Result(all, seconds);
   }
 
-  /** Prints the line {@code scripts/bench-gateway-vs-postgres} reads. */
-  static void print(MultiplexedReads.Result r, int connections, int threads) {
-    System.out.printf(
-        java.util.Locale.ROOT,
-        "direct-mode RNTBD reads %2d connections: %,9.0f ops/s   p50 %7.3f ms   p99 %7.3f ms"
-            + "   (%d driver threads)%n",
-        connections,
-        r.perSecond(),
-        r.latencies().getValueAtPercentile(50) / 1e6,
-        r.latencies().getValueAtPercentile(99) / 1e6,
-        threads);
-  }
-
   /**
    * Cuts response frames and passes on each one's status. A response frame: L (4, the head's
    * length), status (4), activity id (16), tokens to L; then, when the token PayloadPresent

@@ -81,16 +81,9 @@ public final class GatewayBench {
               Integer.parseInt(args[4]),
               Integer.parseInt(args[5]),
               args.length > 6 ? Long.parseLong(args[6]) : -1);
-      case "reads-mux" ->
+      case "reads-mux", "reads-direct" ->
           readsMultiplexed(
-              Integer.parseInt(args[1]),
-              Integer.parseInt(args[2]),
-              Integer.parseInt(args[3]),
-              Integer.parseInt(args[4]),
-              Integer.parseInt(args[5]),
-              args.length > 6 ? Long.parseLong(args[6]) : -1);
-      case "reads-direct" ->
-          readsDirect(
+              mode.equals("reads-direct"),
               Integer.parseInt(args[1]),
               Integer.parseInt(args[2]),
               Integer.parseInt(args[3]),
@@ -582,39 +575,46 @@ public final class GatewayBench {
     cpu.print();
   }
 
-  /** As {@link #reads}, with the cheap driver: connections multiplexed over {@code threads}. */
+  /**
+   * As {@link #reads}, with a cheap driver: connections multiplexed over {@code threads}, plain
+   * HTTP ({@link MultiplexedReads}) or, {@code direct}, RNTBD over TLS ({@link DirectReads}).
+   */
   private static void readsMultiplexed(
-      int port, int seconds, int connections, int threads, int docs, long serverPid)
+      boolean direct, int port, int seconds, int connections, int threads, int docs, long serverPid)
       throws Exception {
     CpuWindow cpu = new CpuWindow(serverPid);
     MultiplexedReads.Result r =
-        MultiplexedReads.run(
-            port, connections, threads, seconds, pointReads(docs), cpu::open, cpu::close);
-    MultiplexedReads.print(r, connections, threads);
-    cpu.print();
-  }
-
-  /** As {@link #readsMultiplexed}, in direct mode. */
-  private static void readsDirect(
-      int port, int seconds, int connections, int threads, int docs, long serverPid)
-      throws Exception {
-    byte[][] frames = new byte[docs][];
-    for (int i = 0; i < docs; i++) {
-      frames[i] = DirectReads.pointRead(i);
-    }
-    CpuWindow cpu = new CpuWindow(serverPid);
-    MultiplexedReads.Result r =
-        DirectReads.run(port, connections, threads, seconds, frames, cpu::open, cpu::close);
-    DirectReads.print(r, connections, threads);
+        direct
+            ? DirectReads.run(
+                port,
+                connections,
+                threads,
+                seconds,
+                requests(docs, DirectReads::pointRead),
+                cpu::open,
+                cpu::close)
+            : MultiplexedReads.run(
+                port,
+                connections,
+                threads,
+                seconds,
+                requests(docs, GatewayBench::pointRead),
+                cpu::open,
+                cpu::close);
+    r.print(direct ? "direct-mode RNTBD reads" : "multiplexed HTTP reads", connections, threads);
     cpu.print();
   }
 
   private static byte[][] pointReads(int docs) {
-    byte[][] reads = new byte[docs][];
+    return requests(docs, GatewayBench::pointRead);
+  }
+
+  private static byte[][] requests(int docs, IntFunction<byte[]> request) {
+    byte[][] out = new byte[docs][];
     for (int i = 0; i < docs; i++) {
-      reads[i] = pointRead(i);
+      out[i] = request.apply(i);
     }
-    return reads;
+    return out;
   }
 
   /** The CPU this driver and (given its pid, else none) the server used in a measured window. */

@@ -32,6 +32,19 @@ final class MultiplexedReads {
     double perSecond() {
       return latencies.getTotalCount() / (double) seconds;
     }
+
+    /** Prints the line {@code scripts/bench-gateway-vs-postgres} reads: {@code what} first. */
+    void print(String what, int connections, int threads) {
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "%s %2d connections: %,9.0f ops/s   p50 %7.3f ms   p99 %7.3f ms   (%d driver threads)%n",
+          what,
+          connections,
+          perSecond(),
+          latencies.getValueAtPercentile(50) / 1e6,
+          latencies.getValueAtPercentile(99) / 1e6,
+          threads);
+    }
   }
 
   /**
@@ -72,19 +85,6 @@ final class MultiplexedReads {
       all.add(l.histogram);
     }
     return new Result(all, seconds);
-  }
-
-  /** Prints the line {@code scripts/bench-gateway-vs-postgres} reads, then the CPU line. */
-  static void print(Result r, int connections, int threads) {
-    System.out.printf(
-        java.util.Locale.ROOT,
-        "multiplexed HTTP reads %2d connections: %,9.0f ops/s   p50 %7.3f ms   p99 %7.3f ms"
-            + "   (%d driver threads)%n",
-        connections,
-        r.perSecond(),
-        r.latencies().getValueAtPercentile(50) / 1e6,
-        r.latencies().getValueAtPercentile(99) / 1e6,
-        threads);
   }
 
   /** One thread's selector and its connections. */

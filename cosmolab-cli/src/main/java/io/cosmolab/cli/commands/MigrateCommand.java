@@ -69,6 +69,16 @@ public final class MigrateCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** How the SDK reaches the accounts: a choice of each command, not saved with the migration. */
+  static final class ConnectionMode {
+    @Option(
+        names = "--direct",
+        description =
+            "Reach both accounts in direct mode (RNTBD over TLS, the SDK's default and the faster"
+                + " path to the service; default here: gateway mode, which every endpoint serves).")
+    boolean direct;
+  }
+
   /** The accounts: source and (optionally another) target. */
   static final class Accounts {
     @Option(
@@ -85,12 +95,7 @@ public final class MigrateCommand implements Runnable {
             "The source account's key (default: $COSMOS_KEY, else the emulator's well-known key).")
     String accountKey;
 
-    @Option(
-        names = "--direct",
-        description =
-            "Reach both accounts in direct mode (RNTBD over TLS, the SDK's default and the faster"
-                + " path to the service; default here: gateway mode, which every endpoint serves).")
-    boolean direct;
+    @Mixin ConnectionMode connection = new ConnectionMode();
 
     @Option(
         names = "--target-endpoint",
@@ -286,7 +291,7 @@ public final class MigrateCommand implements Runnable {
           workload == null
               ? null
               : PlanWorkload.read(workload, workloadContainer, s.sourceContainer().container());
-      try (Migrator m = Migrator.open(s, Path.of("."), options(accounts.direct))) {
+      try (Migrator m = Migrator.open(s, Path.of("."), options(accounts.connection.direct))) {
         Plan p = m.plan(w);
         List<String> blocking = p.blocking(s.onMissing());
         if (json) {
@@ -456,7 +461,7 @@ public final class MigrateCommand implements Runnable {
                 + verifyEvery);
       }
       MigratorOptions o =
-          options(accounts.direct)
+          options(accounts.connection.direct)
               .withChangeFeed(io.cosmolab.migrator.ChangeFeedMode.parse(changeFeed))
               .withVerify(Duration.ofSeconds(verifyEvery), Duration.ofSeconds(settle));
       try (Migrator m = Migrator.open(s, state, o)) {
@@ -539,12 +544,7 @@ public final class MigrateCommand implements Runnable {
             "The target account's key (default: $COSMOS_TARGET_KEY, else the source's key).")
     String targetAccountKey;
 
-    @Option(
-        names = "--direct",
-        description =
-            "Reach both accounts in direct mode (RNTBD over TLS, the SDK's default and the faster"
-                + " path to the service; default here: gateway mode, which every endpoint serves).")
-    boolean direct;
+    @Mixin ConnectionMode connection = new ConnectionMode();
 
     @Option(
         names = "--json",
@@ -560,7 +560,7 @@ public final class MigrateCommand implements Runnable {
       Accounts a = new Accounts();
       a.accountKey = accountKey;
       a.targetAccountKey = targetAccountKey;
-      return Migrator.resume(state, a.sourceKey(), a.targetKey(), options(direct));
+      return Migrator.resume(state, a.sourceKey(), a.targetKey(), options(connection.direct));
     }
   }
 
