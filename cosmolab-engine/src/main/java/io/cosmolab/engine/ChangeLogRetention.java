@@ -7,6 +7,7 @@ import io.cosmolab.engine.store.StoredDocument;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** Keeps a container's change log bounded: drops the records that no feed needs any more. */
@@ -32,18 +33,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * An all-versions reader that resumes from below the horizon may have lost history: 400, as the
  * service answers past its retention window.
  *
+ * Drops after a write's commit (its own, or a sweep's that the write runs on its way out) are
+ * housekeeping: when the store refuses one (a full disk), the write has committed all the same and
+ * is acknowledged, and the records wait in a queue for the next sweep to drop them (the sweep's
+ * walk has passed them already).
+ *
  * The horizon is saved with the container's high-water marks (HighWaterMarks): exactly at a clean
  * close, as of the last block of LSNs after a crash, so a restart may re-examine some records.
  */
 final class ChangeLogRetention {
   private static final long SWEEP_EVERY_MILLIS = 100;
   private static final int DROPS_PER_COMMIT = 1024;
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.engine");
 
   private final ContainerStore store;
   private volatile Retention retention;
   private final ReentrantLock sweeping = new ReentrantLock();
   private volatile long horizon;
   private volatile long nextSweep;
+  private final ConcurrentLinkedQueue<Long> failedDrops = new ConcurrentLinkedQueue<>();
 
   ChangeLogRetention(ContainerStore store, Retention retention, long recoveredHorizon) {
     this.store = store;
@@ -74,20 +82,42 @@ final class ChangeLogRetention {
     return false;
   }
 
-  /** After a commit: the records it superseded that the sweep passed meanwhile. */
+  /**
+   * After a commit: the records it superseded that the sweep passed meanwhile. Never throws: the
+   * write has committed; a drop the store refuses waits for the next sweep.
+   */
   void dropAfter(List<Long> supersededLsns) {
-    List<ContainerStore.Write> drops = null;
+    List<Long> due = null;
     long h = horizon;
     for (long lsn : supersededLsns) {
       if (lsn <= h) {
-        if (drops == null) {
-          drops = new ArrayList<>(supersededLsns.size());
+        if (due == null) {
+          due = new ArrayList<>(supersededLsns.size());
         }
-        drops.add(new ContainerStore.Write.DropChange(lsn));
+        due.add(lsn);
       }
     }
-    if (drops != null) {
+    if (due != null) {
+      drop(due);
+    }
+  }
+
+  /** Drops these records now, or queues them for the next sweep when the store refuses. */
+  private void drop(List<Long> lsns) {
+    List<ContainerStore.Write> drops = new ArrayList<>(lsns.size());
+    for (long lsn : lsns) {
+      drops.add(new ContainerStore.Write.DropChange(lsn));
+    }
+    try {
       store.commit(drops);
+    } catch (RuntimeException e) {
+      failedDrops.addAll(lsns);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "dropping "
+              + lsns.size()
+              + " superseded change record(s) failed; the next sweep tries again: "
+              + e.getMessage());
     }
   }
 
@@ -101,10 +131,11 @@ final class ChangeLogRetention {
     }
     try {
       nextSweep = now + SWEEP_EVERY_MILLIS;
+      retryFailedDrops();
       Retention window = retention;
       long cutoffMillis = now - window.window().toMillis();
       long cutoffLsn = committedLsn - window.maxHistory();
-      List<ContainerStore.Write> drops = new ArrayList<>();
+      List<Long> drops = new ArrayList<>();
       Iterator<ChangeRecord> it = store.changesAfter(horizon);
       while (it.hasNext()) {
         ChangeRecord r = it.next();
@@ -114,19 +145,31 @@ final class ChangeLogRetention {
         }
         horizon = r.lsn(); // first the horizon, then the look: see the class comment
         if (superseded(r)) {
-          drops.add(new ContainerStore.Write.DropChange(r.lsn()));
+          drops.add(r.lsn());
           if (drops.size() == DROPS_PER_COMMIT) {
-            store.commit(drops);
+            drop(drops);
             drops = new ArrayList<>();
           }
         }
       }
       if (!drops.isEmpty()) {
-        store.commit(drops);
+        drop(drops);
       }
     } finally {
       sweeping.unlock();
     }
+  }
+
+  /** The drops that failed after their writes' commits (under the sweep's lock). */
+  private void retryFailedDrops() {
+    if (failedDrops.isEmpty()) {
+      return;
+    }
+    List<Long> lsns = new ArrayList<>();
+    for (Long lsn; (lsn = failedDrops.poll()) != null; ) {
+      lsns.add(lsn);
+    }
+    drop(lsns);
   }
 
   private boolean superseded(ChangeRecord r) {

@@ -135,6 +135,90 @@ class ChangeLogRetentionTest {
     assertThat(records()).isLessThanOrEqualTo(50 + 1);
   }
 
+  /**
+   * The sweep runs on a write's way out, after its commit: when the store then refuses the drops (a
+   * full disk), the write is acknowledged all the same (before, the client got a 507 for a write
+   * that had committed), takes no LSN of another, and a later sweep drops the records.
+   */
+  @Test
+  void dropsThatTheStoreRefusesAfterACommit_failNoWrite_andALaterSweepMakesThem() {
+    java.util.concurrent.atomic.AtomicBoolean refuseDrops =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    InMemoryDocumentStore inner = new InMemoryDocumentStore();
+    io.cosmolab.engine.store.DocumentStore refusing =
+        new io.cosmolab.engine.store.DocumentStore() {
+          @Override
+          public ContainerStore open(String rid) {
+            ContainerStore real = inner.open(rid);
+            return (ContainerStore)
+                java.lang.reflect.Proxy.newProxyInstance(
+                    ContainerStore.class.getClassLoader(),
+                    new Class<?>[] {ContainerStore.class},
+                    (proxy, method, args) -> {
+                      if (method.getName().equals("commit")
+                          && refuseDrops.get()
+                          && args[0] instanceof java.util.List<?> writes
+                          && writes.stream()
+                              .allMatch(w -> w instanceof ContainerStore.Write.DropChange)) {
+                        throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                            "the disk is full");
+                      }
+                      try {
+                        return method.invoke(real, args);
+                      } catch (java.lang.reflect.InvocationTargetException x) {
+                        throw x.getCause();
+                      }
+                    });
+          }
+
+          @Override
+          public String loadCatalog() {
+            return inner.loadCatalog();
+          }
+
+          @Override
+          public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
+            inner.saveCatalog(catalogJson, dropped);
+          }
+        };
+    Container d =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .store(refusing)
+            .changeFeedRetention(new Retention(Duration.ofMinutes(1), 1_000))
+            .build()
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    long lastDelete = 0;
+    for (int doc = 0; doc < 100; doc++) {
+      d.upsert(obj("{'id':'d" + doc + "','pk':'p" + (doc % 10) + "'}"));
+      lastDelete = d.delete(PartitionKeyValue.of("p" + (doc % 10)), "d" + doc).lsn();
+    }
+    java.util.function.LongSupplier records =
+        () -> {
+          long n = 0;
+          for (Iterator<?> it = inner.open(d.rid()).changesAfter(0); it.hasNext(); it.next()) {
+            n++;
+          }
+          return n;
+        };
+    assertThat(records.getAsLong()).isEqualTo(200);
+    clock.advance(Duration.ofMinutes(2));
+    refuseDrops.set(true);
+    // this write's sweep finds 200 records to drop, and the store refuses them
+    long first = d.upsert(obj("{'id':'kept','pk':'p1','v':1}")).lsn();
+    assertThat(first).isEqualTo(lastDelete + 1);
+    assertThat(records.getAsLong()).isEqualTo(201);
+    assertThat(d.read(PartitionKeyValue.of("p1"), "kept").document().get("v").asInt()).isEqualTo(1);
+    refuseDrops.set(false);
+    clock.advance(Duration.ofSeconds(1)); // past the sweeps' 100 ms spacing
+    // its LSN was not given back: the next write takes the one after it
+    assertThat(d.upsert(obj("{'id':'kept','pk':'p1','v':2}")).lsn()).isEqualTo(first + 1);
+    // the queued drops were made; left are the two versions of 'kept', both inside the window
+    assertThat(records.getAsLong()).isEqualTo(2);
+  }
+
   @Test
   void deletesOutOfTheWindow_leaveNothingBehind() {
     for (int doc = 0; doc < 100; doc++) {
