@@ -118,7 +118,9 @@ abstract class GatewayServerContract {
     if (status == 403) {
       assertThat(r.body().get("message").asText())
           .contains("window")
-          .containsPattern("(1199|1200|1201) s from");
+          // 1,200 s, give or take the date's truncation to whole seconds and the request's own
+          // time (a loaded CI runner saw 1198)
+          .containsPattern("(119[5-9]|120[0-5]) s from");
     }
   }
 
