@@ -42,7 +42,11 @@ class ChangeLogRetentionTest {
                   .withPhysicalPartitions(2));
 
   private long records() {
-    ContainerStore s = store.open(c.rid());
+    return records(store.open(c.rid()));
+  }
+
+  /** The change records {@code s} holds. */
+  private static long records(ContainerStore s) {
     long n = 0;
     for (Iterator<?> it = s.changesAfter(0); it.hasNext(); it.next()) {
       n++;
@@ -146,41 +150,17 @@ class ChangeLogRetentionTest {
         new java.util.concurrent.atomic.AtomicBoolean();
     InMemoryDocumentStore inner = new InMemoryDocumentStore();
     io.cosmolab.engine.store.DocumentStore refusing =
-        new io.cosmolab.engine.store.DocumentStore() {
-          @Override
-          public ContainerStore open(String rid) {
-            ContainerStore real = inner.open(rid);
-            return (ContainerStore)
-                java.lang.reflect.Proxy.newProxyInstance(
-                    ContainerStore.class.getClassLoader(),
-                    new Class<?>[] {ContainerStore.class},
-                    (proxy, method, args) -> {
-                      if (method.getName().equals("commit")
-                          && refuseDrops.get()
-                          && args[0] instanceof java.util.List<?> writes
-                          && writes.stream()
-                              .allMatch(w -> w instanceof ContainerStore.Write.DropChange)) {
-                        throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
-                            "the disk is full");
-                      }
-                      try {
-                        return method.invoke(real, args);
-                      } catch (java.lang.reflect.InvocationTargetException x) {
-                        throw x.getCause();
-                      }
-                    });
-          }
-
-          @Override
-          public String loadCatalog() {
-            return inner.loadCatalog();
-          }
-
-          @Override
-          public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
-            inner.saveCatalog(catalogJson, dropped);
-          }
-        };
+        io.cosmolab.engine.testing.Intercepted.documentStore(
+            inner,
+            (method, args) -> {
+              if (method.equals("commit")
+                  && refuseDrops.get()
+                  && args[0] instanceof java.util.List<?> writes
+                  && writes.stream().allMatch(w -> w instanceof ContainerStore.Write.DropChange)) {
+                throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                    "the disk is full");
+              }
+            });
     Container d =
         CosmosEngine.builder()
             .clock(clock)
@@ -195,14 +175,7 @@ class ChangeLogRetentionTest {
       d.upsert(obj("{'id':'d" + doc + "','pk':'p" + (doc % 10) + "'}"));
       lastDelete = d.delete(PartitionKeyValue.of("p" + (doc % 10)), "d" + doc).lsn();
     }
-    java.util.function.LongSupplier records =
-        () -> {
-          long n = 0;
-          for (Iterator<?> it = inner.open(d.rid()).changesAfter(0); it.hasNext(); it.next()) {
-            n++;
-          }
-          return n;
-        };
+    java.util.function.LongSupplier records = () -> records(inner.open(d.rid()));
     assertThat(records.getAsLong()).isEqualTo(200);
     clock.advance(Duration.ofMinutes(2));
     refuseDrops.set(true);

@@ -224,29 +224,14 @@ class EngineRestartTest {
         new java.util.concurrent.atomic.AtomicBoolean();
     InMemoryDocumentStore inner = new InMemoryDocumentStore();
     io.cosmolab.engine.store.DocumentStore failing =
-        new io.cosmolab.engine.store.DocumentStore() {
-          @Override
-          public io.cosmolab.engine.store.ContainerStore open(String rid) {
-            return io.cosmolab.engine.testing.Intercepted.containerStore(
-                inner.open(rid),
-                method -> {
-                  if (method.equals("commit") && fail.get()) {
-                    throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
-                        "the disk is full");
-                  }
-                });
-          }
-
-          @Override
-          public String loadCatalog() {
-            return inner.loadCatalog();
-          }
-
-          @Override
-          public void saveCatalog(String catalogJson, java.util.Collection<String> dropped) {
-            inner.saveCatalog(catalogJson, dropped);
-          }
-        };
+        io.cosmolab.engine.testing.Intercepted.documentStore(
+            inner,
+            (method, args) -> {
+              if (method.equals("commit") && fail.get()) {
+                throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                    "the disk is full");
+              }
+            });
     Container c =
         CosmosEngine.builder()
             .clock(clock)
