@@ -33,7 +33,12 @@ public final class SdkClients {
     /** Every request over HTTPS (or HTTP) through the gateway: works with every endpoint. */
     GATEWAY,
     /** Data requests over RNTBD (TLS) straight to the partitions' replicas: the SDK's default. */
-    DIRECT
+    DIRECT;
+
+    /** The mode a tool's {@code --direct} flag asks for. */
+    public static Mode of(boolean direct) {
+      return direct ? DIRECT : GATEWAY;
+    }
   }
 
   /** A gateway-mode client: {@link #connect(URI, String, Mode, UnaryOperator)}. */

@@ -259,12 +259,7 @@ public final class AdviseCommand implements Callable<Integer> {
     }
     try (ContainerSampler sampler =
         ContainerSampler.connect(
-            endpoint,
-            key,
-            direct ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
-            names[0],
-            names[1],
-            sampleSize)) {
+            endpoint, key, SdkClients.Mode.of(direct), names[0], names[1], sampleSize)) {
       long count = sampler.containerDocuments();
       AdvisorOptions o = options(c, all, sampler.throughputOrNull(), count);
       if (!sampler.inArrivalOrder()) {

@@ -19,7 +19,7 @@ public final class Clients {
     return SdkClients.connect(
         endpoint.uri(),
         endpoint.key(),
-        direct ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
+        SdkClients.Mode.of(direct),
         builder ->
             builder
                 .throttlingRetryOptions(

@@ -203,7 +203,7 @@ public final class LiveDriver {
     return SdkClients.connect(
         options.endpoint(),
         options.key(),
-        options.direct() ? SdkClients.Mode.DIRECT : SdkClients.Mode.GATEWAY,
+        SdkClients.Mode.of(options.direct()),
         b ->
             b.throttlingRetryOptions(
                     new ThrottlingRetryOptions().setMaxRetryAttemptsOnThrottledRequests(0))
