@@ -1,6 +1,5 @@
 package io.cosmolab.benchmarks.gateway;
 
-import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -18,11 +17,6 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -46,10 +40,6 @@ import org.HdrHistogram.Histogram;
  */
 final class DirectReads {
   private DirectReads() {}
-
-  private static final MasterKeyAuthenticator SIGNER =
-      new MasterKeyAuthenticator(
-          MasterKeyAuthenticator.EMULATOR_KEY, Clock.systemUTC(), Duration.ofMinutes(15));
 
   // token ids and types, as in io.cosmolab.gateway.rntbd.Tokens and TokenType
   private static final int AUTHORIZATION = 0x0001;
@@ -84,11 +74,14 @@ final class DirectReads {
    * items} of database {@code bench}, as {@code GatewayBench populate} made them.
    */
   static byte[] pointRead(int i) {
-    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+    String date = RawClient.now();
     String link = "dbs/bench/colls/items/docs/d" + i;
     ByteBuf out = head(RESOURCE_DOCUMENT, OPERATION_READ);
     token(out, PAYLOAD_PRESENT, TYPE_BYTE).writeByte(0);
-    string(token(out, AUTHORIZATION, TYPE_STRING), SIGNER.sign("GET", "docs", link, date), false);
+    string(
+        token(out, AUTHORIZATION, TYPE_STRING),
+        RawClient.SIGNER.sign("GET", "docs", link, date),
+        false);
     string(token(out, DATE, TYPE_SMALL_STRING), date, true);
     string(token(out, DATABASE_NAME, TYPE_STRING), "bench", false);
     string(token(out, COLLECTION_NAME, TYPE_STRING), "items", false);

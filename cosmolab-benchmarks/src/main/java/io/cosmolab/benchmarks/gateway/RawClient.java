@@ -20,9 +20,15 @@ import java.time.format.DateTimeFormatter;
  * the server's 15-minute window, far longer than a run.
  */
 final class RawClient implements AutoCloseable {
-  private static final MasterKeyAuthenticator SIGNER =
+  /** Signs every prebuilt request of the drivers, HTTP and RNTBD alike. */
+  static final MasterKeyAuthenticator SIGNER =
       new MasterKeyAuthenticator(
           MasterKeyAuthenticator.EMULATOR_KEY, Clock.systemUTC(), Duration.ofMinutes(15));
+
+  /** Now, as {@code x-ms-date} (and the RNTBD date token) carries it. */
+  static String now() {
+    return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+  }
 
   private static final javax.net.ssl.SSLContext TRUST_ALL = trustAll();
 
@@ -76,7 +82,7 @@ final class RawClient implements AutoCloseable {
   /** A signed request, ready to send many times. */
   static byte[] request(
       String method, String path, String type, String link, String headers, String body) {
-    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+    String date = now();
     byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
     String head =
         method
