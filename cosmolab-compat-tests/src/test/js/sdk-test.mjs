@@ -191,4 +191,50 @@ try {
 }
 results.throughputBuckets = "ok";
 
+// Vector, full-text and hybrid search on 4 physical partitions: the SDK's non-streaming ORDER BY
+// and its hybrid-search pipeline (global statistics, component queries, RRF, skip and take).
+{
+  const { container: search } = await database.containers.createIfNotExists({
+    id: "search",
+    partitionKey: { paths: ["/pk"] },
+    throughput: 24000,
+    vectorEmbeddingPolicy: {
+      vectorEmbeddings: [{ path: "/v", dataType: "float32", distanceFunction: "cosine", dimensions: 2 }],
+    },
+    fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }] },
+    indexingPolicy: { vectorIndexes: [{ path: "/v", type: "flat" }], fullTextIndexes: [{ path: "/text" }] },
+  });
+  const docs = [];
+  for (let i = 0; i < 30; i++) {
+    // "lantern" i % 5 times among 6 + i / 5 other words: no two documents score the same
+    const text = "lanterns ".repeat(i % 5) + "stone ".repeat(6 + Math.floor(i / 5));
+    docs.push({ id: `s${i}`, pk: `p${i % 7}`, text: text.trim(), v: [Math.cos(i), Math.sin(i)] });
+  }
+  for (const d of docs) {
+    await search.items.create(d);
+  }
+  const ids = async (query) =>
+    (await search.items.query(query, { maxItemCount: 4 }).fetchAll()).resources.map((r) => r.id);
+  const nearest = docs
+    .map((d) => ({ id: d.id, score: d.v[0] }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 5)
+    .map((d) => d.id);
+  const vector = await ids("SELECT TOP 5 c.id FROM c ORDER BY VectorDistance(c.v, [1, 0])");
+  check(JSON.stringify(vector) === JSON.stringify(nearest), `vector search gave ${vector}, not ${nearest}`);
+  const ranked = await ids("SELECT TOP 3 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'lantern')");
+  check(ranked.length === 3 && ranked[0] === "s4", `full-text ranking gave ${ranked}`);
+  const page = await ids(
+    "SELECT c.id FROM c ORDER BY RANK FullTextScore(c.text, 'lantern') OFFSET 1 LIMIT 2",
+  );
+  check(JSON.stringify(page) === JSON.stringify(ranked.slice(1)), `OFFSET 1 LIMIT 2 gave ${page}`);
+  const hybrid = await ids(
+    "SELECT TOP 3 c.id FROM c ORDER BY RANK RRF(FullTextScore(c.text, 'lantern'), VectorDistance(c.v, [1, 0]))",
+  );
+  check(hybrid.length === 3 && new Set(hybrid).size === 3, `hybrid search gave ${hybrid}`);
+  const filtered = await ids("SELECT c.id FROM c WHERE FullTextContains(c.text, 'lantern') AND c.pk = 'p0'");
+  check(filtered.length === docs.filter((d) => d.pk === "p0" && d.text.includes("lantern")).length, `FullTextContains gave ${filtered}`);
+}
+results.search = "ok";
+
 console.log(JSON.stringify(results));

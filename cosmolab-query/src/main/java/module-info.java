@@ -10,6 +10,8 @@ module io.cosmolab.query {
   requires transitive com.fasterxml.jackson.databind;
   requires org.antlr.antlr4.runtime;
   requires re2j;
+  requires org.apache.lucene.core;
+  requires org.apache.lucene.analysis.common;
   requires static com.google.errorprone.annotations;
 
   exports io.cosmolab.query;

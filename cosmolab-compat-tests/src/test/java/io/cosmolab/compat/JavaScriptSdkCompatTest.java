@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The official JavaScript SDK ({@code @azure/cosmos}, installed from npm into {@code target/js})
  * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, the change
- * feed and throughput buckets. Skipped, saying so, on a machine without Node.js 20+.
+ * feed, throughput buckets, and vector, full-text and hybrid search on 4 partitions. Skipped,
+ * saying so, on a machine without Node.js 20+.
  */
 class JavaScriptSdkCompatTest {
 
@@ -34,7 +35,8 @@ class JavaScriptSdkCompatTest {
           .contains("\"plans\":\"ok\"")
           .contains("\"arrayIndexOrderBy\":\"ok\"")
           .contains("\"changeFeedNew\":5")
-          .contains("\"throughputBuckets\":\"ok\"");
+          .contains("\"throughputBuckets\":\"ok\"")
+          .contains("\"search\":\"ok\"");
     }
   }
 

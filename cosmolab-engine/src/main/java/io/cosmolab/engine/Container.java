@@ -78,6 +78,7 @@ public final class Container {
   private final java.util.List<java.util.List<String>> uniqueKeys;
   private volatile com.fasterxml.jackson.databind.node.ObjectNode storedProperties;
   private volatile io.cosmolab.query.ComputedProperties computed;
+  private volatile io.cosmolab.query.SearchPolicy search;
   private final io.cosmolab.engine.script.Scripts scripts;
   private final PartitionLayout layout;
   private final Throttle throttle;
@@ -127,6 +128,7 @@ public final class Container {
     this.uniqueKeys = settings.uniqueKeys();
     this.storedProperties = settings.storedProperties();
     this.computed = computedOf(storedProperties);
+    this.search = searchPolicyOf(storedProperties);
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
@@ -363,8 +365,10 @@ public final class Container {
   /** Replaces the properties kept and echoed as sent (a container replace may). */
   public void setStoredProperties(com.fasterxml.jackson.databind.node.ObjectNode properties) {
     io.cosmolab.query.ComputedProperties c = computedOf(properties);
+    io.cosmolab.query.SearchPolicy s = searchPolicyOf(properties);
     storedProperties = properties.deepCopy();
     computed = c;
+    search = s;
     engine.catalogChanged();
   }
 
@@ -374,6 +378,32 @@ public final class Container {
    */
   public io.cosmolab.query.ComputedProperties computedProperties() {
     return computed;
+  }
+
+  /**
+   * The vector embedding and full-text policies (kept with the stored properties, and echoed as
+   * sent), which VectorDistance and the full-text functions read.
+   */
+  public io.cosmolab.query.SearchPolicy searchPolicy() {
+    return search;
+  }
+
+  /**
+   * The search policy a set of stored properties defines.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 naming an entry the service would refuse
+   */
+  public static io.cosmolab.query.SearchPolicy searchPolicyOf(
+      com.fasterxml.jackson.databind.JsonNode storedProperties) {
+    if (storedProperties == null) {
+      return io.cosmolab.query.SearchPolicy.NONE;
+    }
+    try {
+      return io.cosmolab.query.SearchPolicy.fromJson(
+          storedProperties.get("vectorEmbeddingPolicy"), storedProperties.get("fullTextPolicy"));
+    } catch (io.cosmolab.query.QueryException e) {
+      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
+    }
   }
 
   /**

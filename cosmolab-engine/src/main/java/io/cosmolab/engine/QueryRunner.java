@@ -92,12 +92,19 @@ final class QueryRunner {
       String text, java.util.Map<String, JsonNode> parameters) {
     // planned as written: the SDKs send the plan's rewritten query back to each partition, and a
     // computed property is read there (run), as on the service
-    CompiledQuery query = compile(text, parameters);
+    CompiledQuery query = compile(text, parameters).withSearchPolicy(container.searchPolicy());
     com.fasterxml.jackson.databind.node.ObjectNode out =
         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     out.put("partitionedQueryExecutionInfoVersion", 2);
+    com.fasterxml.jackson.databind.node.ObjectNode hybrid = null;
     try {
-      out.set("queryInfo", io.cosmolab.query.plan.QueryPlanner.queryInfo(query));
+      if (io.cosmolab.query.plan.HybridSearchPlanner.applies(query.ast())) {
+        // the service's shape: no queryInfo, the client runs the hybrid-search pipeline
+        hybrid = io.cosmolab.query.plan.HybridSearchPlanner.info(query);
+        out.putNull("queryInfo");
+      } else {
+        out.set("queryInfo", io.cosmolab.query.plan.QueryPlanner.queryInfo(query));
+      }
     } catch (QueryException e) {
       throw asCosmos(e);
     }
@@ -109,7 +116,7 @@ final class QueryRunner {
       range.put("isMinInclusive", true);
       range.put("isMaxInclusive", r[2] != null);
     }
-    out.putNull("hybridSearchQueryInfo");
+    out.set("hybridSearchQueryInfo", hybrid);
     return out;
   }
 
@@ -170,7 +177,10 @@ final class QueryRunner {
     // ORDER BY a computed property is checked as its path (indexed or not), then runs its
     // expression
     checkOrderByIsIndexed(written.ast());
-    CompiledQuery query = written.withComputedProperties(container.computedProperties());
+    CompiledQuery query =
+        written
+            .withSearchPolicy(container.searchPolicy())
+            .withComputedProperties(container.computedProperties());
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -329,6 +339,10 @@ final class QueryRunner {
     List<Boolean> ascending = new ArrayList<>();
     io.cosmolab.engine.index.IndexingPolicy policy = container.indexingPolicy();
     for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
+      if (item.rank() || io.cosmolab.query.plan.HybridSearchPlanner.isScore(item.expression())) {
+        // a search score: computed by brute force over the documents read (VectorSearch)
+        continue;
+      }
       List<String> segments =
           io.cosmolab.query.plan.IndexPredicate.documentPath(item.expression(), root);
       if (segments == null) {

@@ -43,11 +43,14 @@ public final class CompiledQuery {
   private final String text;
   private final Query query;
   private final Map<String, JsonNode> parameters;
+  private final SearchPolicy search;
 
-  private CompiledQuery(String text, Query query, Map<String, JsonNode> parameters) {
+  private CompiledQuery(
+      String text, Query query, Map<String, JsonNode> parameters, SearchPolicy search) {
     this.text = text;
     this.query = query;
     this.parameters = parameters;
+    this.search = search;
   }
 
   /**
@@ -62,7 +65,7 @@ public final class CompiledQuery {
         Collections.unmodifiableMap(
             new LinkedHashMap<>(parameters == null ? Map.of() : parameters));
     io.cosmolab.query.exec.ValidatorAccess.check(query, params);
-    return new CompiledQuery(text, query, params);
+    return new CompiledQuery(text, query, params, SearchPolicy.NONE);
   }
 
   /**
@@ -138,17 +141,34 @@ public final class CompiledQuery {
       return this;
     }
     Query rewritten = computed.applyTo(query);
-    return rewritten.equals(query) ? this : new CompiledQuery(text, rewritten, parameters);
+    return rewritten.equals(query) ? this : new CompiledQuery(text, rewritten, parameters, search);
+  }
+
+  /**
+   * This query over a container with vector and full-text policies: {@code VectorDistance} over a
+   * listed path takes the path's distance function and data type, and the text functions process a
+   * path in its language ({@link SearchPolicy}). Apply it before {@link #withComputedProperties}.
+   */
+  public CompiledQuery withSearchPolicy(SearchPolicy policy) {
+    if (policy == SearchPolicy.NONE && search == SearchPolicy.NONE) {
+      return this;
+    }
+    return new CompiledQuery(text, policy.applyTo(query), parameters, policy);
+  }
+
+  /** The search policy the query runs under. */
+  public SearchPolicy searchPolicy() {
+    return search;
   }
 
   /** Runs the query over the inputs (in their order) with the clock read once, as {@code now}. */
   public List<JsonNode> execute(Iterable<Executor.Input> inputs, Instant now) {
-    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT).run(query, inputs);
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, search).run(query, inputs);
   }
 
   /** Runs the query with an explicit work limit (see {@link Executor}). */
   public List<JsonNode> execute(Iterable<Executor.Input> inputs, Instant now, long workLimit) {
-    return new Executor(parameters, now, workLimit).run(query, inputs);
+    return new Executor(parameters, now, workLimit, search).run(query, inputs);
   }
 
   /**
@@ -156,7 +176,7 @@ public final class CompiledQuery {
    * far as the results pulled need (see {@link Executor#open}).
    */
   public Executor.Cursor open(Iterable<Executor.Input> inputs, Instant now, long rowsWanted) {
-    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT)
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, search)
         .open(query, inputs, rowsWanted);
   }
 
@@ -166,7 +186,7 @@ public final class CompiledQuery {
       Instant now,
       long rowsWanted,
       io.cosmolab.query.exec.UserFunctions udfs) {
-    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, udfs)
+    return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, udfs, search)
         .open(query, inputs, rowsWanted);
   }
 

@@ -92,6 +92,14 @@ final class References {
     return query(q, alias, swap);
   }
 
+  /**
+   * {@code q} with every expression node {@code swap} answers replaced, in every clause and every
+   * subquery (no alias is special).
+   */
+  static Query rewriteAll(Query q, UnaryOperator<Expr> swap) {
+    return query(q, "\u0000", swap); // a name no query binds, so every subquery is walked
+  }
+
   private static Query query(Query q, String alias, UnaryOperator<Expr> swap) {
     Query.Select select = q.select();
     if (select instanceof Query.Select.Value v) {
@@ -121,7 +129,7 @@ final class References {
     }
     List<Query.OrderItem> orderBy = new ArrayList<>();
     for (Query.OrderItem o : q.orderBy()) {
-      orderBy.add(new Query.OrderItem(expr(o.expression(), alias, swap), o.ascending()));
+      orderBy.add(new Query.OrderItem(expr(o.expression(), alias, swap), o.ascending(), o.kind()));
     }
     return new Query(
         q.distinct(),

@@ -39,7 +39,11 @@ import org.junit.jupiter.api.TestFactory;
  * --- rows                       (the expected JSON array, in order)
  * [1]
  * --- rows unordered             (or: the expected rows in any order)
- * --- error SC1001 @7            (or: the error code, and optionally the offset it starts at)
+ * --- error SC1001 @7            (or: the error code, and optionally the offset it starts at;
+ *                                 "-" for an error the service sends without a code; a text
+ *                                 under it must appear in the message)
+ * --- policy                     (the container's {"vectorEmbeddingPolicy", "fullTextPolicy"}
+ *                                 for the queries after it, as SearchPolicy reads them)
  * </pre>
  *
  * The clock of the scripts is 2026-01-01T00:00:00Z; documents are input in file order.
@@ -68,7 +72,8 @@ class GoldenScriptsTest {
       String query,
       String params,
       String expect,
-      String rows) {}
+      String rows,
+      SearchPolicy policy) {}
 
   private static List<DynamicTest> parse(Path file) throws IOException {
     List<DynamicTest> out = new ArrayList<>();
@@ -77,6 +82,7 @@ class GoldenScriptsTest {
     StringBuilder body = new StringBuilder();
     String query = null;
     String params = null;
+    SearchPolicy policy = SearchPolicy.NONE;
     int queryLine = 0;
     List<String> lines = read(file);
     lines.add("--- end");
@@ -103,6 +109,10 @@ class GoldenScriptsTest {
             }
           }
           case "query" -> query = text;
+          case "policy" -> {
+            JsonNode p = MAPPER.readTree(text);
+            policy = SearchPolicy.fromJson(p.get("vectorEmbeddingPolicy"), p.get("fullTextPolicy"));
+          }
           case "params" -> params = text;
           case "rows", "error" -> {
             Case c =
@@ -113,7 +123,8 @@ class GoldenScriptsTest {
                     query,
                     params,
                     header,
-                    text);
+                    text,
+                    policy);
             out.add(
                 DynamicTest.dynamicTest(
                     c.file() + ":" + c.line() + " " + oneLine(query), () -> run(c)));
@@ -164,10 +175,13 @@ class GoldenScriptsTest {
     String[] expect = c.expect().split("\\s+", -1);
     if (expect[0].equals("error")) {
       try {
-        List<JsonNode> rows = CompiledQuery.compile(c.query(), params).execute(inputs, NOW);
+        List<JsonNode> rows =
+            CompiledQuery.compile(c.query(), params)
+                .withSearchPolicy(c.policy())
+                .execute(inputs, NOW);
         fail("expected error " + expect[1] + " but got rows " + rows);
       } catch (QueryException e) {
-        assertThat(e.code()).as(e.getMessage()).isEqualTo(expect[1]);
+        assertThat(e.code()).as(e.getMessage()).isEqualTo(expect[1].equals("-") ? "" : expect[1]);
         if (expect.length > 2 && expect[2].startsWith("@")) {
           assertThat(e.start())
               .as(e.getMessage())
@@ -179,7 +193,8 @@ class GoldenScriptsTest {
       }
       return;
     }
-    List<JsonNode> rows = CompiledQuery.compile(c.query(), params).execute(inputs, NOW);
+    List<JsonNode> rows =
+        CompiledQuery.compile(c.query(), params).withSearchPolicy(c.policy()).execute(inputs, NOW);
     JsonNode want = MAPPER.readTree(c.rows());
     List<JsonNode> expected = new ArrayList<>();
     want.forEach(expected::add);

@@ -192,6 +192,7 @@ final class ContainerResource {
       }
     }
     Container.computedOf(out); // 400 for a definition the service refuses
+    Container.searchPolicyOf(out); // 400 for a vector or full-text policy it refuses
     if (body.path("partitionKey").has("systemKey")) {
       out.putObject("partitionKey").set("systemKey", body.get("partitionKey").get("systemKey"));
     }

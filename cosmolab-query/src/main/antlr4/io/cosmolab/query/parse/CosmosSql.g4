@@ -60,8 +60,10 @@ groupByClause
     : GROUP BY expression (COMMA expression)*
     ;
 
+// ORDER BY RANK takes one scoring function (FullTextScore, VectorDistance or RRF) and no direction
 orderByClause
-    : ORDER BY orderItem (COMMA orderItem)*
+    : ORDER BY RANK expression                      # rankOrderBy
+    | ORDER BY orderItem (COMMA orderItem)*         # keyOrderBy
     ;
 
 orderItem
@@ -138,16 +140,18 @@ literal
     | UNDEFINED
     ;
 
+// RANK is a keyword only after ORDER BY; elsewhere it names what it always did
 identifier
     : IDENTIFIER
     | ROOT
+    | RANK
     ;
 
 /* After '.', and as an object-literal key, any word is a property name, keywords included. */
 propertyName
     : IDENTIFIER | ROOT | SELECT | DISTINCT | TOP | VALUE | AS | FROM | JOIN | IN | WHERE | GROUP
     | BY | ORDER | ASC | DESC | OFFSET | LIMIT | AND | OR | NOT | BETWEEN | LIKE | ESCAPE
-    | EXISTS | ARRAY | TRUE | FALSE | NULL | UNDEFINED | UDF
+    | EXISTS | ARRAY | TRUE | FALSE | NULL | UNDEFINED | UDF | RANK
     ;
 
 // ---------------------------------------------------------------------------------- lexer
@@ -182,6 +186,7 @@ NULL      : N U L L ;
 UNDEFINED : U N D E F I N E D ;
 UDF       : U D F ;
 ROOT      : R O O T ;
+RANK      : R A N K ;
 
 COALESCE         : '??' ;
 CONCAT           : '||' ;

@@ -77,6 +77,40 @@ public record Query(
     record Subquery(Query query) implements Collection {}
   }
 
-  /** One ORDER BY key. */
-  public record OrderItem(Expr expression, boolean ascending) {}
+  /**
+   * One ORDER BY key.
+   *
+   * @param expression the key
+   * @param ascending the direction written, or for {@link Kind#SIMILARITY} none was written (then
+   *     the order follows the distance function: see {@code VectorSearch.mostSimilarFirst})
+   * @param kind how the key orders
+   */
+  public record OrderItem(Expr expression, boolean ascending, Kind kind) {
+    /** A key with a direction (ASC when none is written). */
+    public OrderItem(Expr expression, boolean ascending) {
+      this(expression, ascending, Kind.KEY);
+    }
+
+    /** True for {@code ORDER BY RANK}. */
+    public boolean rank() {
+      return kind == Kind.RANK;
+    }
+  }
+
+  /** How an ORDER BY item orders. */
+  public enum Kind {
+    /** By the key's value, in the direction written. */
+    KEY,
+    /**
+     * {@code ORDER BY VectorDistance(...)} without a direction: most similar first, which is
+     * descending for cosine and dot product and ascending for euclidean distance (the service's
+     * documented order, "from most similar to least").
+     */
+    SIMILARITY,
+    /**
+     * {@code ORDER BY RANK f}: by the rank of a scoring function ({@code FullTextScore}, {@code
+     * VectorDistance}, or their fusion {@code RRF}), best first. Always the only item.
+     */
+    RANK
+  }
 }

@@ -2,9 +2,12 @@ package io.cosmolab.query.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.QueryException;
+import io.cosmolab.query.SearchPolicy;
 import io.cosmolab.query.ast.Expr;
 import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.functions.Ranking;
 import io.cosmolab.query.functions.SystemFunctions;
+import io.cosmolab.query.functions.VectorSearch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -79,13 +82,25 @@ public final class Executor {
   private final IdentityHashMap<Query, Projection> projections = new IdentityHashMap<>();
 
   public Executor(Map<String, JsonNode> parameters, Instant now, long workLimit) {
-    this(parameters, now, workLimit, UserFunctions.NONE);
+    this(parameters, now, workLimit, UserFunctions.NONE, SearchPolicy.NONE);
+  }
+
+  /** An executor over a container with vector and full-text policies. */
+  public Executor(
+      Map<String, JsonNode> parameters, Instant now, long workLimit, SearchPolicy search) {
+    this(parameters, now, workLimit, UserFunctions.NONE, search);
   }
 
   /** An executor whose {@code udf.name(...)} calls go to {@code udfs}. */
   public Executor(
-      Map<String, JsonNode> parameters, Instant now, long workLimit, UserFunctions udfs) {
+      Map<String, JsonNode> parameters,
+      Instant now,
+      long workLimit,
+      UserFunctions udfs,
+      SearchPolicy search) {
     this.budget = new Budget(workLimit);
+    this.parameters = parameters;
+    this.search = search;
     SystemFunctions.Context functions =
         new SystemFunctions.Context() {
           @Override
@@ -111,11 +126,20 @@ public final class Executor {
     // RAND's numbers: a sequence per query, seeded from the injected clock, so a test on a
     // manual clock sees the same numbers on every run
     this.random = new java.util.SplittableRandom(now.toEpochMilli());
-    this.expressions = new ExpressionCompiler(this, parameters, budget, functions, udfs);
+    this.expressions = new ExpressionCompiler(this, parameters, budget, functions, udfs, search);
     this.paths = new FromPath(expressions);
   }
 
   private final java.util.SplittableRandom random;
+  private final Map<String, JsonNode> parameters;
+  private final SearchPolicy search;
+
+  /** The documents of a ranked full-text query, with their statistics; null for other queries. */
+  private Corpus corpus;
+
+  Corpus corpus() {
+    return corpus;
+  }
 
   /** The work units spent so far. */
   public long work() {
@@ -183,6 +207,18 @@ public final class Executor {
       take = Math.min(take, count(q.top(), "TOP"));
     }
     Projection projection = projections.computeIfAbsent(q, x -> new Projection(x, expressions));
+    Ranking ranking = ranking(q);
+    if (ranking != null
+        && outer.isEmpty()
+        && !q.from().isEmpty()
+        && ranking.components().stream().anyMatch(Ranking.Component::fullText)) {
+      List<Expr.Call> scored = new ArrayList<>();
+      ranking.components().stream()
+          .filter(Ranking.Component::fullText)
+          .forEach(c -> scored.add(c.call()));
+      corpus = new Corpus(inputs, q.from().get(0).alias(), scored, expressions, search, budget);
+      inputs = corpus;
+    }
     Operator<Row> rows = from(q, outer, inputs);
     Operator<Keyed<JsonNode>> results;
     long sortBound = sortBound(q, skip, take, rowsWanted);
@@ -235,6 +271,10 @@ public final class Executor {
     if (q.orderBy().isEmpty()) {
       return items;
     }
+    Ranking ranking = ranking(q);
+    if (ranking != null) {
+      return new RankSort<>(items, ranking, budget);
+    }
     Comparator<Keyed<?>> order = order(q.orderBy());
     return bound < 0
         ? new Sort<>(items, order, budget)
@@ -258,17 +298,48 @@ public final class Executor {
    * ascending when the first key is ascending and descending otherwise.
    */
   static Comparator<Keyed<?>> order(List<Query.OrderItem> items) {
-    boolean firstAscending = items.get(0).ascending();
+    boolean[] ascending = new boolean[items.size()];
+    boolean[] similarity = new boolean[items.size()];
+    for (int i = 0; i < ascending.length; i++) {
+      ascending[i] = ascending(items.get(i));
+      similarity[i] = items.get(i).kind() == Query.Kind.SIMILARITY;
+    }
+    boolean firstAscending = ascending[0];
     return (a, b) -> {
-      for (int i = 0; i < items.size(); i++) {
-        int c = Values.ORDER.compare(a.keys().get(i), b.keys().get(i));
+      for (int i = 0; i < ascending.length; i++) {
+        JsonNode x = a.keys().get(i);
+        JsonNode y = b.keys().get(i);
+        if (similarity[i] && (x == null) != (y == null)) {
+          return x == null ? 1 : -1; // no score: the least similar, whichever the direction
+        }
+        int c = Values.ORDER.compare(x, y);
         if (c != 0) {
-          return items.get(i).ascending() ? c : -c;
+          return ascending[i] ? c : -c;
         }
       }
       int c = Long.compare(a.order(), b.order());
       return firstAscending ? c : -c;
     };
+  }
+
+  /**
+   * The direction an ORDER BY item sorts in: as written, or for {@code ORDER BY
+   * VectorDistance(...)} without a direction, most similar first (ascending for euclidean distance
+   * only).
+   */
+  public static boolean ascending(Query.OrderItem item) {
+    if (item.kind() == Query.Kind.SIMILARITY && item.expression() instanceof Expr.Call c) {
+      return VectorSearch.smallerIsCloser(c);
+    }
+    return item.ascending();
+  }
+
+  /** The ranking of an ORDER BY RANK query, or null for any other. */
+  private Ranking ranking(Query q) {
+    if (q.orderBy().size() != 1 || !q.orderBy().get(0).rank()) {
+      return null;
+    }
+    return Ranking.of(q.orderBy().get(0).expression(), parameters);
   }
 
   private long count(Expr e, String clause) {
@@ -282,6 +353,11 @@ public final class Executor {
           clause + " needs a non-negative whole number, got " + (v == null ? "undefined" : v));
     }
     return Math.min(Integer.MAX_VALUE, v.longValue());
+  }
+
+  /** True if the query's projection calls an aggregate (outside subqueries). */
+  static boolean containsAggregateIn(Query q) {
+    return hasAggregate(q);
   }
 
   private static boolean hasAggregate(Query q) {

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.query.QueryException;
+import io.cosmolab.query.SearchPolicy;
 import io.cosmolab.query.ast.Expr;
+import io.cosmolab.query.functions.FullText;
 import io.cosmolab.query.functions.SystemFunctions;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -26,6 +28,7 @@ final class ExpressionCompiler {
   private final Budget budget;
   private final SystemFunctions.Context functions;
   private final UserFunctions udfs;
+  private final SearchPolicy search;
   private final IdentityHashMap<Expr, Eval> compiled = new IdentityHashMap<>();
 
   ExpressionCompiler(
@@ -33,8 +36,10 @@ final class ExpressionCompiler {
       Map<String, JsonNode> parameters,
       Budget budget,
       SystemFunctions.Context functions,
-      UserFunctions udfs) {
+      UserFunctions udfs,
+      SearchPolicy search) {
     this.executor = executor;
+    this.search = search;
     this.udfs = udfs;
     this.parameters = parameters;
     this.budget = budget;
@@ -113,6 +118,12 @@ final class ExpressionCompiler {
           Values.isTrue(condition.eval(env, g)) ? then.eval(env, g) : otherwise.eval(env, g);
     }
     if (e instanceof Expr.Call c) {
+      if (c.name().equals("FULLTEXTSCORE")) {
+        return fullTextScore(c);
+      }
+      if (c.name().equals("RRF")) {
+        return fusedScores(c);
+      }
       return SystemFunctions.AGGREGATES.contains(c.name()) ? aggregate(c) : call(c);
     }
     if (e instanceof Expr.UdfCall u) {
@@ -264,8 +275,53 @@ final class ExpressionCompiler {
     };
   }
 
+  /**
+   * FullTextScore in ORDER BY RANK: the BM25 score of the row's text, under the statistics of the
+   * documents the query reads ({@link Corpus}).
+   */
+  private Eval fullTextScore(Expr.Call c) {
+    Eval text = of(c.arguments().get(0));
+    String language = search.languageOf(SearchPolicy.pathOf(c.arguments().get(0)));
+    return (env, g) -> {
+      Corpus corpus = executor.corpus();
+      if (corpus == null) {
+        throw new QueryException(
+            "", "The FullTextScore function is only allowed in an ORDER BY RANK clause.");
+      }
+      budget.spend(1);
+      JsonNode v = text.eval(env, g);
+      if (v == null || !v.isTextual()) {
+        return Values.number(0L);
+      }
+      java.util.List<String> terms = FullText.terms(v.textValue(), language);
+      budget.spend(terms.size());
+      return Values.number(FullText.bm25(terms, corpus.terms(c), corpus.statistics(c)));
+    };
+  }
+
+  /** RRF in ORDER BY RANK: the row's score by each of its scoring functions ({@link RankSort}). */
+  private Eval fusedScores(Expr.Call c) {
+    List<Eval> scores = new ArrayList<>();
+    for (Expr a : c.arguments()) {
+      if (a instanceof Expr.Call) {
+        scores.add(of(a));
+      }
+    }
+    return (env, g) -> {
+      ArrayNode out = Values.NODES.arrayNode();
+      for (Eval s : scores) {
+        JsonNode v = s.eval(env, g);
+        out.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : v);
+      }
+      return out;
+    };
+  }
+
   private Eval call(Expr.Call c) {
-    SystemFunctions.Impl impl = SystemFunctions.lookup(c.name()).impl();
+    SystemFunctions.Impl impl =
+        FullText.FUNCTIONS.contains(c.name())
+            ? FullText.impl(c.name(), search.languageOf(SearchPolicy.pathOf(c.arguments().get(0))))
+            : SystemFunctions.lookup(c.name()).impl();
     List<Eval> args = all(c.arguments());
     return (env, g) -> {
       budget.spend(1);

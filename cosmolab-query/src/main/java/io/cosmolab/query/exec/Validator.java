@@ -1,8 +1,10 @@
 package io.cosmolab.query.exec;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.QueryException;
 import io.cosmolab.query.ast.Expr;
 import io.cosmolab.query.ast.Query;
+import io.cosmolab.query.functions.Ranking;
 import io.cosmolab.query.functions.SystemFunctions;
 import java.util.HashSet;
 import java.util.Locale;
@@ -15,9 +17,9 @@ import java.util.Set;
  * a value, aggregates appear only where they can, and {@code SELECT *} has exactly one input set.
  */
 final class Validator {
-  private final Map<String, ?> parameters;
+  private final Map<String, JsonNode> parameters;
 
-  Validator(Map<String, ?> parameters) {
+  Validator(Map<String, JsonNode> parameters) {
     this.parameters = parameters;
   }
 
@@ -66,7 +68,11 @@ final class Validator {
       expr(g, scope, false);
     }
     for (Query.OrderItem o : q.orderBy()) {
-      expr(o.expression(), scope, true);
+      if (o.rank()) {
+        rank(q, o.expression(), scope);
+      } else {
+        expr(o.expression(), scope, true);
+      }
     }
     for (Expr e : new Expr[] {q.top(), q.offset(), q.limit()}) {
       if (e instanceof Expr.Parameter p) {
@@ -139,7 +145,30 @@ final class Validator {
     }
   }
 
+  /**
+   * ORDER BY RANK: one scoring function, or RRF of them ({@link Ranking}), and no grouping. The
+   * scoring functions' own arguments are checked as any expression.
+   */
+  private void rank(Query q, Expr e, Set<String> scope) {
+    if (!q.groupBy().isEmpty() || Executor.containsAggregateIn(q)) {
+      throw new QueryException(
+          "", "ORDER BY RANK cannot be used with GROUP BY or aggregate functions.");
+    }
+    Ranking ranking = Ranking.of(e, parameters);
+    for (Ranking.Component c : ranking.components()) {
+      arity(c.call());
+      c.call().arguments().forEach(x -> expr(x, scope, false));
+    }
+  }
+
   private void call(Expr.Call c, Set<String> scope, boolean aggregatesAllowed) {
+    if (c.name().equals("FULLTEXTSCORE") || c.name().equals("RRF")) {
+      throw new QueryException(
+          "",
+          "The "
+              + (c.name().equals("RRF") ? "RRF" : "FullTextScore")
+              + " function is only allowed in an ORDER BY RANK clause.");
+    }
     if (SystemFunctions.AGGREGATES.contains(c.name())) {
       if (!aggregatesAllowed) {
         throw new QueryException(
@@ -152,6 +181,11 @@ final class Validator {
       expr(c.arguments().get(0), scope, false); // no aggregate inside an aggregate
       return;
     }
+    arity(c);
+    c.arguments().forEach(x -> expr(x, scope, aggregatesAllowed));
+  }
+
+  private static void arity(Expr.Call c) {
     SystemFunctions.Function f = SystemFunctions.lookup(c.name());
     if (f == null) {
       throw new QueryException(
@@ -167,7 +201,6 @@ final class Validator {
                   : f.minArgs() + " to " + f.maxArgs();
       throw arity(c.name(), expected, n);
     }
-    c.arguments().forEach(x -> expr(x, scope, aggregatesAllowed));
   }
 
   private static QueryException arity(String name, String expected, int got) {

@@ -1,5 +1,6 @@
 package io.cosmolab.query.exec;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.ast.Query;
 import java.util.Map;
 
@@ -7,7 +8,7 @@ import java.util.Map;
 public final class ValidatorAccess {
   private ValidatorAccess() {}
 
-  public static void check(Query query, Map<String, ?> parameters) {
+  public static void check(Query query, Map<String, JsonNode> parameters) {
     new Validator(parameters).check(query);
   }
 }

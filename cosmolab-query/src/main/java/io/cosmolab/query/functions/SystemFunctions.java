@@ -647,6 +647,10 @@ public final class SystemFunctions {
 
     DateTimeFunctions.register(SystemFunctions::def);
     SpatialFunctions.register(SystemFunctions::def);
+    VectorSearch.register(SystemFunctions::def);
+    FullText.register(SystemFunctions::def);
+    // RRF(score, score, ... [, weights]): only in ORDER BY RANK, where the executor fuses the ranks
+    def("RRF", 1, Integer.MAX_VALUE, FullText.impl("RRF", null));
   }
 
   /** Registers a function; used by the families defined in other classes. */

@@ -188,9 +188,19 @@ public final class QueryParser {
         }
       }
       List<Query.OrderItem> orderBy = new ArrayList<>();
-      if (ctx.orderByClause() != null) {
-        for (CosmosSqlParser.OrderItemContext o : ctx.orderByClause().orderItem()) {
-          orderBy.add(new Query.OrderItem(expr(o.expression()), o.DESC() == null));
+      if (ctx.orderByClause() instanceof CosmosSqlParser.RankOrderByContext r) {
+        orderBy.add(new Query.OrderItem(expr(r.expression()), false, Query.Kind.RANK));
+      } else if (ctx.orderByClause() instanceof CosmosSqlParser.KeyOrderByContext k) {
+        for (CosmosSqlParser.OrderItemContext o : k.orderItem()) {
+          Expr key = expr(o.expression());
+          boolean similarity =
+              o.ASC() == null
+                  && o.DESC() == null
+                  && key instanceof Expr.Call c
+                  && c.name().equals("VECTORDISTANCE");
+          orderBy.add(
+              new Query.OrderItem(
+                  key, o.DESC() == null, similarity ? Query.Kind.SIMILARITY : Query.Kind.KEY));
         }
       }
       Expr offset = null;

@@ -82,8 +82,8 @@ public final class QueryPlanner {
     ArrayNode orderByExpressions = info.putArray("orderByExpressions");
     if (ordered) {
       for (Query.OrderItem o : q.orderBy()) {
-        orderBy.add(o.ascending() ? "Ascending" : "Descending");
-        orderByExpressions.add(SqlWriter.write(o.expression()));
+        orderBy.add(Executor.ascending(o) ? "Ascending" : "Descending");
+        orderByExpressions.add(key(o));
       }
     }
     ArrayNode groupByExpressions = info.putArray("groupByExpressions");
@@ -182,7 +182,24 @@ public final class QueryPlanner {
     info.put("rewrittenQuery", rewritten);
     info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
     info.putNull("dCountInfo");
-    info.put("hasNonStreamingOrderBy", false);
+    // ORDER BY VectorDistance: each partition returns its best TOP k and the client merges them
+    // all (the SDKs' non-streaming ORDER BY, which requires TOP or LIMIT)
+    boolean nonStreaming =
+        ordered
+            && q.orderBy().stream()
+                .anyMatch(
+                    o ->
+                        o.expression() instanceof Expr.Call c && c.name().equals("VECTORDISTANCE"));
+    if (nonStreaming && q.top() == null && q.limit() == null) {
+      // [A] the SDKs refuse it themselves (the Java SDK 4.81 fails on the absent TOP instead);
+      // refusing it in the plan gives every client the same clear answer
+      throw new QueryException(
+          "",
+          "A query with ORDER BY VectorDistance needs TOP or OFFSET ... LIMIT: each partition"
+              + " returns its nearest TOP documents for the client to merge, and without a bound"
+              + " that is every document");
+    }
+    info.put("hasNonStreamingOrderBy", nonStreaming);
     return info;
   }
 
@@ -208,9 +225,7 @@ public final class QueryPlanner {
     StringBuilder r = new StringBuilder(" ORDER BY ");
     for (int i = 0; i < q.orderBy().size(); i++) {
       Query.OrderItem o = q.orderBy().get(i);
-      r.append(i > 0 ? ", " : "")
-          .append(SqlWriter.write(o.expression()))
-          .append(o.ascending() ? " ASC" : " DESC");
+      r.append(i > 0 ? ", " : "").append(key(o)).append(Executor.ascending(o) ? " ASC" : " DESC");
     }
     return r.toString();
   }
@@ -245,30 +260,13 @@ public final class QueryPlanner {
     }
     r.append(root).append("._rid, [");
     for (int i = 0; i < q.orderBy().size(); i++) {
-      r.append(i > 0 ? ", " : "")
-          .append("{\"item\": ")
-          .append(SqlWriter.write(q.orderBy().get(i).expression()))
-          .append('}');
+      r.append(i > 0 ? ", " : "").append("{\"item\": ").append(key(q.orderBy().get(i))).append('}');
     }
-    r.append("] AS orderByItems, ");
-    if (q.select() instanceof Query.Select.Star) {
-      r.append(root);
-    } else if (q.select() instanceof Query.Select.Value v) {
-      r.append(SqlWriter.write(v.expression()));
-    } else {
-      r.append('{');
-      List<Query.Select.Item> items = ((Query.Select.Items) q.select()).items();
-      List<String> aliases = Executor.projectionNames(items);
-      for (int i = 0; i < items.size(); i++) {
-        Query.Select.Item item = items.get(i);
-        r.append(i > 0 ? ", " : "")
-            .append(NODES.textNode(aliases.get(i)))
-            .append(": ")
-            .append(SqlWriter.write(item.expression()));
-      }
-      r.append('}');
-    }
-    r.append(" AS payload").append(from).append(" WHERE ");
+    r.append("] AS orderByItems, ")
+        .append(payload(q, root))
+        .append(" AS payload")
+        .append(from)
+        .append(" WHERE ");
     if (where != null) {
       r.append('(').append(where).append(") AND ");
     }
@@ -278,6 +276,45 @@ public final class QueryPlanner {
           .append(count(q.offset(), params) + (long) count(q.limit(), params));
     }
     return r.toString();
+  }
+
+  /**
+   * An ORDER BY key as the partitions sort by it and the client merges it: the expression, or for
+   * {@code ORDER BY VectorDistance(...)} without a direction, the score with a missing one written
+   * as the least similar (the client orders undefined first, which would put documents without a
+   * vector ahead of the nearest ones under euclidean distance).
+   */
+  private static String key(Query.OrderItem o) {
+    String k = SqlWriter.write(o.expression());
+    if (o.kind() != Query.Kind.SIMILARITY) {
+      return k;
+    }
+    return scoreOrWorst(k, !Executor.ascending(o));
+  }
+
+  /** A search score, or where it is undefined the worst score there can be. */
+  static String scoreOrWorst(String score, boolean higherIsBetter) {
+    return "(" + score + " ?? " + (higherIsBetter ? "-1.0E300" : "1.0E300") + ")";
+  }
+
+  /** The projection as one expression: the document, the value, or an object of the items. */
+  static String payload(Query q, String root) {
+    if (q.select() instanceof Query.Select.Star) {
+      return root;
+    }
+    if (q.select() instanceof Query.Select.Value v) {
+      return SqlWriter.write(v.expression());
+    }
+    StringBuilder r = new StringBuilder("{");
+    List<Query.Select.Item> items = ((Query.Select.Items) q.select()).items();
+    List<String> aliases = Executor.projectionNames(items);
+    for (int i = 0; i < items.size(); i++) {
+      r.append(i > 0 ? ", " : "")
+          .append(NODES.textNode(aliases.get(i)))
+          .append(": ")
+          .append(SqlWriter.write(items.get(i).expression()));
+    }
+    return r.append('}').toString();
   }
 
   /** The partial form of an aggregate: {"item": AGG(x)}, or for AVG its sum and count. */
@@ -344,7 +381,7 @@ public final class QueryPlanner {
     }
   }
 
-  private static int count(Expr e, Map<String, JsonNode> params) {
+  static int count(Expr e, Map<String, JsonNode> params) {
     JsonNode v = e instanceof Expr.Parameter p ? params.get(p.name()) : ((Expr.Literal) e).value();
     if (v == null || !v.canConvertToInt() || v.intValue() < 0 || !v.isIntegralNumber()) {
       throw new QueryException(
@@ -353,7 +390,7 @@ public final class QueryPlanner {
     return v.intValue();
   }
 
-  private static QueryException unsupported(String what) {
+  static QueryException unsupported(String what) {
     return new QueryException(
         "SC2208",
         String.format(

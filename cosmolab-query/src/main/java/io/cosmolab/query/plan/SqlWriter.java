@@ -83,9 +83,10 @@ public final class SqlWriter {
       b.append(" ORDER BY ");
       for (int i = 0; i < q.orderBy().size(); i++) {
         Query.OrderItem o = q.orderBy().get(i);
-        b.append(i > 0 ? ", " : "")
-            .append(write(o.expression()))
-            .append(o.ascending() ? " ASC" : " DESC");
+        b.append(i > 0 ? ", " : "").append(o.rank() ? "RANK " : "").append(write(o.expression()));
+        if (o.kind() == Query.Kind.KEY) {
+          b.append(o.ascending() ? " ASC" : " DESC");
+        }
       }
     }
     if (q.offset() != null) {
