@@ -57,6 +57,29 @@ final class Fixtures {
     return p;
   }
 
+  /**
+   * Creates the documents in bulk, each under the key {@code key} gives it; all must answer 201.
+   */
+  static void createAll(
+      CosmosContainer c,
+      List<ObjectNode> docs,
+      java.util.function.Function<ObjectNode, com.azure.cosmos.models.PartitionKey> key) {
+    List<com.azure.cosmos.models.CosmosItemOperation> ops = new java.util.ArrayList<>();
+    for (ObjectNode d : docs) {
+      ops.add(com.azure.cosmos.models.CosmosBulkOperations.getCreateItemOperation(d, key.apply(d)));
+    }
+    c.executeBulkOperations(ops)
+        .forEach(
+            r ->
+                org.assertj.core.api.Assertions.assertThat(r.getResponse().getStatusCode())
+                    .isEqualTo(201));
+  }
+
+  /** Creates the documents in bulk under their {@code pk} property. */
+  static void createAll(CosmosContainer c, List<ObjectNode> docs) {
+    createAll(c, docs, d -> new com.azure.cosmos.models.PartitionKey(d.get("pk").asText()));
+  }
+
   /** {@code count} documents with tenant/user/session keys, numbers, groups and tags. */
   static List<ObjectNode> documents(int count, long seed) {
     Random random = new Random(seed);

@@ -9,9 +9,7 @@ import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.ThrottlingRetryOptions;
 import com.azure.cosmos.ThroughputControlGroupConfigBuilder;
-import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
-import com.azure.cosmos.models.CosmosItemOperation;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedRange;
@@ -56,13 +54,7 @@ class PartitioningCompatTest {
   }
 
   private static void load(CosmosContainer c, List<ObjectNode> docs) {
-    List<CosmosItemOperation> ops = new ArrayList<>();
-    for (ObjectNode d : docs) {
-      ops.add(
-          CosmosBulkOperations.getCreateItemOperation(d, new PartitionKey(d.get("pk").asText())));
-    }
-    c.executeBulkOperations(ops)
-        .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+    Fixtures.createAll(c, docs);
   }
 
   @Test

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
-import com.azure.cosmos.models.CosmosBulkOperations;
-import com.azure.cosmos.models.CosmosItemOperation;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
@@ -47,21 +45,9 @@ class QueryCompatTest {
     hierarchical = Fixtures.container(db, "hierarchical", 8, "/tenant", "/user", "/session");
     data = Fixtures.documents(DOCS, 42);
     for (CosmosContainer c : List.of(single, spread)) {
-      List<CosmosItemOperation> ops = new ArrayList<>();
-      for (ObjectNode d : data) {
-        ops.add(
-            CosmosBulkOperations.getCreateItemOperation(d, new PartitionKey(d.get("pk").asText())));
-      }
-      c.executeBulkOperations(ops)
-          .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+      Fixtures.createAll(c, data);
     }
-    List<CosmosItemOperation> ops = new ArrayList<>();
-    for (ObjectNode d : data) {
-      ops.add(CosmosBulkOperations.getCreateItemOperation(d, hierarchicalKey(d)));
-    }
-    hierarchical
-        .executeBulkOperations(ops)
-        .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+    Fixtures.createAll(hierarchical, data, QueryCompatTest::hierarchicalKey);
     assertThat(spread.getFeedRanges()).hasSize(8);
   }
 
@@ -72,6 +58,64 @@ class QueryCompatTest {
         .containsExactly(1, DOCS, 1);
     // the same filter through the index retrieves only what it returns
     assertThat(metrics("SELECT * FROM c WHERE c.id = 'doc-0007'")).containsExactly(1, 1, 1);
+  }
+
+  @Test
+  void indexMetrics_nameTheIndexThatServedAFilter_theOneThatWouldHave_andTheCompositeOfAnOrderBy(
+      CosmosClient client) {
+    // every path is indexed in `spread`: the filter on /grp is served by /grp/?
+    assertThat(indexUse(spread, "SELECT c.id FROM c WHERE c.grp = 'beta'"))
+        .containsExactly("utilized /grp/? (ROOT.grp = \"beta\")");
+    assertThat(indexUse(spread, "SELECT c.id FROM c ORDER BY c.n ASC, c.id ASC"))
+        .containsExactly("composite [/n ASC, /id ASC]");
+    // a container that excludes /grp scans for the same filter, and says which index would serve it
+    com.azure.cosmos.models.PartitionKeyDefinition key =
+        new com.azure.cosmos.models.PartitionKeyDefinition();
+    key.setPaths(List.of("/pk"));
+    com.azure.cosmos.models.CosmosContainerProperties props =
+        new com.azure.cosmos.models.CosmosContainerProperties("excluding", key);
+    com.azure.cosmos.models.IndexingPolicy policy = new com.azure.cosmos.models.IndexingPolicy();
+    policy.setIncludedPaths(List.of(new com.azure.cosmos.models.IncludedPath("/*")));
+    policy.setExcludedPaths(List.of(new com.azure.cosmos.models.ExcludedPath("/grp/?")));
+    props.setIndexingPolicy(policy);
+    client.getDatabase("queries").createContainerIfNotExists(props);
+    CosmosContainer excluding = client.getDatabase("queries").getContainer("excluding");
+    Fixtures.createAll(excluding, data.subList(0, 20));
+    assertThat(indexUse(excluding, "SELECT c.id FROM c WHERE c.grp = 'beta' AND c.n > 10"))
+        .containsExactlyInAnyOrder(
+            "utilized /n/? (ROOT.n > 10)", "potential /grp/? (ROOT.grp = \"beta\")");
+  }
+
+  /** The index metrics of a query's pages, one line per entry, without repeats. */
+  private static List<String> indexUse(CosmosContainer c, String query) {
+    var options = new CosmosQueryRequestOptions();
+    options.setQueryMetricsEnabled(true);
+    options.setIndexMetricsEnabled(true);
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+    for (var page : c.queryItems(query, options, ObjectNode.class).iterableByPage()) {
+      for (var m : com.azure.cosmos.models.ModelBridgeInternal.queryMetricsMap(page).values()) {
+        var use = m.getIndexUtilizationInfo();
+        use.getUtilizedSingleIndexes()
+            .forEach(
+                i ->
+                    out.add(
+                        "utilized "
+                            + i.getIndexDocumentExpression()
+                            + " "
+                            + i.getFilterExpression()));
+        use.getPotentialSingleIndexes()
+            .forEach(
+                i ->
+                    out.add(
+                        "potential "
+                            + i.getIndexDocumentExpression()
+                            + " "
+                            + i.getFilterExpression()));
+        use.getUtilizedCompositeIndexes()
+            .forEach(i -> out.add("composite " + i.getIndexDocumentExpressions()));
+      }
+    }
+    return new ArrayList<>(out);
   }
 
   /** Rows, and the retrieved and output counts of the query metrics summed over its pages. */

@@ -7,12 +7,10 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
-import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosFullTextIndex;
 import com.azure.cosmos.models.CosmosFullTextPath;
 import com.azure.cosmos.models.CosmosFullTextPolicy;
-import com.azure.cosmos.models.CosmosItemOperation;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.CosmosVectorDataType;
 import com.azure.cosmos.models.CosmosVectorDistanceFunction;
@@ -20,7 +18,6 @@ import com.azure.cosmos.models.CosmosVectorEmbedding;
 import com.azure.cosmos.models.CosmosVectorEmbeddingPolicy;
 import com.azure.cosmos.models.CosmosVectorIndexSpec;
 import com.azure.cosmos.models.IndexingPolicy;
-import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.PartitionKeyDefinition;
 import com.azure.cosmos.models.SqlParameter;
 import com.azure.cosmos.models.SqlQuerySpec;
@@ -92,13 +89,7 @@ class SearchCompatTest {
       data.add(d);
     }
     for (CosmosContainer c : List.of(single, spread)) {
-      List<CosmosItemOperation> ops = new ArrayList<>();
-      for (ObjectNode d : data) {
-        ops.add(
-            CosmosBulkOperations.getCreateItemOperation(d, new PartitionKey(d.get("pk").asText())));
-      }
-      c.executeBulkOperations(ops)
-          .forEach(r -> assertThat(r.getResponse().getStatusCode()).isEqualTo(201));
+      Fixtures.createAll(c, data);
     }
     assertThat(spread.getFeedRanges()).hasSize(4);
     CosmosContainerProperties read = spread.read().getProperties();
@@ -121,19 +112,10 @@ class SearchCompatTest {
     PartitionKeyDefinition key = new PartitionKeyDefinition();
     key.setPaths(List.of("/pk"));
     CosmosContainerProperties props = new CosmosContainerProperties(id, key);
-    CosmosVectorEmbedding embedding = new CosmosVectorEmbedding();
-    embedding.setPath("/embedding");
-    embedding.setDataType(CosmosVectorDataType.FLOAT32);
-    embedding.setEmbeddingDimensions(3);
-    embedding.setDistanceFunction(CosmosVectorDistanceFunction.COSINE);
-    CosmosVectorEmbedding position = new CosmosVectorEmbedding();
-    position.setPath("/position");
-    position.setDataType(CosmosVectorDataType.FLOAT32);
-    position.setEmbeddingDimensions(2);
-    position.setDistanceFunction(CosmosVectorDistanceFunction.EUCLIDEAN);
-    CosmosVectorEmbeddingPolicy vectors = new CosmosVectorEmbeddingPolicy();
-    vectors.setCosmosVectorEmbeddings(List.of(embedding, position));
-    props.setVectorEmbeddingPolicy(vectors);
+    props.setVectorEmbeddingPolicy(
+        vectors(
+            embedding("/embedding", 3, CosmosVectorDistanceFunction.COSINE),
+            embedding("/position", 2, CosmosVectorDistanceFunction.EUCLIDEAN)));
     CosmosFullTextPath text = new CosmosFullTextPath();
     text.setPath("/text");
     text.setLanguage("en-US");
@@ -148,6 +130,22 @@ class SearchCompatTest {
     props.setIndexingPolicy(indexing);
     db.createContainer(props, ThroughputProperties.createManualThroughput(partitions * 6000));
     return db.getContainer(id);
+  }
+
+  private static CosmosVectorEmbedding embedding(
+      String path, int dimensions, CosmosVectorDistanceFunction function) {
+    CosmosVectorEmbedding e = new CosmosVectorEmbedding();
+    e.setPath(path);
+    e.setDataType(CosmosVectorDataType.FLOAT32);
+    e.setEmbeddingDimensions(dimensions);
+    e.setDistanceFunction(function);
+    return e;
+  }
+
+  private static CosmosVectorEmbeddingPolicy vectors(CosmosVectorEmbedding... embeddings) {
+    CosmosVectorEmbeddingPolicy p = new CosmosVectorEmbeddingPolicy();
+    p.setCosmosVectorEmbeddings(List.of(embeddings));
+    return p;
   }
 
   @Test
@@ -274,14 +272,8 @@ class SearchCompatTest {
     PartitionKeyDefinition key = new PartitionKeyDefinition();
     key.setPaths(List.of("/pk"));
     CosmosContainerProperties props = new CosmosContainerProperties("search-bad", key);
-    CosmosVectorEmbedding huge = new CosmosVectorEmbedding();
-    huge.setPath("/v");
-    huge.setDataType(CosmosVectorDataType.FLOAT32);
-    huge.setEmbeddingDimensions(5000);
-    huge.setDistanceFunction(CosmosVectorDistanceFunction.COSINE);
-    CosmosVectorEmbeddingPolicy vectors = new CosmosVectorEmbeddingPolicy();
-    vectors.setCosmosVectorEmbeddings(List.of(huge));
-    props.setVectorEmbeddingPolicy(vectors);
+    props.setVectorEmbeddingPolicy(
+        vectors(embedding("/v", 5000, CosmosVectorDistanceFunction.COSINE)));
     assertThatThrownBy(() -> client.getDatabase("search").createContainer(props))
         .isInstanceOf(CosmosException.class)
         .satisfies(e -> assertThat(((CosmosException) e).getStatusCode()).isEqualTo(400))

@@ -1053,8 +1053,7 @@ public final class Container {
    * needed; null when no predicate's path is indexed (the query must scan).
    */
   java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> indexCandidates(
-      List<io.cosmolab.query.plan.IndexPredicate> predicates) {
-    List<io.cosmolab.query.plan.IndexPredicate> usable = index.usableAll(predicates);
+      List<io.cosmolab.query.plan.IndexPredicate> usable) {
     if (usable.isEmpty()) {
       return null;
     }
@@ -1071,6 +1070,12 @@ public final class Container {
       out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
     }
     return out;
+  }
+
+  /** The predicates an index serves, of a query's index-servable conjuncts (none: a scan). */
+  List<io.cosmolab.query.plan.IndexPredicate> indexServed(
+      List<io.cosmolab.query.plan.IndexPredicate> predicates) {
+    return index.usableAll(predicates);
   }
 
   /**

@@ -207,10 +207,11 @@ final class QueryRunner {
     for (int i = 0; i < targets.size(); i++) {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
+    List<io.cosmolab.query.plan.IndexPredicate> predicates =
+        io.cosmolab.query.plan.IndexPredicate.of(query);
+    List<io.cosmolab.query.plan.IndexPredicate> served = container.indexServed(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
-        targets.isEmpty()
-            ? null
-            : container.indexCandidates(io.cosmolab.query.plan.IndexPredicate.of(query));
+        targets.isEmpty() || served.isEmpty() ? null : container.indexCandidates(served);
     PageInput input =
         new PageInput(
             targets,
@@ -320,8 +321,36 @@ final class QueryRunner {
             loadedTotal,
             page.size(),
             returnedBytes,
-            candidates != null ? documents : 0);
+            candidates != null ? documents : 0,
+            io.cosmolab.engine.query.IndexUtilization.of(
+                predicates,
+                candidates != null ? served : List.of(),
+                container.indexingPolicy(),
+                compositeOrderBy(query.ast())));
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+  }
+
+  /** The ORDER BY of several paths, as {@code /path ASC} entries, that a composite index serves. */
+  private List<String> compositeOrderBy(io.cosmolab.query.ast.Query q) {
+    if (q.orderBy().size() < 2 || q.from().isEmpty()) {
+      return List.of();
+    }
+    List<String> paths = new ArrayList<>();
+    List<Boolean> ascending = new ArrayList<>();
+    List<String> specs = new ArrayList<>();
+    for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
+      List<String> segments =
+          io.cosmolab.query.plan.IndexPredicate.documentPath(
+              item.expression(), q.from().get(0).alias());
+      if (segments == null) {
+        return List.of();
+      }
+      String path = "/" + String.join("/", segments);
+      paths.add(path);
+      ascending.add(item.ascending());
+      specs.add(path + (item.ascending() ? " ASC" : " DESC"));
+    }
+    return container.indexingPolicy().servesOrderBy(paths, ascending) ? specs : List.of();
   }
 
   /**

@@ -189,23 +189,8 @@ public final class SearchPolicy {
    * The path ({@code /a/b}) an expression such as {@code c.a.b} or {@code c["a"].b} reads, or null.
    */
   public static String pathOf(Expr e) {
-    List<String> segments = new ArrayList<>();
-    Expr at = e;
-    while (!(at instanceof Expr.Identifier)) {
-      if (at instanceof Expr.Member m) {
-        segments.add(0, m.property());
-        at = m.target();
-      } else if (at instanceof Expr.Index i
-          && i.index() instanceof Expr.Literal l
-          && l.value() != null
-          && (l.value().isTextual() || l.value().isIntegralNumber())) {
-        segments.add(0, l.value().asText());
-        at = i.target();
-      } else {
-        return null;
-      }
-    }
-    return segments.isEmpty() ? null : "/" + String.join("/", segments);
+    List<String> segments = io.cosmolab.query.plan.IndexPredicate.documentPath(e, null);
+    return segments == null ? null : "/" + String.join("/", segments);
   }
 
   /**

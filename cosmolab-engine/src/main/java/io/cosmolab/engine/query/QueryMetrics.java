@@ -9,6 +9,7 @@ package io.cosmolab.engine.query;
  * @param documentsReturned rows in this page
  * @param bytesReturned their size
  * @param indexHits documents found through an index (0 while every query scans)
+ * @param indexUse which indexes served the query and which would have
  */
 public record QueryMetrics(
     int partitionsTargeted,
@@ -16,4 +17,5 @@ public record QueryMetrics(
     long bytesLoaded,
     long documentsReturned,
     long bytesReturned,
-    long indexHits) {}
+    long indexHits,
+    IndexUtilization indexUse) {}

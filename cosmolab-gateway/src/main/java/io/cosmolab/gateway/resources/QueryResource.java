@@ -54,6 +54,9 @@ final class QueryResource {
     if (request.flag(Headers.POPULATE_QUERY_METRICS)) {
       h.put(Headers.QUERY_METRICS, QueryMetricsHeader.of(page, elapsedNanos));
     }
+    if (request.flag(Headers.POPULATE_INDEX_METRICS)) {
+      h.put(Headers.INDEX_UTILIZATION, QueryMetricsHeader.indexUtilization(page));
+    }
     if (sessionRange != null) {
       h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn(sessionRange)));
     }

@@ -24,6 +24,8 @@ public final class Headers {
   public static final String IS_QUERY = "x-ms-documentdb-isquery";
   public static final String POPULATE_QUERY_METRICS = "x-ms-documentdb-populatequerymetrics";
   public static final String QUERY_METRICS = "x-ms-documentdb-query-metrics";
+  public static final String POPULATE_INDEX_METRICS = "x-ms-cosmos-populateindexmetrics";
+  public static final String INDEX_UTILIZATION = "x-ms-cosmos-index-utilization";
   public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
   public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
   public static final String BATCH_ATOMIC = "x-ms-cosmos-batch-atomic";

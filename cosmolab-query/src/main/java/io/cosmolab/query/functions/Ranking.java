@@ -88,10 +88,7 @@ public record Ranking(List<Component> components, List<Double> weights) {
   }
 
   private static List<Double> weights(Expr a, Map<String, JsonNode> parameters, int count) {
-    JsonNode v =
-        a instanceof Expr.ArrayLiteral array
-            ? constantArray(array, parameters)
-            : constant(a, parameters);
+    JsonNode v = constant(a, parameters);
     if (v == null || !v.isArray() || v.size() != count) {
       throw new QueryException(
           "",
@@ -110,21 +107,23 @@ public record Ranking(List<Component> components, List<Double> weights) {
     return out;
   }
 
-  /** An array literal of numbers, some negative (unary minus) or parameters; null otherwise. */
-  private static JsonNode constantArray(Expr.ArrayLiteral array, Map<String, JsonNode> parameters) {
-    com.fasterxml.jackson.databind.node.ArrayNode out =
-        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-    for (Expr item : array.items()) {
-      JsonNode v = constant(item, parameters);
-      if (v == null) {
-        return null;
+  /**
+   * The value of an expression that does not read a document: a literal, a parameter, a negated
+   * number, or an array of those; null for anything else.
+   */
+  public static JsonNode constant(Expr e, Map<String, JsonNode> parameters) {
+    if (e instanceof Expr.ArrayLiteral array) {
+      com.fasterxml.jackson.databind.node.ArrayNode out =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+      for (Expr item : array.items()) {
+        JsonNode v = constant(item, parameters);
+        if (v == null) {
+          return null;
+        }
+        out.add(v);
       }
-      out.add(v);
+      return out;
     }
-    return out;
-  }
-
-  private static JsonNode constant(Expr e, Map<String, JsonNode> parameters) {
     if (e instanceof Expr.Literal l) {
       return l.value();
     }

@@ -191,7 +191,7 @@ public final class HybridSearchPlanner {
       Expr.Call call, SearchPolicy policy, Map<String, JsonNode> params) {
     List<JsonNode> keywords = new ArrayList<>();
     for (Expr k : call.arguments().subList(1, call.arguments().size())) {
-      JsonNode v = constant(k, params);
+      JsonNode v = Ranking.constant(k, params);
       if (v == null) {
         throw new QueryException(
             "",
@@ -202,27 +202,6 @@ public final class HybridSearchPlanner {
     }
     String language = policy.languageOf(SearchPolicy.pathOf(call.arguments().get(0)));
     return FullText.keywordTerms(keywords, language);
-  }
-
-  private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
-    if (e instanceof Expr.Literal l) {
-      return l.value();
-    }
-    if (e instanceof Expr.Parameter p) {
-      return params.get(p.name());
-    }
-    if (e instanceof Expr.ArrayLiteral a) {
-      ArrayNode out = NODES.arrayNode();
-      for (Expr item : a.items()) {
-        JsonNode v = constant(item, params);
-        if (v == null) {
-          return null;
-        }
-        out.add(v);
-      }
-      return out;
-    }
-    return null;
   }
 
   /** Whether an ORDER BY key is a search score (not a document path, and not indexed as one). */

@@ -122,7 +122,8 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
   /**
    * The document path an ORDER BY item reads: a property path as {@link #path}, where an array
    * element by position is a segment too ({@code c.Children[0].Grade} → [Children, 0, Grade]), as
-   * the service indexes it ({@code /Children/0/Grade}). Null if it is not such a path.
+   * the service indexes it ({@code /Children/0/Grade}). Null if it is not such a path; a null
+   * {@code root} takes the path from any alias.
    */
   public static List<String> documentPath(Expr e, String root) {
     return path(e, root, true);
@@ -154,7 +155,9 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
         break;
       }
     }
-    return cur instanceof Expr.Identifier id && id.name().equals(root) && !segments.isEmpty()
+    return cur instanceof Expr.Identifier id
+            && (root == null || id.name().equals(root))
+            && !segments.isEmpty()
         ? segments
         : null;
   }

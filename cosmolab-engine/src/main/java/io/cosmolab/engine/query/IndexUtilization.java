@@ -1,0 +1,85 @@
+package io.cosmolab.engine.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.engine.index.IndexingPolicy;
+import io.cosmolab.query.plan.IndexPredicate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which indexes a query used and which would have served it, as the service reports them when a
+ * query asks with {@code x-ms-cosmos-populateindexmetrics: true} (the SDKs' index metrics): the
+ * filters an index served (utilized single indexes), the filters on paths the indexing policy
+ * excludes (potential single indexes: adding the path would let an index serve them instead of a
+ * scan), and the composite index an ORDER BY of several paths used.
+ *
+ * <p>[A] The service's own analysis also proposes composite indexes for filters combined with an
+ * ORDER BY and scores each entry's impact; cosmolab lists what its own planner decides, every
+ * potential index with the impact "High" (a scan it would avoid), and proposes no composites.
+ *
+ * @param utilized the filters served by a range index, with its path
+ * @param potential the filters a range index on their excluded path would serve
+ * @param utilizedComposite the composite index an ORDER BY used, as {@code /path ASC} entries
+ */
+public record IndexUtilization(
+    List<SingleIndex> utilized, List<SingleIndex> potential, List<String> utilizedComposite) {
+  /** Nothing used, nothing missed (no filter an index could serve). */
+  public static final IndexUtilization NONE = new IndexUtilization(List.of(), List.of(), List.of());
+
+  public IndexUtilization {
+    utilized = List.copyOf(utilized);
+    potential = List.copyOf(potential);
+    utilizedComposite = List.copyOf(utilizedComposite);
+  }
+
+  /** A filter and the range index ({@code /path/?}) that serves it or would. */
+  public record SingleIndex(String filter, String indexSpec) {}
+
+  /**
+   * The utilization of a query's index-servable filters under a policy.
+   *
+   * @param predicates the query's index-servable conjuncts
+   * @param served those the engine served from an index
+   * @param orderBy the ORDER BY paths with their directions when a composite index serves them
+   *     (empty otherwise)
+   */
+  public static IndexUtilization of(
+      List<IndexPredicate> predicates,
+      List<IndexPredicate> served,
+      IndexingPolicy policy,
+      List<String> orderBy) {
+    List<SingleIndex> utilized = new ArrayList<>();
+    List<SingleIndex> potential = new ArrayList<>();
+    for (IndexPredicate p : predicates) {
+      SingleIndex entry = new SingleIndex(filter(p), "/" + String.join("/", p.path()) + "/?");
+      if (served.contains(p)) {
+        utilized.add(entry);
+      } else if (!policy.isIndexed(p.path())) {
+        potential.add(entry);
+      }
+    }
+    return new IndexUtilization(utilized, potential, orderBy);
+  }
+
+  /** The filter as the service writes it: {@code (ROOT.a.b = "x")}. */
+  private static String filter(IndexPredicate p) {
+    String path = "ROOT." + String.join(".", p.path());
+    String op =
+        switch (p.op()) {
+          case EQUAL -> "=";
+          case LESS -> "<";
+          case LESS_OR_EQUAL -> "<=";
+          case GREATER -> ">";
+          case GREATER_OR_EQUAL -> ">=";
+        };
+    if (p.values().size() > 1) {
+      List<String> values = new ArrayList<>();
+      for (JsonNode v : p.values()) {
+        values.add(v.toString());
+      }
+      return String.format(Locale.ROOT, "(%s IN (%s))", path, String.join(", ", values));
+    }
+    return String.format(Locale.ROOT, "(%s %s %s)", path, op, p.values().get(0));
+  }
+}
