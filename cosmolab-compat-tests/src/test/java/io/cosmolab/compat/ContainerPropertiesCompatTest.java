@@ -49,6 +49,31 @@ class ContainerPropertiesCompatTest {
     return email == null ? d : d.put("email", email);
   }
 
+  @org.junit.jupiter.api.Test
+  void quotaInfo_onAContainerRead_saysHowFullItIs_inTheServicesPairedFormat() {
+    CosmosContainer c = create(client, "quota", 2, new CosmosContainerProperties("quota", "/pk"));
+    for (int i = 0; i < 12; i++) {
+      c.createItem(doc("q" + i, "p" + (i % 3), null));
+    }
+    c.getScripts()
+        .createStoredProcedure(
+            new com.azure.cosmos.models.CosmosStoredProcedureProperties(
+                "noop", "function () { getContext().getResponse().setBody(1); }"));
+    var response =
+        c.read(
+            new com.azure.cosmos.models.CosmosContainerRequestOptions().setQuotaInfoEnabled(true));
+    // 2 physical partitions of 50 GB each, in KB; no limit on the count
+    assertThat(response.getMaxResourceQuota())
+        .isEqualTo(
+            "functions=25;storedProcedures=100;triggers=25;documentSize=102400;"
+                + "documentsSize=104857600;documentsCount=-1;collectionSize=104857600;");
+    assertThat(response.getCurrentResourceQuotaUsage())
+        .startsWith("functions=0;storedProcedures=1;triggers=0;documentSize=0;documentsSize=")
+        .contains(";documentsCount=12;collectionSize=");
+    // without the option, none
+    assertThat(c.read().getMaxResourceQuota()).isNullOrEmpty();
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 8})
   void uniqueKeys_areEnforcedPerLogicalPartition_echoed_andImmutable(int partitions) {

@@ -929,6 +929,14 @@ public final class Container {
     return stats.storedBytes();
   }
 
+  /**
+   * The bytes the container's physical partitions can hold before they split: each one's storage
+   * limit (50 GB, scaled as the lab's limits are) times their number.
+   */
+  public long storageCapacityBytes() {
+    return routing().ranges().size() * limits().physicalPartitionBytes();
+  }
+
   // ------------------------------------------------------------------ scans (for queries)
 
   /**

@@ -83,7 +83,11 @@ final class ContainerResource {
     Container c = resolver.container(request.path());
     switch (request.method()) {
       case "GET" -> {
-        return Responses.resource(200, ResourceJson.container(c), ownerHeaders(c));
+        Map<String, String> h = ownerHeaders(c);
+        if (request.flag(io.cosmolab.gateway.wire.Headers.POPULATE_QUOTA_INFO)) {
+          QuotaHeaders.put(h, c);
+        }
+        return Responses.resource(200, ResourceJson.container(c), h);
       }
       case "PUT" -> {
         return replace(request, c);
