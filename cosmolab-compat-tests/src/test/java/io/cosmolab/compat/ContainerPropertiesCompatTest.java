@@ -260,6 +260,59 @@ class ContainerPropertiesCompatTest {
         .hasMessageContaining("GETCURRENTDATETIME");
   }
 
+  /**
+   * A container created without a partition key under an old API version (as the gateway creates it
+   * for x-ms-version 2018-06-18: GatewayServerContract) has the system key /_partitionKey; the SDK
+   * addresses its documents without that property with PartitionKey.NONE, which it sends as the
+   * empty key [] for such a container, in every connection mode.
+   */
+  @org.junit.jupiter.api.Test
+  void aContainerWithTheSystemKey_servesPartitionKeyNone_andItsOwnKeyValues(
+      io.cosmolab.testkit.CosmosLab lab) {
+    client.createDatabaseIfNotExists("props");
+    lab.engine()
+        .database("props")
+        .createContainer(
+            io.cosmolab.engine.ContainerSettings.of(
+                "legacy", io.cosmolab.engine.partitioning.PartitionKeyDefinition.legacy()));
+    CosmosContainer c = client.getDatabase("props").getContainer("legacy");
+    assertThat(c.read().getProperties().getPartitionKeyDefinition().getPaths())
+        .containsExactly("/_partitionKey");
+    // no _partitionKey: the SDK takes PartitionKey.NONE for it
+    for (int i = 0; i < 5; i++) {
+      c.createItem(doc("none" + i, "x", null));
+    }
+    ObjectNode keyed = doc("keyed", "x", null).put("_partitionKey", "tenant-1");
+    c.createItem(keyed);
+    assertThat(
+            c.readItem("none3", com.azure.cosmos.models.PartitionKey.NONE, ObjectNode.class)
+                .getItem()
+                .get("id")
+                .asText())
+        .isEqualTo("none3");
+    assertThat(
+            c.readItem(
+                    "keyed", new com.azure.cosmos.models.PartitionKey("tenant-1"), ObjectNode.class)
+                .getItem()
+                .get("_partitionKey")
+                .asText())
+        .isEqualTo("tenant-1");
+    // (the Java SDK 4.81 runs a query whose options name PartitionKey.NONE across partitions, so
+    // the documents without the key are found by their missing property)
+    String withoutKey = "SELECT VALUE c.id FROM c WHERE NOT IS_DEFINED(c._partitionKey)";
+    CosmosQueryRequestOptions options = new CosmosQueryRequestOptions();
+    assertThat(c.queryItems(withoutKey, options, String.class).stream().count()).isEqualTo(5);
+    assertThat(c.queryItems("SELECT VALUE c.id FROM c", options, String.class).stream().count())
+        .isEqualTo(6);
+    c.deleteItem("none0", com.azure.cosmos.models.PartitionKey.NONE, null);
+    assertThat(c.queryItems(withoutKey, options, String.class).stream().count()).isEqualTo(4);
+    // a document with the key is not in the none partition
+    assertThatThrownBy(
+            () -> c.readItem("keyed", com.azure.cosmos.models.PartitionKey.NONE, ObjectNode.class))
+        .isInstanceOf(CosmosException.class)
+        .satisfies(e -> assertThat(((CosmosException) e).getStatusCode()).isEqualTo(404));
+  }
+
   private static CosmosClient client;
 
   @org.junit.jupiter.api.BeforeAll

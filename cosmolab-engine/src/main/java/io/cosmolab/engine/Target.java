@@ -86,7 +86,7 @@ record Target(PartitionKeyValue key, String epk, String id) {
   }
 
   private static void checkFullKey(PartitionKeyDefinition def, PartitionKeyValue key) {
-    if (key.size() != def.paths().size()) {
+    if (key.size() != def.paths().size() && !(key.size() == 0 && def.systemKey())) {
       throw EffectivePartitionKey.componentCountError(def, key);
     }
     for (PartitionKeyComponent c : key.components()) {

@@ -87,6 +87,50 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void
+      aContainerWithoutAKey_underAnApiVersionBefore2018_12_31_getsTheSystemKey_andLaterOnesAre400() {
+    SignedClient.Response legacy =
+        client.send(
+            "POST",
+            "/dbs/db/colls",
+            "colls",
+            "dbs/db",
+            "{\"id\": \"legacy\"}",
+            Map.of("x-ms-version", "2018-06-18"));
+    assertThat(legacy.status()).isEqualTo(201);
+    assertThat(legacy.body().get("partitionKey"))
+        .hasToString(
+            "{\"paths\":[\"/_partitionKey\"],\"kind\":\"Hash\",\"version\":1,"
+                + "\"systemKey\":true}");
+    // a document without _partitionKey is addressed by the empty key, as PartitionKey.NONE sends it
+    SignedClient.Response created =
+        client.send(
+            "POST",
+            "/dbs/db/colls/legacy/docs",
+            "docs",
+            "dbs/db/colls/legacy",
+            "{\"id\": \"a\", \"n\": 1}",
+            Map.of("x-ms-documentdb-partitionkey", "[]"));
+    assertThat(created.status()).isEqualTo(201);
+    SignedClient.Response read =
+        client.send(
+            "GET",
+            "/dbs/db/colls/legacy/docs/a",
+            "docs",
+            "dbs/db/colls/legacy/docs/a",
+            null,
+            Map.of("x-ms-documentdb-partitionkey", "[]"));
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.body().get("n").asInt()).isEqualTo(1);
+    SignedClient.Response modern =
+        client.send("POST", "/dbs/db/colls", "colls", "dbs/db", "{\"id\": \"nokey\"}", Map.of());
+    assertThat(modern.status()).isEqualTo(400);
+    assertThat(modern.body().get("message").asText())
+        .contains("a container needs a partitionKey")
+        .contains("only versions before 2018-12-31");
+  }
+
+  @Test
   void missingAuthorization_returns401WithJsonBody() {
     SignedClient.Response r =
         client.send(HttpRequest.newBuilder(server.endpoint().resolve("/dbs")).GET().build());

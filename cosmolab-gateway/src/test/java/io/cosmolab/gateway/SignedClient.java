@@ -61,7 +61,7 @@ final class SignedClient {
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(body));
-    headers.forEach(b::header);
+    headers.forEach(b::setHeader); // a header given replaces a default (x-ms-version)
     return send(b.build());
   }
 

@@ -64,6 +64,9 @@ public final class EffectivePartitionKey {
   public static String of(PartitionKeyDefinition definition, PartitionKeyValue value) {
     int paths = definition.paths().size();
     int given = value.size();
+    if (given == 0 && definition.systemKey()) {
+      return ""; // the empty key of a container without a key of its own sorts first
+    }
     if (given > paths || (given < paths && !definition.isHierarchical()) || given == 0) {
       throw componentCountError(definition, value);
     }
@@ -108,7 +111,8 @@ public final class EffectivePartitionKey {
   /** The scope of a full key or a hierarchical prefix. */
   public static KeyScope scopeOf(PartitionKeyDefinition definition, PartitionKeyValue value) {
     String epk = of(definition, value);
-    boolean prefix = value.size() < definition.paths().size();
+    boolean prefix =
+        value.size() < definition.paths().size() && !(value.size() == 0 && definition.systemKey());
     return prefix
         ? new KeyScope(new EpkRange(epk, epk + "FF"), null)
         : new KeyScope(new EpkRange(epk, epk + "0"), epk);

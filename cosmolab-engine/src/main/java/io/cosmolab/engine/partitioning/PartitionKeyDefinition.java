@@ -16,8 +16,32 @@ import java.util.List;
  * @param paths the key paths, e.g. {@code /tenantId} or {@code /address/city}
  * @param kind {@link PartitionKind#HASH} (one path) or {@link PartitionKind#MULTI_HASH} (2–3)
  * @param version 1 or 2; {@code MultiHash} requires 2
+ * @param systemKey the key of a container created without one under an API version before
+ *     2018-12-31 ({@link #legacy}): its path is {@code /_partitionKey}, and a document without that
+ *     property has the empty key {@code []} (EPK ""), which the SDKs send for {@code
+ *     PartitionKey.NONE} on such a container (azure-cosmos {@code
+ *     PartitionKeyDefinition.getNonePartitionKeyValue})
  */
-public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int version) {
+public record PartitionKeyDefinition(
+    List<String> paths, PartitionKind kind, int version, boolean systemKey) {
+
+  /** The path of a system key. */
+  public static final String SYSTEM_KEY_PATH = "/_partitionKey";
+
+  /** A definition the user chose. */
+  public PartitionKeyDefinition(List<String> paths, PartitionKind kind, int version) {
+    this(paths, kind, version, false);
+  }
+
+  /**
+   * The key the service gives a container created without one under an API version before
+   * 2018-12-31: {@code {"paths": ["/_partitionKey"], "kind": "Hash", "systemKey": true}}, hashed
+   * with V1 as the containers of that time are [A: the version such a container reports is not
+   * documented].
+   */
+  public static PartitionKeyDefinition legacy() {
+    return new PartitionKeyDefinition(List.of(SYSTEM_KEY_PATH), PartitionKind.HASH, 1, true);
+  }
 
   public PartitionKeyDefinition {
     paths = List.copyOf(paths);
@@ -91,7 +115,9 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
         kindNode == null || kindNode.isNull()
             ? (paths.size() > 1 ? PartitionKind.MULTI_HASH : PartitionKind.HASH)
             : PartitionKind.fromWireName(kindNode.asText());
-    return new PartitionKeyDefinition(paths, kind, parseVersion(json.get("version")));
+    JsonNode system = json.get("systemKey");
+    return new PartitionKeyDefinition(
+        paths, kind, parseVersion(json.get("version")), system != null && system.asBoolean(false));
   }
 
   private static int parseVersion(JsonNode node) {
@@ -117,6 +143,9 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
     paths.forEach(node.putArray("paths")::add);
     node.put("kind", kind.wireName());
     node.put("version", version);
+    if (systemKey) {
+      node.put("systemKey", true);
+    }
     return node;
   }
 
@@ -136,6 +165,9 @@ public record PartitionKeyDefinition(List<String> paths, PartitionKind kind, int
    * <p>(an object or an array at a path is undefined too, as the service files it).
    */
   public PartitionKeyValue extract(JsonNode document) {
+    if (systemKey && (document == null || !document.has("_partitionKey"))) {
+      return new PartitionKeyValue(List.of()); // the empty key, PartitionKey.NONE
+    }
     List<PartitionKeyComponent> components = new ArrayList<>(paths.size());
     for (String path : paths) {
       JsonNode node = document;

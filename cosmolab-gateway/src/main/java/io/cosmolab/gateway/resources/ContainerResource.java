@@ -64,8 +64,7 @@ final class ContainerResource {
       throw CosmosError.BAD_REQUEST.exception("a container needs a string 'id'");
     }
     ContainerSettings settings =
-        ContainerSettings.of(
-                id.textValue(), PartitionKeyDefinition.fromJson(body.get("partitionKey")))
+        ContainerSettings.of(id.textValue(), partitionKey(request, body))
             .withThroughput(Requests.throughput(request))
             .withDefaultTimeToLive(ttl(body))
             .withChangeFeedRetentionMinutes(changeFeedRetention(body))
@@ -101,6 +100,33 @@ final class ContainerResource {
       }
     }
   }
+
+  /**
+   * The partition key a create asks for. Before API version 2018-12-31 a container could be created
+   * without one (the REST reference's "partitionKey ... required from 2018-12-31"); the service
+   * then gives it a system key, {@code /_partitionKey} ({@link PartitionKeyDefinition#legacy}),
+   * under which a document without that property is addressed by the empty key ({@code
+   * PartitionKey.NONE} in the SDKs). From that version on, the key is required.
+   */
+  private static PartitionKeyDefinition partitionKey(WireRequest request, ObjectNode body) {
+    JsonNode key = body.get("partitionKey");
+    String version = request.header("x-ms-version");
+    boolean none = key == null || key.isNull();
+    if (none && version != null && version.compareTo(FIRST_VERSION_REQUIRING_A_KEY) < 0) {
+      return PartitionKeyDefinition.legacy();
+    }
+    if (none) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "a container needs a partitionKey such as {\"paths\": [\"/tenantId\"], \"kind\":"
+              + " \"Hash\", \"version\": 2} (API version %s; only versions before %s could"
+              + " create a container without one)",
+          version, FIRST_VERSION_REQUIRING_A_KEY);
+    }
+    return PartitionKeyDefinition.fromJson(key);
+  }
+
+  /** The API version from which a container must be created with a partition key. */
+  private static final String FIRST_VERSION_REQUIRING_A_KEY = "2018-12-31";
 
   /**
    * A replace may change the default time to live, the change feed policy, the indexing policy
