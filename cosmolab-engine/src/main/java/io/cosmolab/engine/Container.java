@@ -76,9 +76,7 @@ public final class Container {
   private final TimeToLive ttl;
   private final io.cosmolab.engine.index.ContainerIndex index;
   private final java.util.List<java.util.List<String>> uniqueKeys;
-  private volatile com.fasterxml.jackson.databind.node.ObjectNode storedProperties;
-  private volatile io.cosmolab.query.ComputedProperties computed;
-  private volatile io.cosmolab.query.SearchPolicy search;
+  private volatile StoredProperties stored;
   private final io.cosmolab.engine.script.Scripts scripts;
   private final PartitionLayout layout;
   private final Throttle throttle;
@@ -126,9 +124,7 @@ public final class Container {
     this.ttl = new TimeToLive(settings.defaultTimeToLive(), store);
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
     this.uniqueKeys = settings.uniqueKeys();
-    this.storedProperties = settings.storedProperties();
-    this.computed = computedOf(storedProperties);
-    this.search = searchPolicyOf(storedProperties);
+    this.stored = StoredProperties.of(settings.storedProperties());
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
@@ -359,16 +355,17 @@ public final class Container {
 
   /** The properties kept and echoed as sent (a copy). */
   public com.fasterxml.jackson.databind.node.ObjectNode storedProperties() {
-    return storedProperties.deepCopy();
+    return stored.copy();
   }
 
-  /** Replaces the properties kept and echoed as sent (a container replace may). */
+  /**
+   * Replaces the properties kept and echoed as sent (a container replace may), with the computed
+   * properties and search policies they define, at once.
+   *
+   * @throws io.cosmolab.engine.error.CosmosException 400 for a definition the service refuses
+   */
   public void setStoredProperties(com.fasterxml.jackson.databind.node.ObjectNode properties) {
-    io.cosmolab.query.ComputedProperties c = computedOf(properties);
-    io.cosmolab.query.SearchPolicy s = searchPolicyOf(properties);
-    storedProperties = properties.deepCopy();
-    computed = c;
-    search = s;
+    stored = StoredProperties.of(properties);
     engine.catalogChanged();
   }
 
@@ -377,7 +374,7 @@ public final class Container {
    * echoed as sent), which queries over this container read as if they were stored.
    */
   public io.cosmolab.query.ComputedProperties computedProperties() {
-    return computed;
+    return stored.computed();
   }
 
   /**
@@ -385,41 +382,7 @@ public final class Container {
    * sent), which VectorDistance and the full-text functions read.
    */
   public io.cosmolab.query.SearchPolicy searchPolicy() {
-    return search;
-  }
-
-  /**
-   * The search policy a set of stored properties defines.
-   *
-   * @throws io.cosmolab.engine.error.CosmosException 400 naming an entry the service would refuse
-   */
-  public static io.cosmolab.query.SearchPolicy searchPolicyOf(
-      com.fasterxml.jackson.databind.JsonNode storedProperties) {
-    if (storedProperties == null) {
-      return io.cosmolab.query.SearchPolicy.NONE;
-    }
-    try {
-      return io.cosmolab.query.SearchPolicy.fromJson(
-          storedProperties.get("vectorEmbeddingPolicy"), storedProperties.get("fullTextPolicy"));
-    } catch (io.cosmolab.query.QueryException e) {
-      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
-    }
-  }
-
-  /**
-   * The computed properties a set of stored properties defines.
-   *
-   * @throws io.cosmolab.engine.error.CosmosException 400 naming a definition the service would
-   *     refuse
-   */
-  public static io.cosmolab.query.ComputedProperties computedOf(
-      com.fasterxml.jackson.databind.JsonNode storedProperties) {
-    try {
-      return io.cosmolab.query.ComputedProperties.fromJson(
-          storedProperties == null ? null : storedProperties.get("computedProperties"));
-    } catch (io.cosmolab.query.QueryException e) {
-      throw io.cosmolab.engine.query.QueryErrors.asCosmos(e);
-    }
+    return stored.search();
   }
 
   /**

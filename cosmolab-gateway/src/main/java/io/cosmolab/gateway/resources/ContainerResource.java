@@ -221,8 +221,8 @@ final class ContainerResource {
         out.set(name, body.get(name).deepCopy());
       }
     }
-    Container.computedOf(out); // 400 for a definition the service refuses
-    Container.searchPolicyOf(out); // 400 for a vector or full-text policy it refuses
+    // 400 for a computed property, vector or full-text policy the service refuses
+    io.cosmolab.engine.StoredProperties.of(out);
     if (body.path("partitionKey").has("systemKey")) {
       out.putObject("partitionKey").set("systemKey", body.get("partitionKey").get("systemKey"));
     }
