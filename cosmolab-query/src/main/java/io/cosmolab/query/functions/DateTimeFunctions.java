@@ -12,8 +12,11 @@ import java.util.Locale;
 /**
  * Date and time functions on the injected clock. Date-times are ISO-8601 UTC strings in the
  * service's format ({@code 2026-01-01T00:00:00.0000000Z}); timestamps are milliseconds since the
- * Unix epoch; ticks are 100-nanosecond intervals since 0001-01-01. The {@code ...Static} variants
- * and the plain ones agree within a query: the clock is read once per query.
+ * Unix epoch; ticks are 100-nanosecond intervals since the Unix epoch too, as the reference says
+ * ("ticks that have elapsed since the Unix epoch": {@code DateTimeToTicks("2015-05-19T12:00:00")}
+ * is 14320368000000000, {@code TicksToDateTime(-116444736000000000)} is 1601-01-01), not since
+ * .NET's year 1. The {@code ...Static} variants and the plain ones agree within a query: the clock
+ * is read once per query.
  */
 final class DateTimeFunctions {
   private DateTimeFunctions() {}
@@ -79,9 +82,6 @@ final class DateTimeFunctions {
           default -> d.getDayOfMonth();
         });
   }
-
-  /** Ticks between 0001-01-01 and the Unix epoch. */
-  private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
 
   static void register(SystemFunctions.Registrar r) {
     for (String suffix : new String[] {"", "STATIC"}) {
@@ -251,7 +251,7 @@ final class DateTimeFunctions {
           if (!isWhole(a.get(0))) {
             return null;
           }
-          long sinceEpoch = a.get(0).longValue() - EPOCH_TICKS;
+          long sinceEpoch = a.get(0).longValue();
           Instant t =
               Instant.ofEpochSecond(
                   Math.floorDiv(sinceEpoch, 10_000_000L),
@@ -276,7 +276,7 @@ final class DateTimeFunctions {
   }
 
   private static long ticks(Instant t) {
-    return EPOCH_TICKS + t.getEpochSecond() * 10_000_000L + t.getNano() / 100;
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 10_000_000L), t.getNano() / 100);
   }
 
   private static boolean isWhole(JsonNode v) {
