@@ -33,6 +33,10 @@ public final class SystemFunctions {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final com.fasterxml.jackson.databind.ObjectReader WHOLE_VALUE =
+      MAPPER
+          .reader()
+          .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /** What a function may read besides its arguments. */
   public interface Context {
@@ -251,6 +255,9 @@ public final class SystemFunctions {
     def("CONTAINS_ANY_CI", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, false, true));
     def("CONTAINS_ALL", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, true, false));
     def("CONTAINS_ALL_CI", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, true, true));
+    // the reference's names for the case-sensitive forms [D "CONTAINS_ALL_CS", "CONTAINS_ANY_CS"]
+    def("CONTAINS_ANY_CS", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, false, false));
+    def("CONTAINS_ALL_CS", 2, Integer.MAX_VALUE, (a, c) -> containsStrings(a, true, false));
     def(
         "INDEX_OF",
         2,
@@ -377,15 +384,29 @@ public final class SystemFunctions {
         "TOSTRING",
         1,
         1,
-        (a, c) ->
-            a.get(0) == null
-                ? null
-                : Values.text(a.get(0).isTextual() ? a.get(0).textValue() : a.get(0).toString()));
+        (a, c) -> {
+          JsonNode v = a.get(0);
+          if (v == null) {
+            return null;
+          }
+          if (v.isNumber() && !Double.isFinite(v.doubleValue())) {
+            return Values.text(Double.toString(v.doubleValue())); // NaN, Infinity, -Infinity
+          }
+          return Values.text(v.isTextual() ? v.textValue() : v.toString());
+        });
     def("STRINGTOARRAY", 1, 1, (a, c) -> parsed(a, JsonNode::isArray));
     def("STRINGTOOBJECT", 1, 1, (a, c) -> parsed(a, JsonNode::isObject));
     def("STRINGTOBOOLEAN", 1, 1, (a, c) -> parsed(a, JsonNode::isBoolean));
     def("STRINGTONULL", 1, 1, (a, c) -> parsed(a, JsonNode::isNull));
-    def("STRINGTONUMBER", 1, 1, (a, c) -> parsed(a, JsonNode::isNumber));
+    def(
+        "STRINGTONUMBER",
+        1,
+        1,
+        (a, c) -> {
+          JsonNode n = parsed(a, JsonNode::isNumber);
+          // written as any other number: "1.000000" is 1 [D "StringToNumber"]
+          return n == null || n.isIntegralNumber() ? n : Values.number(n.doubleValue());
+        });
     def(
         "STRINGJOIN",
         2,
@@ -449,8 +470,10 @@ public final class SystemFunctions {
           if (!allNumbers(a)) {
             return null;
           }
-          double x = Math.log(a.get(0).doubleValue());
-          return Values.number(a.size() == 2 ? x / Math.log(a.get(1).doubleValue()) : x);
+          double x = a.get(0).doubleValue();
+          // with a base, as the service computes it: LOG(2, 10) is exactly LOG10(2) [D "LOG"]
+          return Values.number(
+              a.size() == 2 ? Math.log10(x) / Math.log10(a.get(1).doubleValue()) : Math.log(x));
         });
     def("LOG10", 1, 1, (a, c) -> math1(a, Math::log10));
     def("PI", 0, 0, (a, c) -> Values.number(Math.PI));
@@ -628,16 +651,22 @@ public final class SystemFunctions {
     def(
         "OBJECTTOARRAY",
         1,
-        1,
+        3,
         (a, c) -> {
-          if (a.get(0) == null || !a.get(0).isObject()) {
+          // ObjectToArray(object [, keyName [, valueName]]): "k" and "v" unless named
+          if (a.get(0) == null
+              || !a.get(0).isObject()
+              || (a.size() > 1 && !isString(a.get(1)))
+              || (a.size() > 2 && !isString(a.get(2)))) {
             return null;
           }
+          String k = a.size() > 1 ? a.get(1).textValue() : "k";
+          String v = a.size() > 2 ? a.get(2).textValue() : "v";
           ArrayNode out = NODES.arrayNode();
           for (Map.Entry<String, JsonNode> e : a.get(0).properties()) {
             ObjectNode kv = out.addObject();
-            kv.put("k", e.getKey());
-            kv.set("v", e.getValue());
+            kv.put(k, e.getKey());
+            kv.set(v, e.getValue());
           }
           return out;
         });
@@ -723,7 +752,8 @@ public final class SystemFunctions {
       return null;
     }
     try {
-      JsonNode n = MAPPER.readTree(a.get(0).textValue().strip());
+      // the whole string must be the one value: "99     54" is no number [D "StringToNumber"]
+      JsonNode n = WHOLE_VALUE.readTree(a.get(0).textValue().strip());
       return n != null && !n.isMissingNode() && kind.test(n) ? n : null;
     } catch (IOException e) {
       return null;
@@ -788,6 +818,10 @@ public final class SystemFunctions {
       return null;
     }
     ArrayNode out = NODES.arrayNode();
+    // an intersection keeps the second array's order, a union the first's, then the second's
+    // [D "SetIntersect": SetIntersect([1, 2, 3, 4], ["A", 1]) is ["A", 1]]
+    ArrayNode first = (ArrayNode) (intersect ? a.get(1) : a.get(0));
+    ArrayNode second = (ArrayNode) (intersect ? a.get(0) : a.get(1));
     java.util.function.BiPredicate<ArrayNode, JsonNode> has =
         (arr, v) -> {
           for (JsonNode x : arr) {
@@ -797,13 +831,13 @@ public final class SystemFunctions {
           }
           return false;
         };
-    for (JsonNode x : a.get(0)) {
-      if (!has.test(out, x) && (!intersect || has.test((ArrayNode) a.get(1), x))) {
+    for (JsonNode x : first) {
+      if (!has.test(out, x) && (!intersect || has.test(second, x))) {
         out.add(x);
       }
     }
     if (!intersect) {
-      for (JsonNode x : a.get(1)) {
+      for (JsonNode x : second) {
         if (!has.test(out, x)) {
           out.add(x);
         }

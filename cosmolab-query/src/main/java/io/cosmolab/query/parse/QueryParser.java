@@ -449,7 +449,15 @@ public final class QueryParser {
         return new Expr.UdfCall(u.identifier().getText(), arguments(u.arguments()));
       }
       if (ctx instanceof CosmosSqlParser.IdentifierPrimaryContext i) {
-        return new Expr.Identifier(i.identifier().getText());
+        String name = i.identifier().getText();
+        // NaN and Infinity are the numbers they name (the reference passes them to TOSTRING and
+        // the StringTo functions: ToString(NaN) is "NaN")
+        if (name.equals("NaN") || name.equals("Infinity")) {
+          return new Expr.Literal(
+              com.fasterxml.jackson.databind.node.DoubleNode.valueOf(
+                  name.equals("NaN") ? Double.NaN : Double.POSITIVE_INFINITY));
+        }
+        return new Expr.Identifier(name);
       }
       if (ctx instanceof CosmosSqlParser.ArrayPrimaryContext a) {
         return new Expr.ArrayLiteral(arguments(a.arguments()));
