@@ -190,6 +190,10 @@ class ContainerPropertiesCompatTest {
         List.of(
             new ComputedProperty("cp_lower", "SELECT VALUE LOWER(c.name) FROM c"),
             new ComputedProperty("cp_total", "SELECT VALUE r.price * r.quantity FROM root r")));
+    // ORDER BY a computed property needs it in the indexing policy: the wildcard does not cover it
+    IndexingPolicy indexing = new IndexingPolicy();
+    indexing.setIncludedPaths(List.of(new IncludedPath("/*"), new IncludedPath("/cp_total/?")));
+    props.setIndexingPolicy(indexing);
     CosmosContainer c = create(client, id, partitions, props);
     String[] names = {"Alpha", "BETA", "gamma", "Delta"};
     for (int i = 0; i < 40; i++) {
@@ -238,6 +242,63 @@ class ContainerPropertiesCompatTest {
             .orElseThrow();
     assertThat(star.has("cp_lower")).isFalse();
     assertThat(star.get("name").asText()).isEqualTo("BETA");
+  }
+
+  /**
+   * A computed property is indexed only when the indexing policy names it (the wildcard does not
+   * include it, as the service documents): then a filter on it reads only its matches; otherwise
+   * the filter scans, the index metrics name the index that would serve it, and ORDER BY on it is
+   * refused.
+   */
+  @org.junit.jupiter.api.Test
+  void aComputedProperty_isIndexedOnlyWhenThePolicyNamesIt() {
+    CosmosContainer named = computedContainer("cpindexed", true);
+    CosmosContainer wildcard = computedContainer("cpwildcard", false);
+    String query = "SELECT c.id FROM c WHERE c.cp_lower = 'beta'";
+    // 40 documents, 10 of them 'BETA'
+    assertThat(QueryProbe.metrics(named, query)).containsExactly(10L, 10L, 10L);
+    assertThat(QueryProbe.metrics(wildcard, query)).containsExactly(10L, 40L, 10L);
+    assertThat(QueryProbe.indexUse(wildcard, query))
+        .containsExactly("potential /cp_lower/? (ROOT.cp_lower = \"beta\")");
+    assertThat(QueryProbe.indexUse(named, query))
+        .containsExactly("utilized /cp_lower/? (ROOT.cp_lower = \"beta\")");
+    assertThat(
+            named
+                .queryItems(
+                    "SELECT VALUE c.id FROM c ORDER BY c.cp_lower",
+                    new CosmosQueryRequestOptions(),
+                    String.class)
+                .stream()
+                .count())
+        .isEqualTo(40);
+    assertThatThrownBy(
+            () ->
+                wildcard
+                    .queryItems(
+                        "SELECT VALUE c.id FROM c ORDER BY c.cp_lower",
+                        new CosmosQueryRequestOptions(),
+                        String.class)
+                    .stream()
+                    .count())
+        .hasStackTraceContaining("requires a range index"); // one 400 per partition
+  }
+
+  private static CosmosContainer computedContainer(String id, boolean named) {
+    CosmosContainerProperties props = new CosmosContainerProperties(id, "/pk");
+    props.setComputedProperties(
+        List.of(new ComputedProperty("cp_lower", "SELECT VALUE LOWER(c.name) FROM c")));
+    IndexingPolicy policy = new IndexingPolicy();
+    policy.setIncludedPaths(
+        named
+            ? List.of(new IncludedPath("/*"), new IncludedPath("/cp_lower/?"))
+            : List.of(new IncludedPath("/*")));
+    props.setIndexingPolicy(policy);
+    CosmosContainer c = create(client, id, 2, props);
+    String[] names = {"Alpha", "BETA", "gamma", "Delta"};
+    for (int i = 0; i < 40; i++) {
+      c.createItem(doc("d" + i, "p" + (i % 10), null).put("name", names[i % 4]));
+    }
+    return c;
   }
 
   @ParameterizedTest

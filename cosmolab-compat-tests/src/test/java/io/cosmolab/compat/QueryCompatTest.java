@@ -86,51 +86,12 @@ class QueryCompatTest {
             "utilized /n/? (ROOT.n > 10)", "potential /grp/? (ROOT.grp = \"beta\")");
   }
 
-  /** The index metrics of a query's pages, one line per entry, without repeats. */
   private static List<String> indexUse(CosmosContainer c, String query) {
-    var options = new CosmosQueryRequestOptions();
-    options.setQueryMetricsEnabled(true);
-    options.setIndexMetricsEnabled(true);
-    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
-    for (var page : c.queryItems(query, options, ObjectNode.class).iterableByPage()) {
-      for (var m : com.azure.cosmos.models.ModelBridgeInternal.queryMetricsMap(page).values()) {
-        var use = m.getIndexUtilizationInfo();
-        use.getUtilizedSingleIndexes()
-            .forEach(
-                i ->
-                    out.add(
-                        "utilized "
-                            + i.getIndexDocumentExpression()
-                            + " "
-                            + i.getFilterExpression()));
-        use.getPotentialSingleIndexes()
-            .forEach(
-                i ->
-                    out.add(
-                        "potential "
-                            + i.getIndexDocumentExpression()
-                            + " "
-                            + i.getFilterExpression()));
-        use.getUtilizedCompositeIndexes()
-            .forEach(i -> out.add("composite " + i.getIndexDocumentExpressions()));
-      }
-    }
-    return new ArrayList<>(out);
+    return QueryProbe.indexUse(c, query);
   }
 
-  /** Rows, and the retrieved and output counts of the query metrics summed over its pages. */
   private static long[] metrics(String query) {
-    var options = new com.azure.cosmos.models.CosmosQueryRequestOptions();
-    options.setQueryMetricsEnabled(true);
-    long[] out = new long[3];
-    for (var page : spread.queryItems(query, options, ObjectNode.class).iterableByPage()) {
-      out[0] += page.getResults().size();
-      for (var m : com.azure.cosmos.models.ModelBridgeInternal.queryMetricsMap(page).values()) {
-        out[1] += m.getRetrievedDocumentCount();
-        out[2] += m.getOutputDocumentCount();
-      }
-    }
-    return out;
+    return QueryProbe.metrics(spread, query);
   }
 
   private static PartitionKey hierarchicalKey(ObjectNode d) {

@@ -125,6 +125,7 @@ public final class Container {
     this.index = new io.cosmolab.engine.index.ContainerIndex(settings.indexingPolicy());
     this.uniqueKeys = settings.uniqueKeys();
     this.stored = StoredProperties.of(settings.storedProperties());
+    this.index.setComputed(stored.computed());
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
@@ -365,7 +366,9 @@ public final class Container {
    * @throws io.cosmolab.engine.error.CosmosException 400 for a definition the service refuses
    */
   public void setStoredProperties(com.fasterxml.jackson.databind.node.ObjectNode properties) {
-    stored = StoredProperties.of(properties);
+    StoredProperties next = StoredProperties.of(properties);
+    stored = next;
+    index.setComputed(next.computed());
     engine.catalogChanged();
   }
 
@@ -1033,7 +1036,11 @@ public final class Container {
       if (!index.covers(p.path())) {
         writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
       }
-      hits.add(index.lookup(p));
+      java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> found = index.lookup(p);
+      if (found == null) {
+        return null; // dropped meanwhile: scan
+      }
+      hits.add(found);
     }
     hits.sort(java.util.Comparator.comparingInt(java.util.Set::size));
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> out = hits.get(0);
@@ -1041,6 +1048,11 @@ public final class Container {
       out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
     }
     return out;
+  }
+
+  /** Whether the indexing policy indexes a path (a computed property's only when named). */
+  boolean indexes(List<String> path) {
+    return index.indexes(path);
   }
 
   /** The predicates an index serves, of a query's index-servable conjuncts (none: a scan). */

@@ -207,8 +207,11 @@ final class QueryRunner {
     for (int i = 0; i < targets.size(); i++) {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
+    // a filter on a computed property is served by its index (when the policy names it), so the
+    // predicates are read before its expression replaces it
     List<io.cosmolab.query.plan.IndexPredicate> predicates =
-        io.cosmolab.query.plan.IndexPredicate.of(query);
+        io.cosmolab.query.plan.IndexPredicate.of(
+            written.withSearchPolicy(container.searchPolicy()));
     List<io.cosmolab.query.plan.IndexPredicate> served = container.indexServed(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.indexCandidates(served);
@@ -325,7 +328,7 @@ final class QueryRunner {
             io.cosmolab.engine.query.IndexUtilization.of(
                 predicates,
                 candidates != null ? served : List.of(),
-                container.indexingPolicy(),
+                container::indexes,
                 compositeOrderBy(query.ast())));
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
@@ -380,7 +383,7 @@ final class QueryRunner {
                 + " document path.",
             io.cosmolab.query.plan.SqlWriter.write(item.expression()));
       }
-      if (q.orderBy().size() == 1 && !policy.isIndexed(segments)) {
+      if (q.orderBy().size() == 1 && !container.indexes(segments)) {
         throw CosmosError.BAD_REQUEST.exception(
             "Order-by item requires a range index to be defined on the corresponding index path:"
                 + " /%s is excluded by the container's indexing policy.",

@@ -6,6 +6,7 @@ import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.parse.QueryParser;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -165,6 +166,44 @@ public final class ComputedProperties {
 
   public boolean isEmpty() {
     return byName.isEmpty();
+  }
+
+  /** The names of the computed properties. */
+  public java.util.Set<String> names() {
+    return byName.keySet();
+  }
+
+  /**
+   * The value of a computed property for a document (what an index on its path holds), or null when
+   * it is undefined or there is no such property. The definitions are deterministic (the functions
+   * that read the clock or chance are refused), so no clock is needed.
+   */
+  public com.fasterxml.jackson.databind.JsonNode valueOf(
+      String name, com.fasterxml.jackson.databind.JsonNode document) {
+    Definition d = byName.get(name);
+    if (d == null) {
+      return null;
+    }
+    Query q =
+        new Query(
+            false,
+            null,
+            new Query.Select.Value(d.expression()),
+            List.of(
+                new Query.FromSource.Aliased(
+                    d.alias(), new Query.Collection.Path(d.alias(), List.of()))),
+            null,
+            List.of(),
+            List.of(),
+            null,
+            null);
+    List<com.fasterxml.jackson.databind.JsonNode> out =
+        new io.cosmolab.query.exec.Executor(
+                Map.of(),
+                java.time.Instant.EPOCH,
+                io.cosmolab.query.exec.Executor.DEFAULT_WORK_LIMIT)
+            .run(q, List.of(new io.cosmolab.query.exec.Executor.Input(document, 0)));
+    return out.isEmpty() ? null : out.get(0);
   }
 
   /** {@code q} with every computed property its root alias reads replaced by its expression. */

@@ -57,11 +57,15 @@ public final class ContainerIndex {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private volatile IndexingPolicy policy;
+  private volatile io.cosmolab.query.ComputedProperties computed =
+      io.cosmolab.query.ComputedProperties.NONE;
   private final Map<List<String>, PathIndex> byPath = new ConcurrentHashMap<>();
 
   /** The index of one path: documents by value; usable once the fill completed. */
   private static final class PathIndex {
-    final List<String> path;
+    /** The value a document has at the path: its property, or a computed property's value. */
+    final java.util.function.Function<JsonNode, JsonNode> valueOf;
+
     final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
     volatile boolean complete;
     // while filling: the LSN of the last write that maintained each document (guarded by this)
@@ -69,8 +73,8 @@ public final class ContainerIndex {
     // the one fill of this path; others wait for it (null: none started, or the last one failed)
     private final AtomicReference<CompletableFuture<Void>> fill = new AtomicReference<>();
 
-    PathIndex(List<String> path) {
-      this.path = path;
+    PathIndex(java.util.function.Function<JsonNode, JsonNode> valueOf) {
+      this.valueOf = valueOf;
     }
 
     /** A write replaced {@code before} by {@code after} (null: deleted) at {@code lsn}. */
@@ -93,8 +97,8 @@ public final class ContainerIndex {
     }
 
     private boolean sameValue(StoredDocument before, StoredDocument after) {
-      JsonNode was = valueAt(before.body(), path);
-      JsonNode is = after == null ? null : valueAt(after.body(), path);
+      JsonNode was = valueOf.apply(before.body());
+      JsonNode is = after == null ? null : valueOf.apply(after.body());
       return was != null && is != null && Values.ORDER.compare(was, is) == 0;
     }
 
@@ -112,8 +116,8 @@ public final class ContainerIndex {
     }
 
     private void replace(StoredDocument before, StoredDocument after) {
-      JsonNode was = before == null ? null : valueAt(before.body(), path);
-      JsonNode is = after == null ? null : valueAt(after.body(), path);
+      JsonNode was = before == null ? null : valueOf.apply(before.body());
+      JsonNode is = after == null ? null : valueOf.apply(after.body());
       if (was != null && is != null && Values.ORDER.compare(was, is) == 0) {
         return; // same entry
       }
@@ -172,6 +176,29 @@ public final class ContainerIndex {
     this.policy = newPolicy;
   }
 
+  /**
+   * Swaps the computed properties. The indexes of their paths hold values of the old definitions,
+   * so they are dropped, and built again from the new ones when a query needs them.
+   */
+  public void setComputed(io.cosmolab.query.ComputedProperties newComputed) {
+    java.util.Set<String> changed = new java.util.HashSet<>(computed.names());
+    changed.addAll(newComputed.names());
+    this.computed = newComputed;
+    byPath.keySet().removeIf(p -> p.size() == 1 && changed.contains(p.get(0)));
+  }
+
+  /**
+   * Whether the policy indexes a path: a computed property's only when an included path names it
+   * ({@link IndexingPolicy#isExplicitlyIncluded}), any other as the policy says.
+   */
+  public boolean indexes(List<String> path) {
+    return isComputed(path) ? policy.isExplicitlyIncluded(path) : policy.isIndexed(path);
+  }
+
+  private boolean isComputed(List<String> path) {
+    return path.size() == 1 && computed.names().contains(path.get(0));
+  }
+
   /** True once at least one path is indexed (writes must then maintain it). */
   public boolean active() {
     return !byPath.isEmpty();
@@ -185,7 +212,7 @@ public final class ContainerIndex {
   public List<IndexPredicate> usableAll(List<IndexPredicate> predicates) {
     List<IndexPredicate> equalities = new java.util.ArrayList<>();
     for (IndexPredicate p : predicates) {
-      if (p.op() == IndexPredicate.Op.EQUAL && policy.isIndexed(p.path())) {
+      if (p.op() == IndexPredicate.Op.EQUAL && indexes(p.path())) {
         equalities.add(p);
       }
     }
@@ -199,7 +226,7 @@ public final class ContainerIndex {
   /** The first predicate whose path the policy indexes, or null. */
   public IndexPredicate usable(List<IndexPredicate> predicates) {
     for (IndexPredicate p : predicates) {
-      if (policy.isIndexed(p.path()) && lookupPossible(p)) {
+      if (indexes(p.path()) && lookupPossible(p)) {
         return p;
       }
     }
@@ -226,7 +253,7 @@ public final class ContainerIndex {
    * it from the start of the build. One caller scans; concurrent callers wait for it.
    */
   public void build(List<String> path, Supplier<Iterator<StoredDocument>> scan) {
-    PathIndex i = byPath.computeIfAbsent(List.copyOf(path), PathIndex::new);
+    PathIndex i = byPath.computeIfAbsent(List.copyOf(path), this::newIndex);
     if (!i.complete) {
       i.build(scan);
     }
@@ -242,9 +269,16 @@ public final class ContainerIndex {
     }
   }
 
-  /** The documents that may satisfy the predicate (its path must have been ensured). */
+  /**
+   * The documents that may satisfy the predicate (its path must have been built), or null when the
+   * index is gone (a replace of the computed properties dropped it meanwhile): then scan.
+   */
   public Set<DocRef> lookup(IndexPredicate p) {
-    NavigableMap<JsonNode, Set<DocRef>> index = byPath.get(p.path()).byValue;
+    PathIndex built = byPath.get(p.path());
+    if (built == null) {
+      return null;
+    }
+    NavigableMap<JsonNode, Set<DocRef>> index = built.byValue;
     Set<DocRef> out = new HashSet<>();
     if (p.op() == IndexPredicate.Op.EQUAL) {
       for (JsonNode v : p.values()) {
@@ -270,6 +304,19 @@ public final class ContainerIndex {
       out.addAll(refs);
     }
     return out;
+  }
+
+  private PathIndex newIndex(List<String> path) {
+    io.cosmolab.query.ComputedProperties cp = computed;
+    if (isComputed(path)) {
+      String name = path.get(0);
+      return new PathIndex(doc -> primitive(cp.valueOf(name, doc)));
+    }
+    return new PathIndex(doc -> valueAt(doc, path));
+  }
+
+  private static JsonNode primitive(JsonNode v) {
+    return v == null || v.isContainerNode() ? null : v;
   }
 
   private static ArrayNode emptyArray() {

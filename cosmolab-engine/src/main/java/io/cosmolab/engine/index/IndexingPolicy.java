@@ -131,6 +131,19 @@ public record IndexingPolicy(
     return bestIncluded >= 0 && bestIncluded >= bestExcluded;
   }
 
+  /**
+   * Whether a path is indexed by an included path that names it, not only by the root wildcard
+   * {@code /*}: what a computed property needs to be indexed [D "Computed properties": they are not
+   * indexed by the wildcard, only by an explicit included path].
+   */
+  public boolean isExplicitlyIncluded(List<String> path) {
+    if (mode.equals("none")) {
+      return false;
+    }
+    int bestIncluded = best(includedPaths, path);
+    return bestIncluded >= 1 && bestIncluded >= best(excludedPaths, path);
+  }
+
   /** The length (in segments) of the longest pattern matching the path, or -1. */
   private static int best(List<String> patterns, List<String> path) {
     int best = -1;

@@ -1,7 +1,6 @@
 package io.cosmolab.engine.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.query.plan.IndexPredicate;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,17 +36,18 @@ public record IndexUtilization(
   public record SingleIndex(String filter, String indexSpec) {}
 
   /**
-   * The utilization of a query's index-servable filters under a policy.
+   * The utilization of a query's index-servable filters.
    *
    * @param predicates the query's index-servable conjuncts
    * @param served those the engine served from an index
+   * @param indexed whether the indexing policy indexes a path
    * @param orderBy the ORDER BY paths with their directions when a composite index serves them
    *     (empty otherwise)
    */
   public static IndexUtilization of(
       List<IndexPredicate> predicates,
       List<IndexPredicate> served,
-      IndexingPolicy policy,
+      java.util.function.Predicate<List<String>> indexed,
       List<String> orderBy) {
     List<SingleIndex> utilized = new ArrayList<>();
     List<SingleIndex> potential = new ArrayList<>();
@@ -55,7 +55,7 @@ public record IndexUtilization(
       SingleIndex entry = new SingleIndex(filter(p), "/" + String.join("/", p.path()) + "/?");
       if (served.contains(p)) {
         utilized.add(entry);
-      } else if (!policy.isIndexed(p.path())) {
+      } else if (!indexed.test(p.path())) {
         potential.add(entry);
       }
     }
