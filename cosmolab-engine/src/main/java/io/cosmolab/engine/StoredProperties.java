@@ -39,7 +39,9 @@ public record StoredProperties(ObjectNode json, ComputedProperties computed, Sea
           ((ObjectNode) properties).deepCopy(),
           ComputedProperties.fromJson(properties.get("computedProperties")),
           SearchPolicy.fromJson(
-              properties.get("vectorEmbeddingPolicy"), properties.get("fullTextPolicy")));
+              properties.get("vectorEmbeddingPolicy"),
+              properties.get("fullTextPolicy"),
+              properties.get("geospatialConfig")));
     } catch (QueryException e) {
       throw QueryErrors.asCosmos(e);
     }

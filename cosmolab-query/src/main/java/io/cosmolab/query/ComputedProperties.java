@@ -46,6 +46,8 @@ public final class ComputedProperties {
           "GETCURRENTDATETIMESTATIC",
           "GETCURRENTTIMESTAMPSTATIC",
           "GETCURRENTTICKSSTATIC",
+          "NOW", // [A] they read the clock too
+          "AGO",
           "RAND",
           "COUNT",
           "SUM",

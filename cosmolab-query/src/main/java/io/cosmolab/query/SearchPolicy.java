@@ -25,7 +25,7 @@ import java.util.Map;
 public final class SearchPolicy {
   /** No policies: cosine over float32 for every vector, English for every text. */
   public static final SearchPolicy NONE =
-      new SearchPolicy(Map.of(), FullText.DEFAULT_LANGUAGE, Map.of());
+      new SearchPolicy(Map.of(), FullText.DEFAULT_LANGUAGE, Map.of(), false);
 
   /**
    * The largest number of dimensions a vector embedding may declare [A: the service's limit for its
@@ -39,12 +39,48 @@ public final class SearchPolicy {
   private final Map<String, Embedding> embeddings;
   private final String defaultLanguage;
   private final Map<String, String> languages;
+  private final boolean geometry;
 
   private SearchPolicy(
-      Map<String, Embedding> embeddings, String defaultLanguage, Map<String, String> languages) {
+      Map<String, Embedding> embeddings,
+      String defaultLanguage,
+      Map<String, String> languages,
+      boolean geometry) {
     this.embeddings = embeddings;
     this.defaultLanguage = defaultLanguage;
     this.languages = languages;
+    this.geometry = geometry;
+  }
+
+  /**
+   * Reads and checks a container's search policies and its {@code geospatialConfig} ({@code
+   * {"type": "Geography"}}, the default, or {@code "Geometry"}: the spatial functions then work in
+   * the plane).
+   *
+   * @throws QueryException naming the entry and what is wrong with it
+   */
+  public static SearchPolicy fromJson(
+      JsonNode vectorEmbeddingPolicy, JsonNode fullTextPolicy, JsonNode geospatialConfig) {
+    SearchPolicy p = fromJson(vectorEmbeddingPolicy, fullTextPolicy);
+    if (geospatialConfig == null || geospatialConfig.isNull()) {
+      return p;
+    }
+    JsonNode type = geospatialConfig.get("type");
+    if (!geospatialConfig.isObject()
+        || type == null
+        || !(type.asText().equals("Geography") || type.asText().equals("Geometry"))) {
+      throw invalid(
+          "geospatialConfig must be {\"type\": \"Geography\"} or {\"type\": \"Geometry\"}, was "
+              + geospatialConfig);
+    }
+    return type.asText().equals("Geometry")
+        ? new SearchPolicy(p.embeddings, p.defaultLanguage, p.languages, true)
+        : p;
+  }
+
+  /** True when the spatial functions work in the plane ({@code geospatialConfig} Geometry). */
+  public boolean geometry() {
+    return geometry;
   }
 
   /**
@@ -107,7 +143,8 @@ public final class SearchPolicy {
     return new SearchPolicy(
         Collections.unmodifiableMap(embeddings),
         defaultLanguage,
-        Collections.unmodifiableMap(languages));
+        Collections.unmodifiableMap(languages),
+        false);
   }
 
   private static Embedding embedding(JsonNode e) {

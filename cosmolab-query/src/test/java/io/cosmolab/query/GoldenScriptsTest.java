@@ -42,7 +42,8 @@ import org.junit.jupiter.api.TestFactory;
  * --- error SC1001 @7            (or: the error code, and optionally the offset it starts at;
  *                                 "-" for an error the service sends without a code; a text
  *                                 under it must appear in the message)
- * --- policy                     (the container's {"vectorEmbeddingPolicy", "fullTextPolicy"}
+ * --- policy                     (the container's {"vectorEmbeddingPolicy", "fullTextPolicy",
+ *                                 "geospatialConfig"}
  *                                 for the queries after it, as SearchPolicy reads them)
  * </pre>
  *
@@ -111,7 +112,11 @@ class GoldenScriptsTest {
           case "query" -> query = text;
           case "policy" -> {
             JsonNode p = MAPPER.readTree(text);
-            policy = SearchPolicy.fromJson(p.get("vectorEmbeddingPolicy"), p.get("fullTextPolicy"));
+            policy =
+                SearchPolicy.fromJson(
+                    p.get("vectorEmbeddingPolicy"),
+                    p.get("fullTextPolicy"),
+                    p.get("geospatialConfig"));
           }
           case "params" -> params = text;
           case "rows", "error" -> {

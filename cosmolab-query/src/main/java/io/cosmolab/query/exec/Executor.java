@@ -122,6 +122,11 @@ public final class Executor {
           public double random() {
             return random.nextDouble();
           }
+
+          @Override
+          public boolean geometry() {
+            return search.geometry();
+          }
         };
     // RAND's numbers: a sequence per query, seeded from the injected clock, so a test on a
     // manual clock sees the same numbers on every run

@@ -108,6 +108,16 @@ final class DateTimeFunctions {
           return Values.text(
               SystemFunctions.formatDateTime(d.plus(n, unit).toInstant(ZoneOffset.UTC)));
         });
+    // AGO(part, n) and NOW(part, n): the query's clock moved back or forward [D "AGO", "NOW"]
+    r.def("AGO", 2, 2, (a, c) -> shifted(a.get(0), a.get(1), c.now(), true));
+    r.def(
+        "NOW",
+        0,
+        2,
+        (a, c) ->
+            a.isEmpty()
+                ? Values.text(SystemFunctions.formatDateTime(c.now()))
+                : a.size() == 2 ? shifted(a.get(0), a.get(1), c.now(), false) : null);
     r.def(
         "DATETIMEDIFF",
         3,
@@ -267,6 +277,19 @@ final class DateTimeFunctions {
                 ? Values.text(
                     SystemFunctions.formatDateTime(Instant.ofEpochMilli(a.get(0).longValue())))
                 : null);
+  }
+
+  /**
+   * {@code t} moved by {@code n} of {@code part} (back when {@code back}); undefined if invalid.
+   */
+  private static JsonNode shifted(JsonNode part, JsonNode n, Instant t, boolean back) {
+    ChronoUnit unit = part(part);
+    if (unit == null || !isWhole(n)) {
+      return null;
+    }
+    long by = back ? -n.longValue() : n.longValue();
+    LocalDateTime d = LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+    return Values.text(SystemFunctions.formatDateTime(d.plus(by, unit).toInstant(ZoneOffset.UTC)));
   }
 
   private static java.math.BigInteger nanos(Duration d) {

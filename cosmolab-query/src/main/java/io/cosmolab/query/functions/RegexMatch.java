@@ -77,6 +77,37 @@ final class RegexMatch {
     }
   }
 
+  /**
+   * A matcher over {@code text} whose character reads count against the query's work budget (so a
+   * backtracking pattern stops at the work limit), for the functions that need matches and groups
+   * (REGEXEXTRACT, REGEXREPLACE and their ALL forms); null when the pattern is not valid.
+   */
+  static java.util.regex.Matcher matcher(
+      String text, String pattern, String modifiers, SystemFunctions.Context ctx) {
+    int jdk = 0;
+    for (int i = 0; i < modifiers.length(); i++) {
+      char m = modifiers.charAt(i);
+      jdk |=
+          switch (m) {
+            case 'm' -> java.util.regex.Pattern.MULTILINE;
+            case 's' -> java.util.regex.Pattern.DOTALL;
+            case 'i' ->
+                java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.UNICODE_CASE;
+            case 'x' -> java.util.regex.Pattern.COMMENTS;
+            default ->
+                throw new QueryException(
+                    "SC2200", "regular expression option '" + m + "' is not one of i, m, s, x");
+          };
+    }
+    try {
+      return java.util.regex.Pattern.compile(pattern, jdk).matcher(ctx.budgeted(text));
+    } catch (java.util.regex.PatternSyntaxException e) {
+      return null;
+    } catch (StackOverflowError e) {
+      throw tooComplex(pattern, text);
+    }
+  }
+
   private static QueryException tooComplex(String pattern, String text) {
     return new QueryException(
         "SC2200",

@@ -32,15 +32,20 @@ final class SpatialFunctions {
         2,
         2,
         (a, c) -> {
-          List<double[]> p = vertices(a.get(0));
-          List<double[]> q = vertices(a.get(1));
-          if (p == null || q == null) {
+          if (validity(a.get(0), c.geometry()) != null
+              || validity(a.get(1), c.geometry()) != null) {
             return null;
           }
+          List<double[]> p = vertices(a.get(0));
+          List<double[]> q = vertices(a.get(1));
           double best = Double.MAX_VALUE;
           for (double[] x : p) {
             for (double[] y : q) {
-              best = Math.min(best, Geodesy.distance(x, y));
+              // Geometry: the plane's distance, in the coordinates' units
+              best =
+                  Math.min(
+                      best,
+                      c.geometry() ? Math.hypot(x[0] - y[0], x[1] - y[1]) : Geodesy.distance(x, y));
             }
           }
           return Values.number(best);
@@ -51,16 +56,18 @@ final class SpatialFunctions {
         1,
         (a, c) -> {
           JsonNode g = a.get(0);
-          if (validity(g) != null) {
+          if (validity(g, c.geometry()) != null) {
             return null;
           }
           if (!"Polygon".equals(type(g))) {
             return Values.number(0L); // a point or a line covers no area
           }
           JsonNode rings = g.get("coordinates");
-          double area = Geodesy.ringArea(rings.get(0));
+          java.util.function.ToDoubleFunction<JsonNode> ring =
+              c.geometry() ? SpatialFunctions::planarArea : Geodesy::ringArea;
+          double area = ring.applyAsDouble(rings.get(0));
           for (int i = 1; i < rings.size(); i++) {
-            area -= Geodesy.ringArea(rings.get(i));
+            area -= ring.applyAsDouble(rings.get(i));
           }
           return Values.number(Math.max(0, area));
         });
@@ -69,7 +76,8 @@ final class SpatialFunctions {
         2,
         2,
         (a, c) -> {
-          if (validity(a.get(0)) != null || validity(a.get(1)) != null) {
+          if (validity(a.get(0), c.geometry()) != null
+              || validity(a.get(1), c.geometry()) != null) {
             return null;
           }
           if (!"Polygon".equals(type(a.get(1)))) {
@@ -87,18 +95,19 @@ final class SpatialFunctions {
         2,
         2,
         (a, c) -> {
-          if (validity(a.get(0)) != null || validity(a.get(1)) != null) {
+          if (validity(a.get(0), c.geometry()) != null
+              || validity(a.get(1), c.geometry()) != null) {
             return null;
           }
           return Values.bool(intersects(a.get(0), a.get(1)) || intersects(a.get(1), a.get(0)));
         });
-    r.def("ST_ISVALID", 1, 1, (a, c) -> Values.bool(validity(a.get(0)) == null));
+    r.def("ST_ISVALID", 1, 1, (a, c) -> Values.bool(validity(a.get(0), c.geometry()) == null));
     r.def(
         "ST_ISVALIDDETAILED",
         1,
         1,
         (a, c) -> {
-          String reason = validity(a.get(0));
+          String reason = validity(a.get(0), c.geometry());
           ObjectNode out = JsonNodeFactory.instance.objectNode();
           out.put("valid", reason == null);
           if (reason != null) { // a valid geometry has no reason (the reference's example)
@@ -114,8 +123,11 @@ final class SpatialFunctions {
         : null;
   }
 
-  /** Why a geometry is invalid, or null if it is valid. */
-  static String validity(JsonNode g) {
+  /**
+   * Why a geometry is invalid, or null if it is valid; under Geometry (planar) coordinates have no
+   * range.
+   */
+  static String validity(JsonNode g, boolean planar) {
     String type = type(g);
     if (type == null) {
       return "The input is not a GeoJSON object with a \"type\".";
@@ -123,14 +135,14 @@ final class SpatialFunctions {
     JsonNode coords = g.get("coordinates");
     switch (type) {
       case "Point" -> {
-        return position(coords);
+        return position(coords, planar);
       }
       case "LineString" -> {
         if (coords == null || !coords.isArray() || coords.size() < 2) {
           return "A LineString needs at least two positions.";
         }
         for (JsonNode p : coords) {
-          String why = position(p);
+          String why = position(p, planar);
           if (why != null) {
             return why;
           }
@@ -146,7 +158,7 @@ final class SpatialFunctions {
             return "A linear ring needs at least four positions.";
           }
           for (JsonNode p : ring) {
-            String why = position(p);
+            String why = position(p, planar);
             if (why != null) {
               return why;
             }
@@ -163,9 +175,12 @@ final class SpatialFunctions {
     }
   }
 
-  private static String position(JsonNode p) {
+  private static String position(JsonNode p, boolean planar) {
     if (p == null || !p.isArray() || p.size() < 2 || !p.get(0).isNumber() || !p.get(1).isNumber()) {
       return "A position must be an array of two numbers: [longitude, latitude].";
+    }
+    if (planar) {
+      return null;
     }
     double lon = p.get(0).doubleValue();
     double lat = p.get(1).doubleValue();
@@ -178,12 +193,9 @@ final class SpatialFunctions {
     return null;
   }
 
-  /** The positions of a valid geometry, or null for an invalid one (its functions: undefined). */
+  /** The positions of a geometry its caller checked is valid. */
   private static List<double[]> vertices(JsonNode g) {
     String type = type(g);
-    if (type == null || validity(g) != null) {
-      return null;
-    }
     List<double[]> out = new ArrayList<>();
     JsonNode c = g.get("coordinates");
     switch (type) {
@@ -199,6 +211,17 @@ final class SpatialFunctions {
 
   private static double[] pos(JsonNode p) {
     return new double[] {p.get(0).doubleValue(), p.get(1).doubleValue()};
+  }
+
+  /** The area of a closed ring in the plane (the shoelace formula), in squared units. */
+  private static double planarArea(JsonNode ring) {
+    double twice = 0;
+    for (int i = 0; i + 1 < ring.size(); i++) {
+      double[] a = pos(ring.get(i));
+      double[] b = pos(ring.get(i + 1));
+      twice += a[0] * b[1] - b[0] * a[1];
+    }
+    return Math.abs(twice) / 2;
   }
 
   /** Inside the outer ring and outside every hole (ray casting). */

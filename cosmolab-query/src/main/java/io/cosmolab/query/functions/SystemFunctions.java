@@ -51,6 +51,14 @@ public final class SystemFunctions {
 
     /** The next number of RAND, in [0, 1), from the query's seeded source. */
     double random();
+
+    /**
+     * True when the container's {@code geospatialConfig} is {@code Geometry}: the spatial functions
+     * then work in the plane, not on the Earth.
+     */
+    default boolean geometry() {
+      return false;
+    }
   }
 
   /** The characters {@code \\s} matches in a Java regex: LTRIM and RTRIM remove these. */
@@ -677,6 +685,31 @@ public final class SystemFunctions {
     DateTimeFunctions.register(SystemFunctions::def);
     SpatialFunctions.register(SystemFunctions::def);
     VectorSearch.register(SystemFunctions::def);
+    StringParts.register(SystemFunctions::def);
+    // DOCUMENTID(alias): the document's number within its container, from its _rid [D "DOCUMENTID":
+    // "an integer value that is only unique within a single physical partition"]. [A] cosmolab's
+    // RIDs keep the number in bytes 8-14, big-endian (ResourceIds.document); the service's example
+    // (_rid 36ZyAPW+uN8NAAAAAAAAAA== is 13) keeps it little-endian, so the numbers differ
+    def(
+        "DOCUMENTID",
+        1,
+        1,
+        (a, c) -> {
+          JsonNode rid = a.get(0) == null ? null : a.get(0).get("_rid");
+          if (rid == null || !rid.isTextual()) {
+            return null;
+          }
+          byte[] bytes;
+          try {
+            bytes = java.util.Base64.getDecoder().decode(rid.textValue().replace('-', '/'));
+          } catch (IllegalArgumentException e) {
+            return null;
+          }
+          if (bytes.length < 16) {
+            return null;
+          }
+          return Values.number(java.nio.ByteBuffer.wrap(bytes, 8, 8).getLong() >>> 8);
+        });
     FullText.register(SystemFunctions::def);
     // RRF(score, score, ... [, weights]): only in ORDER BY RANK, where the executor fuses the ranks
     def("RRF", 1, Integer.MAX_VALUE, FullText.impl("RRF", null));
