@@ -192,6 +192,9 @@ public final class ContainerIndex {
    * ({@link IndexingPolicy#isExplicitlyIncluded}), any other as the policy says.
    */
   public boolean indexes(List<String> path) {
+    if (path.size() > 1 && computed.names().contains(path.get(0))) {
+      return false; // inside a computed value: no index holds it (the stored body has none)
+    }
     return isComputed(path) ? policy.isExplicitlyIncluded(path) : policy.isIndexed(path);
   }
 
@@ -310,13 +313,23 @@ public final class ContainerIndex {
     io.cosmolab.query.ComputedProperties cp = computed;
     if (isComputed(path)) {
       String name = path.get(0);
-      return new PathIndex(doc -> primitive(cp.valueOf(name, doc)));
+      return new PathIndex(doc -> computedValue(cp, name, doc));
     }
     return new PathIndex(doc -> valueAt(doc, path));
   }
 
-  private static JsonNode primitive(JsonNode v) {
-    return v == null || v.isContainerNode() ? null : v;
+  /**
+   * A computed property's value for the index; undefined when its definition fails on this document
+   * (a write has committed by then, and the query that reads it fails on its own).
+   */
+  private static JsonNode computedValue(
+      io.cosmolab.query.ComputedProperties cp, String name, JsonNode doc) {
+    try {
+      JsonNode v = cp.valueOf(name, doc);
+      return v == null || v.isContainerNode() ? null : v;
+    } catch (io.cosmolab.query.QueryException e) {
+      return null;
+    }
   }
 
   private static ArrayNode emptyArray() {

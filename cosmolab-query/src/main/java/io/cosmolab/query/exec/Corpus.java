@@ -100,6 +100,7 @@ final class Corpus implements Iterable<Executor.Input> {
     }
     for (Executor.Input in : inputs) {
       all.add(in);
+      budget.nextDocument(); // its text's analysis counts against its own limit
       budget.hold(all.size());
       for (int i = 0; i < scored.size(); i++) {
         Expr.Call c = scored.get(i);
@@ -108,8 +109,8 @@ final class Corpus implements Iterable<Executor.Input> {
         if (text == null || !text.isTextual()) {
           continue;
         }
+        budget.spend(text.textValue().length());
         List<String> terms = FullText.terms(text.textValue(), language(c));
-        budget.spend(terms.size());
         words.get(c)[0] += terms.size();
         Set<String> present = new HashSet<>(terms);
         long[] h = hits.get(c);

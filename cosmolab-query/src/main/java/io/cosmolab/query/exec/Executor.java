@@ -280,7 +280,7 @@ public final class Executor {
     if (ranking != null) {
       return new RankSort<>(items, ranking, budget);
     }
-    Comparator<Keyed<?>> order = order(q.orderBy());
+    Comparator<Keyed<?>> order = order(q.orderBy(), parameters);
     return bound < 0
         ? new Sort<>(items, order, budget)
         : new TopK<>(items, order, (int) Math.min(Integer.MAX_VALUE, bound), budget);
@@ -302,11 +302,11 @@ public final class Executor {
    * The ORDER BY comparison: the keys in order, each in its direction, then the input order,
    * ascending when the first key is ascending and descending otherwise.
    */
-  static Comparator<Keyed<?>> order(List<Query.OrderItem> items) {
+  static Comparator<Keyed<?>> order(List<Query.OrderItem> items, Map<String, JsonNode> parameters) {
     boolean[] ascending = new boolean[items.size()];
     boolean[] similarity = new boolean[items.size()];
     for (int i = 0; i < ascending.length; i++) {
-      ascending[i] = ascending(items.get(i));
+      ascending[i] = ascending(items.get(i), parameters);
       similarity[i] = items.get(i).kind() == Query.Kind.SIMILARITY;
     }
     boolean firstAscending = ascending[0];
@@ -332,9 +332,9 @@ public final class Executor {
    * VectorDistance(...)} without a direction, most similar first (ascending for euclidean distance
    * only).
    */
-  public static boolean ascending(Query.OrderItem item) {
+  public static boolean ascending(Query.OrderItem item, Map<String, JsonNode> parameters) {
     if (item.kind() == Query.Kind.SIMILARITY && item.expression() instanceof Expr.Call c) {
-      return VectorSearch.smallerIsCloser(c);
+      return VectorSearch.smallerIsCloser(c, parameters);
     }
     return item.ascending();
   }

@@ -293,8 +293,8 @@ final class ExpressionCompiler {
       if (v == null || !v.isTextual()) {
         return Values.number(0L);
       }
+      budget.spend(v.textValue().length()); // analysis reads every character
       java.util.List<String> terms = FullText.terms(v.textValue(), language);
-      budget.spend(terms.size());
       return Values.number(FullText.bm25(terms, corpus.terms(c), corpus.statistics(c)));
     };
   }

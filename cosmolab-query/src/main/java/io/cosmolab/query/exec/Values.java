@@ -36,9 +36,10 @@ public final class Values {
       long l = (long) v;
       return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
     }
-    if (v == Math.rint(v) && Math.abs(v) < 1e21) {
+    if (v == Math.rint(v) && Math.abs(v) < 9.2e18) {
       // beyond 2^53 an integral double is written as JavaScript writes it: its shortest digits
-      // and zeros, without an exponent (TAN(PI()/2) is 16331239353195370 [D "TAN"])
+      // and zeros, without an exponent (TAN(PI()/2) is 16331239353195370 [D "TAN"]); within the
+      // range of a long, so that reading it back as one never wraps [A: past it, an exponent]
       return NODES.numberNode(new java.math.BigDecimal(Double.toString(v)).toBigInteger());
     }
     return NODES.numberNode(v);

@@ -162,6 +162,19 @@ public final class FullText {
    * the container's full-text policy for the path the first argument reads.
    */
   public static SystemFunctions.Impl impl(String name, String language) {
+    SystemFunctions.Impl body = body(name, language);
+    // analysing a text reads every character of it: charged as such, so a JOIN that repeats a
+    // large text stops at the work limit
+    return (a, c) -> {
+      JsonNode text = a.isEmpty() ? null : a.get(0);
+      if (text != null && text.isTextual()) {
+        c.spend(text.textValue().length());
+      }
+      return body.apply(a, c);
+    };
+  }
+
+  private static SystemFunctions.Impl body(String name, String language) {
     return switch (name) {
       case "FULLTEXTCONTAINS" -> (a, c) -> contains(a, language, true);
       case "FULLTEXTCONTAINSALL" -> (a, c) -> contains(a, language, true);

@@ -46,7 +46,7 @@ public record Ranking(List<Component> components, List<Double> weights) {
       throw notScoring();
     }
     if (!call.name().equals("RRF")) {
-      return new Ranking(List.of(component(call)), List.of(1.0));
+      return new Ranking(List.of(component(call, parameters)), List.of(1.0));
     }
     List<Expr> args = call.arguments();
     List<Component> components = new ArrayList<>();
@@ -57,7 +57,7 @@ public record Ranking(List<Component> components, List<Double> weights) {
       if (last && i > 0 && !(a instanceof Expr.Call)) {
         weights = weights(a, parameters, components.size());
       } else if (a instanceof Expr.Call c && isScoring(c)) {
-        components.add(component(c));
+        components.add(component(c, parameters));
       } else {
         throw new QueryException(
             "",
@@ -80,11 +80,12 @@ public record Ranking(List<Component> components, List<Double> weights) {
     return c.name().equals("FULLTEXTSCORE") || c.name().equals("VECTORDISTANCE");
   }
 
-  private static Component component(Expr.Call c) {
+  private static Component component(Expr.Call c, Map<String, JsonNode> parameters) {
     if (!isScoring(c)) {
       throw notScoring();
     }
-    return new Component(c, c.name().equals("FULLTEXTSCORE") || !VectorSearch.smallerIsCloser(c));
+    return new Component(
+        c, c.name().equals("FULLTEXTSCORE") || !VectorSearch.smallerIsCloser(c, parameters));
   }
 
   private static List<Double> weights(Expr a, Map<String, JsonNode> parameters, int count) {

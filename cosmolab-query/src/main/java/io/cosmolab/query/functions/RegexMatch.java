@@ -108,7 +108,7 @@ final class RegexMatch {
     }
   }
 
-  private static QueryException tooComplex(String pattern, String text) {
+  static QueryException tooComplex(String pattern, String text) {
     return new QueryException(
         "SC2200",
         String.format(

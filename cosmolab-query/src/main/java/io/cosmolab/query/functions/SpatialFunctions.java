@@ -38,6 +38,7 @@ final class SpatialFunctions {
           }
           List<double[]> p = vertices(a.get(0));
           List<double[]> q = vertices(a.get(1));
+          c.spend((long) p.size() * q.size()); // one distance per pair of vertices
           double best = Double.MAX_VALUE;
           for (double[] x : p) {
             for (double[] y : q) {

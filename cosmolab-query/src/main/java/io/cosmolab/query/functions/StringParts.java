@@ -34,7 +34,7 @@ final class StringParts {
         (a, c) -> {
           Matcher m = matcher(a, c);
           Integer group = group(a);
-          if (m == null || group == null || group > m.groupCount() || !m.find()) {
+          if (m == null || group == null || group > m.groupCount() || !find(m, a)) {
             return null;
           }
           String found = m.group(group);
@@ -51,7 +51,7 @@ final class StringParts {
             return null;
           }
           ArrayNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-          while (m.find()) {
+          while (find(m, a)) {
             String found = m.group(group);
             if (found != null) {
               out.add(found);
@@ -112,11 +112,34 @@ final class StringParts {
     }
     try {
       String replacement = a.get(2).textValue();
-      return Values.text(all ? m.replaceAll(replacement) : m.replaceFirst(replacement));
+      // built a match at a time, each piece charged as it is written, so a replacement that
+      // multiplies the text stops at the work limit instead of filling the heap
+      StringBuilder out = new StringBuilder();
+      int written = 0;
+      while (find(m, a)) {
+        m.appendReplacement(out, replacement);
+        c.spend(out.length() - written);
+        written = out.length();
+        if (!all) {
+          break;
+        }
+      }
+      m.appendTail(out);
+      c.spend(out.length() - written);
+      return Values.text(out.toString());
     } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
       throw new QueryException(
           "SC2200",
           "the replacement '" + a.get(2).textValue() + "' names a group the pattern does not have");
+    }
+  }
+
+  /** The next match; a pattern that backtracks past the stack is the same 400 as REGEXMATCH's. */
+  private static boolean find(Matcher m, List<JsonNode> a) {
+    try {
+      return m.find();
+    } catch (StackOverflowError e) {
+      throw RegexMatch.tooComplex(a.get(1).textValue(), a.get(0).textValue());
     }
   }
 

@@ -123,10 +123,16 @@ public final class VectorSearch {
   }
 
   /**
-   * The distance function a VectorDistance call uses, read from its options literal: {@code cosine}
-   * unless it names another.
+   * The distance function a VectorDistance call uses, read from its options (a literal, or a
+   * parameter's value): {@code cosine} unless they name another.
    */
-  public static String distanceFunction(Expr.Call call) {
+  public static String distanceFunction(
+      Expr.Call call, java.util.Map<String, JsonNode> parameters) {
+    if (call.arguments().size() > 3 && call.arguments().get(3) instanceof Expr.Parameter p) {
+      JsonNode options = parameters.get(p.name());
+      JsonNode f = options == null ? null : options.get("distanceFunction");
+      return f == null ? "cosine" : f.asText().toLowerCase(Locale.ROOT);
+    }
     if (call.arguments().size() > 3 && call.arguments().get(3) instanceof Expr.ObjectLiteral o) {
       for (Expr.Property p : o.properties()) {
         if (p.name().equals("distanceFunction")
@@ -143,8 +149,9 @@ public final class VectorSearch {
    * Whether a smaller score of this VectorDistance call is the more similar (euclidean distance);
    * cosine and dot product are similarities, larger is closer.
    */
-  public static boolean smallerIsCloser(Expr.Call call) {
-    return distanceFunction(call).equals("euclidean");
+  public static boolean smallerIsCloser(
+      Expr.Call call, java.util.Map<String, JsonNode> parameters) {
+    return distanceFunction(call, parameters).equals("euclidean");
   }
 
   private static QueryException invalid(String message) {

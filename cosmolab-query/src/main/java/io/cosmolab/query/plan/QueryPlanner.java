@@ -82,8 +82,8 @@ public final class QueryPlanner {
     ArrayNode orderByExpressions = info.putArray("orderByExpressions");
     if (ordered) {
       for (Query.OrderItem o : q.orderBy()) {
-        orderBy.add(Executor.ascending(o) ? "Ascending" : "Descending");
-        orderByExpressions.add(key(o));
+        orderBy.add(Executor.ascending(o, params) ? "Ascending" : "Descending");
+        orderByExpressions.add(key(o, params));
       }
     }
     ArrayNode groupByExpressions = info.putArray("groupByExpressions");
@@ -152,7 +152,7 @@ public final class QueryPlanner {
           r.append(i > 0 ? ", " : "").append(SqlWriter.write(q.groupBy().get(i)));
         }
       }
-      r.append(orderByClause(q));
+      r.append(orderByClause(q, params));
       rewritten = r.toString();
     } else if (aggregated) {
       Expr value = ((Query.Select.Value) q.select()).expression();
@@ -163,7 +163,7 @@ public final class QueryPlanner {
               + "]"
               + from
               + (where == null ? "" : " WHERE " + where)
-              + orderByClause(q);
+              + orderByClause(q, params);
     } else if (ordered) {
       rewritten = orderByRewrite(q, where, from, params);
     } else if (q.distinct() && (q.top() != null || q.offset() != null)) {
@@ -218,14 +218,16 @@ public final class QueryPlanner {
   }
 
   /** {@code " ORDER BY k1 ASC, ..."}, or empty without ORDER BY. */
-  private static String orderByClause(Query q) {
+  private static String orderByClause(Query q, Map<String, JsonNode> params) {
     if (q.orderBy().isEmpty()) {
       return "";
     }
     StringBuilder r = new StringBuilder(" ORDER BY ");
     for (int i = 0; i < q.orderBy().size(); i++) {
       Query.OrderItem o = q.orderBy().get(i);
-      r.append(i > 0 ? ", " : "").append(key(o)).append(Executor.ascending(o) ? " ASC" : " DESC");
+      r.append(i > 0 ? ", " : "")
+          .append(key(o, params))
+          .append(Executor.ascending(o, params) ? " ASC" : " DESC");
     }
     return r.toString();
   }
@@ -260,7 +262,10 @@ public final class QueryPlanner {
     }
     r.append(root).append("._rid, [");
     for (int i = 0; i < q.orderBy().size(); i++) {
-      r.append(i > 0 ? ", " : "").append("{\"item\": ").append(key(q.orderBy().get(i))).append('}');
+      r.append(i > 0 ? ", " : "")
+          .append("{\"item\": ")
+          .append(key(q.orderBy().get(i), params))
+          .append('}');
     }
     r.append("] AS orderByItems, ")
         .append(payload(q, root))
@@ -270,7 +275,7 @@ public final class QueryPlanner {
     if (where != null) {
       r.append('(').append(where).append(") AND ");
     }
-    r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q));
+    r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q, params));
     if (q.offset() != null && !q.distinct()) {
       r.append(" OFFSET 0 LIMIT ")
           .append(count(q.offset(), params) + (long) count(q.limit(), params));
@@ -284,12 +289,12 @@ public final class QueryPlanner {
    * as the least similar (the client orders undefined first, which would put documents without a
    * vector ahead of the nearest ones under euclidean distance).
    */
-  private static String key(Query.OrderItem o) {
+  private static String key(Query.OrderItem o, Map<String, JsonNode> params) {
     String k = SqlWriter.write(o.expression());
     if (o.kind() != Query.Kind.SIMILARITY) {
       return k;
     }
-    return scoreOrWorst(k, !Executor.ascending(o));
+    return scoreOrWorst(k, !Executor.ascending(o, params));
   }
 
   /** A search score, or where it is undefined the worst score there can be. */
