@@ -66,6 +66,9 @@ public final class ContainerIndex {
     /** The value a document has at the path: its property, or a computed property's value. */
     final java.util.function.Function<JsonNode, JsonNode> valueOf;
 
+    /** The computed properties whose definition it holds values of (null: a stored path). */
+    final io.cosmolab.query.ComputedProperties definitions;
+
     final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
     volatile boolean complete;
     // while filling: the LSN of the last write that maintained each document (guarded by this)
@@ -73,8 +76,11 @@ public final class ContainerIndex {
     // the one fill of this path; others wait for it (null: none started, or the last one failed)
     private final AtomicReference<CompletableFuture<Void>> fill = new AtomicReference<>();
 
-    PathIndex(java.util.function.Function<JsonNode, JsonNode> valueOf) {
+    PathIndex(
+        java.util.function.Function<JsonNode, JsonNode> valueOf,
+        io.cosmolab.query.ComputedProperties definitions) {
       this.valueOf = valueOf;
+      this.definitions = definitions;
     }
 
     /** A write replaced {@code before} by {@code after} (null: deleted) at {@code lsn}. */
@@ -247,7 +253,15 @@ public final class ContainerIndex {
   /** Whether the index of this path is complete (then lookups can use it). */
   public boolean covers(List<String> path) {
     PathIndex i = byPath.get(path);
-    return i != null && i.complete;
+    return i != null && i.complete && !stale(i);
+  }
+
+  /**
+   * Whether an index holds values of computed properties that were replaced since it was made (a
+   * replace can race a query that is creating it): it is then made again.
+   */
+  private boolean stale(PathIndex i) {
+    return i.definitions != null && i.definitions != computed;
   }
 
   /**
@@ -256,7 +270,9 @@ public final class ContainerIndex {
    * it from the start of the build. One caller scans; concurrent callers wait for it.
    */
   public void build(List<String> path, Supplier<Iterator<StoredDocument>> scan) {
-    PathIndex i = byPath.computeIfAbsent(List.copyOf(path), this::newIndex);
+    PathIndex i =
+        byPath.compute(
+            List.copyOf(path), (k, old) -> old == null || stale(old) ? newIndex(k) : old);
     if (!i.complete) {
       i.build(scan);
     }
@@ -278,7 +294,7 @@ public final class ContainerIndex {
    */
   public Set<DocRef> lookup(IndexPredicate p) {
     PathIndex built = byPath.get(p.path());
-    if (built == null) {
+    if (built == null || stale(built)) {
       return null;
     }
     NavigableMap<JsonNode, Set<DocRef>> index = built.byValue;
@@ -313,9 +329,9 @@ public final class ContainerIndex {
     io.cosmolab.query.ComputedProperties cp = computed;
     if (isComputed(path)) {
       String name = path.get(0);
-      return new PathIndex(doc -> computedValue(cp, name, doc));
+      return new PathIndex(doc -> computedValue(cp, name, doc), cp);
     }
-    return new PathIndex(doc -> valueAt(doc, path));
+    return new PathIndex(doc -> valueAt(doc, path), null);
   }
 
   /**
