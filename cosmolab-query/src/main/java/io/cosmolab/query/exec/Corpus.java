@@ -13,14 +13,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The documents a ranked full-text query reads, held so that BM25's corpus statistics (document
- * count, total word count, each term's document count) are known before the first document is
- * scored. The statistics cover every document read, before WHERE, as the statistics query of a
- * hybrid-search plan does across partitions ({@code QueryPlanner}).
+ * The rows a ranked full-text query's FROM yields, held so that BM25's corpus statistics (row
+ * count, total word count, each term's row count) are known before the first row is scored. The
+ * statistics cover every row, before WHERE, as the statistics query of a hybrid-search plan does
+ * across partitions ({@code HybridSearchPlanner}): for {@code FROM c} the documents, for {@code
+ * FROM t IN c.texts} the texts.
  */
-final class Corpus implements Iterable<Executor.Input> {
-  private final Iterable<Executor.Input> inputs;
-  private final String alias;
+final class Corpus implements Operator<Row> {
+  private final Operator<Row> upstream;
   private final List<Expr.Call> scored;
   private final ExpressionCompiler expressions;
   private final SearchPolicy search;
@@ -30,17 +30,16 @@ final class Corpus implements Iterable<Executor.Input> {
   private final IdentityHashMap<Expr.Call, List<String>> terms = new IdentityHashMap<>();
   private final IdentityHashMap<Expr.Call, FullText.Statistics> statistics =
       new IdentityHashMap<>();
-  private List<Executor.Input> held;
+  private List<Row> held;
+  private Iterator<Row> replay;
 
   Corpus(
-      Iterable<Executor.Input> inputs,
-      String alias,
+      Operator<Row> upstream,
       List<Expr.Call> scored,
       ExpressionCompiler expressions,
       SearchPolicy search,
       Budget budget) {
-    this.inputs = inputs;
-    this.alias = alias;
+    this.upstream = upstream;
     this.scored = scored;
     this.expressions = expressions;
     this.search = search;
@@ -48,9 +47,12 @@ final class Corpus implements Iterable<Executor.Input> {
   }
 
   @Override
-  public Iterator<Executor.Input> iterator() {
+  public Row next() {
     load();
-    return held.iterator();
+    if (replay == null) {
+      replay = held.iterator();
+    }
+    return replay.hasNext() ? replay.next() : null;
   }
 
   /** The terms a FullTextScore call scores by, processed in its path's language. */
@@ -90,7 +92,7 @@ final class Corpus implements Iterable<Executor.Input> {
     if (held != null) {
       return;
     }
-    List<Executor.Input> all = new ArrayList<>();
+    List<Row> all = new ArrayList<>();
     List<List<String>> queries = new ArrayList<>();
     for (Expr.Call c : scored) {
       List<String> t = terms(c);
@@ -98,21 +100,19 @@ final class Corpus implements Iterable<Executor.Input> {
       hits.put(c, new long[t.size()]);
       words.put(c, new long[1]);
     }
-    for (Executor.Input in : inputs) {
-      all.add(in);
-      budget.nextDocument(); // its text's analysis counts against its own limit
+    for (Row row = upstream.next(); row != null; row = upstream.next()) {
+      all.add(row);
       budget.hold(all.size());
       for (int i = 0; i < scored.size(); i++) {
         Expr.Call c = scored.get(i);
-        JsonNode text =
-            expressions.of(c.arguments().get(0)).eval(Map.of(alias, in.document()), null);
+        JsonNode text = expressions.of(c.arguments().get(0)).eval(row.bindings(), null);
         if (text == null || !text.isTextual()) {
           continue;
         }
-        budget.spend(text.textValue().length());
-        List<String> terms = FullText.terms(text.textValue(), language(c));
-        words.get(c)[0] += terms.size();
-        Set<String> present = new HashSet<>(terms);
+        budget.spend(text.textValue().length()); // analysis reads every character
+        List<String> found = FullText.terms(text.textValue(), language(c));
+        words.get(c)[0] += found.size();
+        Set<String> present = new HashSet<>(found);
         long[] h = hits.get(c);
         for (int t = 0; t < h.length; t++) {
           if (present.contains(queries.get(i).get(t))) {

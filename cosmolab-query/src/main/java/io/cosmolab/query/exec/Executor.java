@@ -213,18 +213,21 @@ public final class Executor {
     }
     Projection projection = projections.computeIfAbsent(q, x -> new Projection(x, expressions));
     Ranking ranking = ranking(q);
-    if (ranking != null
-        && outer.isEmpty()
-        && !q.from().isEmpty()
-        && ranking.components().stream().anyMatch(Ranking.Component::fullText)) {
-      List<Expr.Call> scored = new ArrayList<>();
+    List<Expr.Call> scored = new ArrayList<>();
+    if (ranking != null && outer.isEmpty() && !q.from().isEmpty()) {
       ranking.components().stream()
           .filter(Ranking.Component::fullText)
           .forEach(c -> scored.add(c.call()));
-      corpus = new Corpus(inputs, q.from().get(0).alias(), scored, expressions, search, budget);
-      inputs = corpus;
     }
-    Operator<Row> rows = from(q, outer, inputs);
+    Operator<Row> rows;
+    if (scored.isEmpty()) {
+      rows = from(q, outer, inputs);
+    } else {
+      // BM25's statistics are over the rows FROM yields, before WHERE: gathered first, then the
+      // rows flow on to the filter (so the filter cannot run inline in the scan)
+      corpus = new Corpus(sources(q, outer, inputs, null), scored, expressions, search, budget);
+      rows = q.where() == null ? corpus : new Filter(corpus, expressions.of(q.where()));
+    }
     Operator<Keyed<JsonNode>> results;
     long sortBound = sortBound(q, skip, take, rowsWanted);
     if (!q.groupBy().isEmpty() || hasAggregate(q)) {
@@ -241,6 +244,16 @@ public final class Executor {
       results = new Slice<>(results, skip, take);
     }
     return results;
+  }
+
+  /** The rows of FROM and its JOINs, tested against {@code filter} as they bind (or null). */
+  private Operator<Row> sources(
+      Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, Eval filter) {
+    Operator<Row> rows = new Scan(this, q.from().get(0), outer, inputs, filter);
+    for (int s = 1; s < q.from().size(); s++) {
+      rows = new Join(this, rows, q.from().get(s));
+    }
+    return rows;
   }
 
   private Operator<Row> from(Query q, Map<String, JsonNode> outer, Iterable<Input> inputs) {
@@ -260,11 +273,7 @@ public final class Executor {
     } else {
       // one source with no enclosing bindings tests the filter as it binds (see Scan)
       filtered = q.where() != null && q.from().size() == 1 && outer.isEmpty();
-      Eval filter = filtered ? expressions.of(q.where()) : null;
-      rows = new Scan(this, q.from().get(0), outer, inputs, filter);
-      for (int s = 1; s < q.from().size(); s++) {
-        rows = new Join(this, rows, q.from().get(s));
-      }
+      rows = sources(q, outer, inputs, filtered ? expressions.of(q.where()) : null);
     }
     if (q.where() != null && !filtered) {
       rows = new Filter(rows, expressions.of(q.where()));
