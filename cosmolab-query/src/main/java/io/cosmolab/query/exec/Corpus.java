@@ -30,6 +30,11 @@ final class Corpus implements Operator<Row> {
   private final IdentityHashMap<Expr.Call, List<String>> terms = new IdentityHashMap<>();
   private final IdentityHashMap<Expr.Call, FullText.Statistics> statistics =
       new IdentityHashMap<>();
+
+  /** Each scored text's terms, by call and by the text's own string (the row's value). */
+  private final IdentityHashMap<Expr.Call, IdentityHashMap<String, List<String>>> analysed =
+      new IdentityHashMap<>();
+
   private List<Row> held;
   private Iterator<Row> replay;
 
@@ -68,8 +73,22 @@ final class Corpus implements Operator<Row> {
         });
   }
 
-  String language(Expr.Call call) {
+  private String language(Expr.Call call) {
     return search.languageOf(SearchPolicy.pathOf(call.arguments().get(0)));
+  }
+
+  /**
+   * The terms of a row's text for a FullTextScore call: those the corpus found when it read the
+   * row, or (for a text it did not read) analysed now and charged.
+   */
+  List<String> termsOf(Expr.Call call, String text) {
+    load();
+    List<String> known = analysed.get(call).get(text);
+    if (known != null) {
+      return known;
+    }
+    budget.spend(text.length()); // analysis reads every character
+    return FullText.terms(text, language(call));
   }
 
   /** The statistics for a FullTextScore call (of this query's ORDER BY RANK). */
@@ -99,6 +118,7 @@ final class Corpus implements Operator<Row> {
       queries.add(t);
       hits.put(c, new long[t.size()]);
       words.put(c, new long[1]);
+      analysed.put(c, new IdentityHashMap<>());
     }
     for (Row row = upstream.next(); row != null; row = upstream.next()) {
       all.add(row);
@@ -111,6 +131,7 @@ final class Corpus implements Operator<Row> {
         }
         budget.spend(text.textValue().length()); // analysis reads every character
         List<String> found = FullText.terms(text.textValue(), language(c));
+        analysed.get(c).put(text.textValue(), found);
         words.get(c)[0] += found.size();
         Set<String> present = new HashSet<>(found);
         long[] h = hits.get(c);

@@ -231,11 +231,14 @@ public final class Executor {
     Operator<Keyed<JsonNode>> results;
     long sortBound = sortBound(q, skip, take, rowsWanted);
     if (!q.groupBy().isEmpty() || hasAggregate(q)) {
-      results = sorted(new Aggregate(this, rows, q.groupBy(), projection, outer), q, sortBound);
+      results =
+          sorted(new Aggregate(this, rows, q.groupBy(), projection, outer), q, ranking, sortBound);
     } else if (!q.orderBy().isEmpty() && !(q.select() instanceof Query.Select.Value)) {
-      results = new Project(sorted(new SortKeys(rows, projection), q, sortBound), projection);
+      results =
+          new Project(sorted(new SortKeys(rows, projection), q, ranking, sortBound), projection);
     } else {
-      results = sorted(new Project(new SortKeys(rows, projection), projection), q, sortBound);
+      results =
+          sorted(new Project(new SortKeys(rows, projection), projection), q, ranking, sortBound);
     }
     if (q.distinct()) {
       results = new Distinct(results, budget);
@@ -281,11 +284,12 @@ public final class Executor {
     return rows;
   }
 
-  private <T> Operator<Keyed<T>> sorted(Operator<Keyed<T>> items, Query q, long bound) {
+  /** The items in ORDER BY's order: by rank when {@code ranking} (ORDER BY RANK) is not null. */
+  private <T> Operator<Keyed<T>> sorted(
+      Operator<Keyed<T>> items, Query q, Ranking ranking, long bound) {
     if (q.orderBy().isEmpty()) {
       return items;
     }
-    Ranking ranking = ranking(q);
     if (ranking != null) {
       return new RankSort<>(items, ranking, budget);
     }
@@ -370,11 +374,7 @@ public final class Executor {
   }
 
   /** True if the query's projection calls an aggregate (outside subqueries). */
-  static boolean containsAggregateIn(Query q) {
-    return hasAggregate(q);
-  }
-
-  private static boolean hasAggregate(Query q) {
+  public static boolean hasAggregate(Query q) {
     if (q.select() instanceof Query.Select.Value v) {
       return containsAggregate(v.expression());
     }

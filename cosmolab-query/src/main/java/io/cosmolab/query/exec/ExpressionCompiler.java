@@ -281,7 +281,6 @@ final class ExpressionCompiler {
    */
   private Eval fullTextScore(Expr.Call c) {
     Eval text = of(c.arguments().get(0));
-    String language = search.languageOf(SearchPolicy.pathOf(c.arguments().get(0)));
     return (env, g) -> {
       Corpus corpus = executor.corpus();
       if (corpus == null) {
@@ -293,9 +292,8 @@ final class ExpressionCompiler {
       if (v == null || !v.isTextual()) {
         return Values.number(0L);
       }
-      budget.spend(v.textValue().length()); // analysis reads every character
-      java.util.List<String> terms = FullText.terms(v.textValue(), language);
-      return Values.number(FullText.bm25(terms, corpus.terms(c), corpus.statistics(c)));
+      return Values.number(
+          FullText.bm25(corpus.termsOf(c, v.textValue()), corpus.terms(c), corpus.statistics(c)));
     };
   }
 

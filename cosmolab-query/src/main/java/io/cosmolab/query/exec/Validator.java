@@ -150,7 +150,7 @@ final class Validator {
    * scoring functions' own arguments are checked as any expression.
    */
   private void rank(Query q, Expr e, Set<String> scope) {
-    if (!q.groupBy().isEmpty() || Executor.containsAggregateIn(q)) {
+    if (!q.groupBy().isEmpty() || Executor.hasAggregate(q)) {
       throw new QueryException(
           "", "ORDER BY RANK cannot be used with GROUP BY or aggregate functions.");
     }

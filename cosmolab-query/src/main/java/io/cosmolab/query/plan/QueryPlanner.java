@@ -64,7 +64,7 @@ public final class QueryPlanner {
     Map<String, JsonNode> params = compiled.parameterValues();
     ObjectNode info = NODES.objectNode();
     boolean grouped = !q.groupBy().isEmpty();
-    boolean aggregated = aggregated(q);
+    boolean aggregated = Executor.hasAggregate(q);
     if (grouped && !q.orderBy().isEmpty()) {
       throw new QueryException(
           "SC2208",
@@ -361,20 +361,6 @@ public final class QueryPlanner {
       case "MAKESET" -> "MakeSet";
       default -> "Average";
     };
-  }
-
-  private static boolean aggregated(Query q) {
-    if (q.select() instanceof Query.Select.Value v) {
-      return Executor.containsAggregate(v.expression());
-    }
-    if (q.select() instanceof Query.Select.Items items) {
-      for (Query.Select.Item i : items.items()) {
-        if (Executor.containsAggregate(i.expression())) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static void putCount(
