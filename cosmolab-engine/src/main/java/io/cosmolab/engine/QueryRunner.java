@@ -176,11 +176,11 @@ final class QueryRunner {
     CompiledQuery written = compile(request.text(), request.parameters());
     // ORDER BY a computed property is checked as its path (indexed or not), then runs its
     // expression
-    checkOrderByIsIndexed(written.ast());
-    CompiledQuery query =
-        written
-            .withSearchPolicy(container.searchPolicy())
-            .withComputedProperties(container.computedProperties());
+    List<String> compositeOrderBy = checkOrderByIsIndexed(written.ast());
+    // predicates and the index metrics read the query before a computed property's expression
+    // replaces it (a filter on one is served by its index, when the policy names it)
+    CompiledQuery searched = written.withSearchPolicy(container.searchPolicy());
+    CompiledQuery query = searched.withComputedProperties(container.computedProperties());
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -207,11 +207,8 @@ final class QueryRunner {
     for (int i = 0; i < targets.size(); i++) {
       admissions[i] = container.admit(targets.get(i), targets.get(i).range().min(), now);
     }
-    // a filter on a computed property is served by its index (when the policy names it), so the
-    // predicates are read before its expression replaces it
     List<io.cosmolab.query.plan.IndexPredicate> predicates =
-        io.cosmolab.query.plan.IndexPredicate.of(
-            written.withSearchPolicy(container.searchPolicy()));
+        io.cosmolab.query.plan.IndexPredicate.of(searched);
     List<io.cosmolab.query.plan.IndexPredicate> served = container.indexServed(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.indexCandidates(served);
@@ -329,31 +326,8 @@ final class QueryRunner {
                 predicates,
                 candidates != null ? served : List.of(),
                 container::indexes,
-                compositeOrderBy(query.ast())));
+                compositeOrderBy));
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
-  }
-
-  /** The ORDER BY of several paths, as {@code /path ASC} entries, that a composite index serves. */
-  private List<String> compositeOrderBy(io.cosmolab.query.ast.Query q) {
-    if (q.orderBy().size() < 2 || q.from().isEmpty()) {
-      return List.of();
-    }
-    List<String> paths = new ArrayList<>();
-    List<Boolean> ascending = new ArrayList<>();
-    List<String> specs = new ArrayList<>();
-    for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
-      List<String> segments =
-          io.cosmolab.query.plan.IndexPredicate.documentPath(
-              item.expression(), q.from().get(0).alias());
-      if (segments == null) {
-        return List.of();
-      }
-      String path = "/" + String.join("/", segments);
-      paths.add(path);
-      ascending.add(item.ascending());
-      specs.add(path + (item.ascending() ? " ASC" : " DESC"));
-    }
-    return container.indexingPolicy().servesOrderBy(paths, ascending) ? specs : List.of();
   }
 
   /**
@@ -361,14 +335,18 @@ final class QueryRunner {
    * ("Indexing policies"; the messages are the service's): an item that is not a property path, one
    * path the policy does not index, and two or more paths without a composite index listing them in
    * order with the same directions, or all reversed.
+   *
+   * @return the composite index an ORDER BY of several paths uses, as {@code /path ASC} entries
+   *     (the index metrics list it); empty for any other ORDER BY
    */
-  private void checkOrderByIsIndexed(io.cosmolab.query.ast.Query q) {
+  private List<String> checkOrderByIsIndexed(io.cosmolab.query.ast.Query q) {
     if (q.orderBy().isEmpty() || q.from().isEmpty()) {
-      return;
+      return List.of();
     }
     String root = q.from().get(0).alias();
     List<String> paths = new ArrayList<>();
     List<Boolean> ascending = new ArrayList<>();
+    List<String> specs = new ArrayList<>();
     io.cosmolab.engine.index.IndexingPolicy policy = container.indexingPolicy();
     for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
       if (item.rank() || io.cosmolab.query.plan.HybridSearchPlanner.isScore(item.expression())) {
@@ -391,20 +369,15 @@ final class QueryRunner {
       }
       paths.add("/" + String.join("/", segments));
       ascending.add(item.ascending());
+      specs.add(paths.get(paths.size() - 1) + (item.ascending() ? " ASC" : " DESC"));
     }
     if (paths.size() > 1 && !policy.servesOrderBy(paths, ascending)) {
-      StringBuilder wanted = new StringBuilder();
-      for (int i = 0; i < paths.size(); i++) {
-        wanted
-            .append(i > 0 ? ", " : "")
-            .append(paths.get(i))
-            .append(ascending.get(i) ? " ASC" : " DESC");
-      }
       throw CosmosError.BAD_REQUEST.exception(
           "The order by query does not have a corresponding composite index that it can be served"
               + " from. Add a composite index (%s) to the container's indexing policy.",
-          wanted);
+          String.join(", ", specs));
     }
+    return paths.size() > 1 ? specs : List.of();
   }
 
   /** What a page has loaded so far, per target: a snapshot, taken between rows. */
