@@ -73,17 +73,7 @@ final class Resume {
         || q.from().get(0).collection() instanceof Query.Collection.Subquery) {
       return false;
     }
-    if (q.select() instanceof Query.Select.Value v) {
-      return !Executor.containsAggregate(v.expression());
-    }
-    if (q.select() instanceof Query.Select.Items items) {
-      for (Query.Select.Item i : items.items()) {
-        if (Executor.containsAggregate(i.expression())) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return !Executor.hasAggregate(q);
   }
 
   /**

@@ -204,7 +204,7 @@ class HostileQueryTest {
   }
 
   @Test
-  void aCartesianJoinStopsAtTheRowLimitBeforeTheHeapFills() {
+  void aCartesianJoinStopsAtTheWorkLimitBeforeTheHeapFills() {
     ObjectNode doc = doc();
     ArrayNode arr = doc.putArray("arr");
     for (int i = 0; i < 100; i++) {
@@ -219,10 +219,54 @@ class HostileQueryTest {
             QueryException.class,
             e -> {
               assertThat(e.code()).isEqualTo("SC3031");
-              assertThat(e.getMessage()).contains("more than " + Executor.MAX_ROWS_HELD + " rows");
+              // COUNT holds no rows, so the 10^8 rows stop at the work limit, not the held rows
+              assertThat(e.getMessage()).contains("work limit");
             });
     System.gc();
     assertThat(rt.totalMemory() - rt.freeMemory()).isLessThan(512L << 20);
+  }
+
+  @Test
+  void anAggregateHoldsItsGroupsNotItsRows_soAProductPastTheHeldRowsLimitIsCounted() {
+    ObjectNode doc = doc();
+    ArrayNode arr = doc.putArray("arr");
+    for (int i = 0; i < 1_500; i++) {
+      arr.add(i);
+    }
+    // 2.25 million rows, more than MAX_ROWS_HELD: an aggregate folds them as they arrive
+    assertThat(1_500L * 1_500).isGreaterThan(Executor.MAX_ROWS_HELD);
+    assertThat(
+            run(
+                "SELECT COUNT(1) AS n, SUM(a) AS s, MAX(b) AS m FROM c JOIN a IN c.arr JOIN b IN"
+                    + " c.arr",
+                doc))
+        .map(JsonNode::toString)
+        .containsExactly("{\"n\":2250000,\"s\":1686375000,\"m\":1499}");
+    // grouped: two groups, each folded as its rows arrive
+    assertThat(
+            run(
+                "SELECT a % 2 AS parity, COUNT(1) AS n FROM c JOIN a IN c.arr JOIN b IN c.arr"
+                    + " GROUP BY a % 2",
+                doc))
+        .map(JsonNode::toString)
+        .containsExactlyInAnyOrder("{\"parity\":0,\"n\":1125000}", "{\"parity\":1,\"n\":1125000}");
+  }
+
+  @Test
+  void aMakeListOverACartesianJoinStopsAtTheHeldRowsLimit() {
+    ObjectNode doc = doc();
+    ArrayNode arr = doc.putArray("arr");
+    for (int i = 0; i < 1_500; i++) {
+      arr.add(i);
+    }
+    // MAKELIST's result is its values, so those count as held
+    assertThatThrownBy(
+            () -> run("SELECT VALUE MAKELIST(a) FROM c JOIN a IN c.arr JOIN b IN c.arr", doc))
+        .isInstanceOfSatisfying(
+            QueryException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .contains("more than " + Executor.MAX_ROWS_HELD + " rows"));
   }
 
   @Test

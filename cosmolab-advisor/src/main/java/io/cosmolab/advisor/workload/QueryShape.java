@@ -94,16 +94,6 @@ public record QueryShape(Map<String, Fixed> fixed, boolean inDocumentOrder) {
     if (!q.orderBy().isEmpty() || !q.groupBy().isEmpty() || q.distinct()) {
       return false;
     }
-    if (q.select() instanceof io.cosmolab.query.ast.Query.Select.Value v) {
-      return !io.cosmolab.query.exec.Executor.containsAggregate(v.expression());
-    }
-    if (q.select() instanceof io.cosmolab.query.ast.Query.Select.Items items) {
-      for (io.cosmolab.query.ast.Query.Select.Item i : items.items()) {
-        if (io.cosmolab.query.exec.Executor.containsAggregate(i.expression())) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return !io.cosmolab.query.exec.Executor.hasAggregate(q);
   }
 }

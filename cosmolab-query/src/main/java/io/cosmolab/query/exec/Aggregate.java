@@ -3,16 +3,16 @@ package io.cosmolab.query.exec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.ast.Expr;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * GROUP BY and aggregating SELECTs: on the first pull, takes every row into its group (in the order
- * groups first appear; one group, even when empty, without GROUP BY, so COUNT is then 0), then
- * produces one result per group, projected and keyed on the group's first row.
+ * GROUP BY and aggregating SELECTs: on the first pull, folds every row into its group's running
+ * aggregates (groups in the order they first appear; one group, even when empty, without GROUP BY,
+ * so COUNT is then 0), then produces one result per group, projected and keyed on the group's first
+ * row. Memory grows with the groups, not with the rows ({@link Group}).
  */
 final class Aggregate implements Operator<Keyed<JsonNode>> {
   private final Operator<Row> upstream;
@@ -20,7 +20,10 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
   private final Projection projection;
   private final Map<String, JsonNode> outer;
   private final Budget budget;
-  private Iterator<List<Row>> groups;
+  private final List<Expr.Call> calls;
+  private final List<Eval> arguments;
+  private final Map<Expr.Call, Integer> slots;
+  private Iterator<Group> groups;
 
   Aggregate(
       Executor executor,
@@ -36,16 +39,22 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
     this.projection = projection;
     this.outer = outer;
     this.budget = executor.budget();
+    this.calls = projection.aggregateCalls();
+    this.arguments = new ArrayList<>(calls.size());
+    for (Expr.Call c : calls) {
+      arguments.add(executor.expressions().of(c.arguments().get(0)));
+    }
+    this.slots = Group.slots(calls);
   }
 
   @Override
   public Keyed<JsonNode> next() {
     if (groups == null) {
-      groups = group();
+      groups = fold();
     }
     while (groups.hasNext()) {
-      List<Row> group = groups.next();
-      Row first = group.isEmpty() ? new Row(outer, 0) : group.get(0);
+      Group group = groups.next();
+      Row first = group.first() == null ? new Row(outer, 0) : group.first();
       JsonNode v = projection.project(first.bindings(), group);
       if (v != null) {
         return new Keyed<>(v, projection.keys(first.bindings(), group), first.order());
@@ -54,24 +63,34 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
     return null;
   }
 
-  private Iterator<List<Row>> group() {
+  private Iterator<Group> fold() {
     long held = 0;
     if (groupBy.isEmpty()) {
-      List<Row> all = new ArrayList<>();
+      Group all = null;
       for (Row r = upstream.next(); r != null; r = upstream.next()) {
-        budget.hold(++held);
-        all.add(r);
+        if (all == null) {
+          all = new Group(r, slots, calls, arguments);
+          budget.hold(++held);
+        }
+        held += all.add(r);
+        budget.hold(held);
       }
-      return Collections.singletonList(all).iterator();
+      return List.of(all == null ? new Group(null, slots, calls, arguments) : all).iterator();
     }
-    Map<List<Values.Key>, List<Row>> out = new LinkedHashMap<>();
+    Map<List<Values.Key>, Group> out = new LinkedHashMap<>();
     for (Row r = upstream.next(); r != null; r = upstream.next()) {
       List<Values.Key> key = new ArrayList<>(groupBy.size());
       for (Eval g : groupBy) {
         key.add(new Values.Key(g.eval(r.bindings(), null)));
       }
-      budget.hold(++held);
-      out.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+      Group group = out.get(key);
+      if (group == null) {
+        group = new Group(r, slots, calls, arguments);
+        out.put(key, group);
+        held++;
+      }
+      held += group.add(r);
+      budget.hold(held);
     }
     return out.values().iterator();
   }

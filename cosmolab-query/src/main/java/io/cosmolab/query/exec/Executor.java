@@ -390,40 +390,56 @@ public final class Executor {
 
   /** True if the expression calls an aggregate outside any subquery. */
   public static boolean containsAggregate(Expr e) {
+    List<Expr.Call> calls = new ArrayList<>();
+    aggregateCalls(e, calls);
+    return !calls.isEmpty();
+  }
+
+  /**
+   * Adds to {@code out} the aggregate calls of {@code e} outside any subquery, in the order
+   * written; not those inside an aggregate's argument, which is evaluated on each row.
+   */
+  static void aggregateCalls(Expr e, List<Expr.Call> out) {
     if (e instanceof Expr.Call c) {
       if (SystemFunctions.AGGREGATES.contains(c.name())) {
-        return true;
+        out.add(c);
+        return;
       }
-      return c.arguments().stream().anyMatch(Executor::containsAggregate);
+      c.arguments().forEach(a -> aggregateCalls(a, out));
+    } else if (e instanceof Expr.UdfCall u) {
+      u.arguments().forEach(a -> aggregateCalls(a, out));
+    } else if (e instanceof Expr.Member m) {
+      aggregateCalls(m.target(), out);
+    } else if (e instanceof Expr.Index i) {
+      aggregateCalls(i.target(), out);
+      aggregateCalls(i.index(), out);
+    } else if (e instanceof Expr.Unary u) {
+      aggregateCalls(u.operand(), out);
+    } else if (e instanceof Expr.Binary b) {
+      aggregateCalls(b.left(), out);
+      aggregateCalls(b.right(), out);
+    } else if (e instanceof Expr.Conditional c) {
+      aggregateCalls(c.condition(), out);
+      aggregateCalls(c.then(), out);
+      aggregateCalls(c.otherwise(), out);
+    } else if (e instanceof Expr.ArrayLiteral a) {
+      a.items().forEach(x -> aggregateCalls(x, out));
+    } else if (e instanceof Expr.ObjectLiteral o) {
+      o.properties().forEach(p -> aggregateCalls(p.value(), out));
+    } else if (e instanceof Expr.In in) {
+      aggregateCalls(in.value(), out);
+      in.items().forEach(x -> aggregateCalls(x, out));
+    } else if (e instanceof Expr.Between b) {
+      aggregateCalls(b.value(), out);
+      aggregateCalls(b.low(), out);
+      aggregateCalls(b.high(), out);
+    } else if (e instanceof Expr.Like l) {
+      aggregateCalls(l.value(), out);
+      aggregateCalls(l.pattern(), out);
+      if (l.escape() != null) {
+        aggregateCalls(l.escape(), out);
+      }
     }
-    if (e instanceof Expr.Member m) {
-      return containsAggregate(m.target());
-    }
-    if (e instanceof Expr.Index i) {
-      return containsAggregate(i.target()) || containsAggregate(i.index());
-    }
-    if (e instanceof Expr.Unary u) {
-      return containsAggregate(u.operand());
-    }
-    if (e instanceof Expr.Binary b) {
-      return containsAggregate(b.left()) || containsAggregate(b.right());
-    }
-    if (e instanceof Expr.Conditional c) {
-      return containsAggregate(c.condition())
-          || containsAggregate(c.then())
-          || containsAggregate(c.otherwise());
-    }
-    if (e instanceof Expr.ArrayLiteral a) {
-      return a.items().stream().anyMatch(Executor::containsAggregate);
-    }
-    if (e instanceof Expr.ObjectLiteral o) {
-      return o.properties().stream().anyMatch(p -> containsAggregate(p.value()));
-    }
-    if (e instanceof Expr.In in) {
-      return containsAggregate(in.value())
-          || in.items().stream().anyMatch(Executor::containsAggregate);
-    }
-    return false;
   }
 
   /**

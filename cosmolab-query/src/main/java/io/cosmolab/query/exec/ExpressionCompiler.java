@@ -345,65 +345,17 @@ final class ExpressionCompiler {
     }
   }
 
-  /** An aggregate over the current group: its argument is evaluated on each of the group's rows. */
-  private Eval aggregate(Expr.Call c) {
-    String name = c.name();
-    Eval argument = of(c.arguments().get(0));
+  /**
+   * An aggregate: its result over the current group, which the {@link Aggregate} operator folded
+   * the group's rows into as they arrived.
+   */
+  private static Eval aggregate(Expr.Call c) {
     return (env, group) -> {
       if (group == null) {
         throw new QueryException(
-            "SC2101", "Aggregate " + name + " used outside an aggregating SELECT");
+            "SC2101", "Aggregate " + c.name() + " used outside an aggregating SELECT");
       }
-      long count = 0;
-      double sum = 0;
-      boolean nonNumber = false;
-      JsonNode best = null;
-      // MAKELIST: the defined values in input order; MAKESET: the distinct ones [D "MAKELIST"]
-      com.fasterxml.jackson.databind.node.ArrayNode list =
-          name.startsWith("MAKE")
-              ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
-              : null;
-      for (Row r : group) {
-        JsonNode v = argument.eval(r.bindings(), null);
-        if (v == null) {
-          continue;
-        }
-        if (list != null) {
-          boolean seen = false;
-          if (name.equals("MAKESET")) {
-            for (JsonNode x : list) {
-              seen |= Values.deepEquals(x, v);
-            }
-          }
-          if (!seen) {
-            list.add(v);
-          }
-          continue;
-        }
-        count++;
-        if (v.isNumber()) {
-          sum += v.doubleValue();
-        } else {
-          nonNumber = true;
-        }
-        if (best == null) {
-          best = v;
-        } else {
-          int cmp = Values.ORDER.compare(v, best);
-          if ((name.equals("MIN") && cmp < 0) || (name.equals("MAX") && cmp > 0)) {
-            best = v;
-          }
-        }
-      }
-      return switch (name) {
-        case "COUNT" -> Values.number(count);
-        // SUM starts at 0, so over no values it is 0, as the service answers (its emulator tests:
-        // "sum and count default the counter at 0"); a non-number makes it undefined.
-        case "SUM" -> nonNumber ? null : Values.number(sum);
-        case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
-        case "MAKELIST", "MAKESET" -> list;
-        default -> best; // MIN, MAX: undefined over no values
-      };
+      return group.result(c);
     };
   }
 

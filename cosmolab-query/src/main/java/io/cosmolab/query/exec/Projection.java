@@ -2,6 +2,7 @@ package io.cosmolab.query.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.query.ast.Expr;
 import io.cosmolab.query.ast.Query;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ final class Projection {
   private final List<String> names;
   private final List<Eval> items;
   private final List<Eval> keys;
+  private final List<Expr.Call> aggregateCalls = new ArrayList<>();
 
   Projection(Query q, ExpressionCompiler expressions) {
     this.select = q.select();
@@ -23,11 +25,13 @@ final class Projection {
     this.items = new ArrayList<>();
     if (select instanceof Query.Select.Value v) {
       items.add(expressions.of(v.expression()));
+      Executor.aggregateCalls(v.expression(), aggregateCalls);
       names = List.of();
     } else if (select instanceof Query.Select.Items list) {
       names = Executor.projectionNames(list.items());
       for (Query.Select.Item item : list.items()) {
         items.add(expressions.of(item.expression()));
+        Executor.aggregateCalls(item.expression(), aggregateCalls);
       }
     } else {
       names = List.of();
@@ -35,11 +39,17 @@ final class Projection {
     this.keys = new ArrayList<>(q.orderBy().size());
     for (Query.OrderItem o : q.orderBy()) {
       keys.add(expressions.of(o.expression()));
+      Executor.aggregateCalls(o.expression(), aggregateCalls);
     }
   }
 
+  /** The aggregate calls of the SELECT and ORDER BY, outside subqueries, in the order written. */
+  List<Expr.Call> aggregateCalls() {
+    return aggregateCalls;
+  }
+
   /** The result for a row's bindings (and its group while aggregating); null for undefined. */
-  JsonNode project(Map<String, JsonNode> env, List<Row> group) {
+  JsonNode project(Map<String, JsonNode> env, Group group) {
     if (select instanceof Query.Select.Star) {
       return env.get(root);
     }
@@ -57,7 +67,7 @@ final class Projection {
   }
 
   /** The ORDER BY keys (an element is null when undefined); empty without ORDER BY. */
-  List<JsonNode> keys(Map<String, JsonNode> env, List<Row> group) {
+  List<JsonNode> keys(Map<String, JsonNode> env, Group group) {
     if (keys.isEmpty()) {
       return List.of();
     }
