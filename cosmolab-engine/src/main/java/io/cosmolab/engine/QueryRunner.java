@@ -36,8 +36,12 @@ import java.util.List;
  *     or OFFSET) resumes at the (EPK, id) of the last document it returned rows from. Page N loads
  *     the documents from there to its last row: the scan starts at the position, and partitions
  *     wholly before it are not targeted.
- *   - any other query is run again and skips the rows earlier pages returned. An ORDER BY keeps
- *     only the offset + page + 1 rows it can return in a heap (TopK), over a stream of the scan.
+ *   - an ORDER BY whose rows keep their own keys (no GROUP BY, aggregate, DISTINCT or RANK) is run
+ *     again from the sort keys, RID and JOIN index of the last row it returned: it keeps only the
+ *     page + 1 rows after that position in a heap (TopK), over a stream of the scan, and a write
+ *     that sorts before the position shifts no row.
+ *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
+ *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
  * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
  * (2.5 RU), the documents the page loaded (10 RU per MB), and a point read per row it returned, by
@@ -194,6 +198,7 @@ final class QueryRunner {
       scope = intersect(scope, map.require(request.partitionKeyRangeId()).range());
     }
     boolean streaming = Resume.isStreaming(query.ast());
+    boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
     Resume resume = Resume.parse(request, query.ast(), streaming);
     List<PartitionKeyRange> targets = new ArrayList<>();
     for (PartitionKeyRange r :
@@ -238,10 +243,14 @@ final class QueryRunner {
               input,
               engine.clock().instant(),
               streaming ? -1 : (long) resume.offset() + pageSize + 1,
-              udfs);
+              udfs,
+              resume.after());
       // skip what earlier pages returned; the work of reading it is theirs
       Loaded before = input.loaded();
       Executor.Output row = rows.next();
+      if (resume.after() != null) {
+        before = input.loaded(); // re-read to find the rows after the position: the first page's
+      }
       int skipped = 0;
       while (row != null
           && (streaming
@@ -255,6 +264,8 @@ final class QueryRunner {
       end = start;
       StoredDocument last = null;
       int rowsOfLast = skipped;
+      Executor.After position = null; // a sort-key query's last row so far
+      long returnedBefore = resume.after() == null ? 0 : resume.after().rowsReturned();
       while (row != null && page.size() < pageSize) {
         int size = DocumentShape.sizeOf(row.value());
         if (!page.isEmpty() && returnedBytes + size > MAX_PAGE_BYTES) {
@@ -274,6 +285,9 @@ final class QueryRunner {
           last = d;
         } else {
           shared += read;
+          if (bySortKey) {
+            position = Executor.After.of(row, returnedBefore + page.size());
+          }
         }
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
@@ -285,7 +299,9 @@ final class QueryRunner {
         next =
             streaming
                 ? Resume.afterDocument(request, rowsOfLast, last.epk(), last.id())
-                : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
+                : bySortKey
+                    ? Resume.afterSortKey(request, query.ast(), position)
+                    : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
       }
     } catch (QueryException e) {
       throw asCosmos(e);

@@ -1,11 +1,17 @@
 package io.cosmolab.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.document.JsonTrees;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.exec.Executor;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.zip.CRC32;
@@ -19,13 +25,21 @@ import java.util.zip.CRC32;
  * Token format. A token is text, base64url-encoded without padding (so it is legal header text and
  * opaque to clients); fields are separated by ':'.
  *
- *   token    = base64url( position | offset )
+ *   token    = base64url( position | sortkey | offset )
  *
  *   position = "v2" ":" binding ":" k ":" epk ":" id
  *     binding  CRC-32 (hex) of the query text and parameters; not the scope, since a child range
  *              of a split must accept its parent's token
  *     k        rows already returned from the document at (epk, id) — a JOIN makes several
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
+ *
+ *   sortkey  = "v3" ":" identity ":" binding ":" n ":" i ":" order ":" keys
+ *     identity, binding  as offset's
+ *     n        result rows already returned (what TOP and LIMIT still allow)
+ *     i        the last row's index among its document's rows (a JOIN makes several)
+ *     order    the RID document part of the last row's document (ORDER BY's tie-breaker)
+ *     keys     the last row's sort keys, as JSON: [{"v": key} or {} for undefined, ...]; last, as
+ *              it may hold ':'
  *
  *   offset   = "v1" ":" identity ":" binding ":" n
  *     identity CRC-32 (hex) of the query written back without its WHERE clause (identity())
@@ -39,6 +53,12 @@ import java.util.zip.CRC32;
  *     to each child, and each child returns exactly the rows after the position in its own range.
  *     The page reads from that document on (it scans no earlier document) and skips the k rows of
  *     it that were returned.
+ *   - an ORDER BY query whose every row keeps its own keys (Executor.resumesBySortKey: no GROUP BY,
+ *     aggregate, DISTINCT or RANK) resumes a sort-key token: it runs again and keeps only the rows
+ *     that sort after the position, so a page holds its own rows in the heap, not every earlier
+ *     page's too, and a write that sorts before the position shifts nothing (the service's
+ *     continuation holds the last row's ORDER BY items and RID as well). On another scope (a split)
+ *     it starts over, as an offset does.
  *   - any other query resumes an offset token of the same query: it runs again and skips n rows.
  *     The same query with another filter or scope starts from its beginning: the SDKs resume an
  *     ORDER BY query by sending the token with a filter added (gateway-protocol §7.6), and send a
@@ -48,18 +68,20 @@ import java.util.zip.CRC32;
  */
 final class Resume {
   /** The first page. */
-  static final Resume START = new Resume(0, null, null, 0);
+  static final Resume START = new Resume(0, null, null, 0, null);
 
   private final int offset;
   private final String epk;
   private final String id;
   private final int rowsOfDocument;
+  private final Executor.After after;
 
-  private Resume(int offset, String epk, String id, int rowsOfDocument) {
+  private Resume(int offset, String epk, String id, int rowsOfDocument, Executor.After after) {
     this.offset = offset;
     this.epk = epk;
     this.id = id;
     this.rowsOfDocument = rowsOfDocument;
+    this.after = after;
   }
 
   /** True when the query's rows come out in document order, one document at a time. */
@@ -120,7 +142,36 @@ final class Resume {
       if (!streaming || !f[1].equals(queryBinding(request))) {
         throw tokenOfAnotherQuery();
       }
-      return new Resume(0, f[3], f[4], k);
+      return new Resume(0, f[3], f[4], k, null);
+    }
+    if (raw.startsWith("v3:")) {
+      String[] f = raw.split(":", 7);
+      if (f.length != 7) {
+        throw invalidToken(token);
+      }
+      int n = count(f[3], token);
+      int index = count(f[4], token);
+      long order;
+      java.util.List<JsonNode> keys;
+      try {
+        order = Long.parseLong(f[5]);
+        keys = sortKeys(f[6]);
+      } catch (NumberFormatException | IOException e) {
+        throw invalidToken(token);
+      }
+      if (keys == null) {
+        throw invalidToken(token);
+      }
+      if (!f[1].equals(identity(q))
+          || !Executor.resumesBySortKey(q)
+          || keys.size() != q.orderBy().size()) {
+        throw tokenOfAnotherQuery();
+      }
+      // the same query with a filter added, or over another scope (a split's child), starts over,
+      // as an offset does
+      return f[2].equals(scopeBinding(request))
+          ? new Resume(0, null, null, 0, new Executor.After(keys, order, index, n))
+          : START;
     }
     if (raw.startsWith("v1:")) {
       String[] f = raw.split(":", -1);
@@ -136,7 +187,7 @@ final class Resume {
       // start over, which those callers expect
       return streaming || !f[2].equals(scopeBinding(request))
           ? START
-          : new Resume(n, null, null, 0);
+          : new Resume(n, null, null, 0, null);
     }
     throw invalidToken(token);
   }
@@ -144,6 +195,49 @@ final class Resume {
   /** The token of the page after {@code rows} result rows (queries that are not streaming). */
   static String afterRows(QueryRequest request, Query q, int rows) {
     return encode("v1:" + identity(q) + ":" + scopeBinding(request) + ":" + rows);
+  }
+
+  /**
+   * The token of the page after the row at {@code after} (queries that {@link
+   * Executor#resumesBySortKey resume by sort key}).
+   */
+  static String afterSortKey(QueryRequest request, Query q, Executor.After after) {
+    ArrayNode keys = JsonNodeFactory.instance.arrayNode();
+    for (JsonNode k : after.keys()) {
+      ObjectNode wrapped = keys.addObject();
+      if (k != null) {
+        wrapped.set("v", k);
+      }
+    }
+    return encode(
+        "v3:"
+            + identity(q)
+            + ":"
+            + scopeBinding(request)
+            + ":"
+            + after.rowsReturned()
+            + ":"
+            + after.index()
+            + ":"
+            + after.order()
+            + ":"
+            + new String(JsonTrees.write(keys), StandardCharsets.UTF_8));
+  }
+
+  /** The sort keys of a token ({@link #afterSortKey}), or null when they are not that shape. */
+  private static java.util.List<JsonNode> sortKeys(String json) throws IOException {
+    JsonNode keys = JsonTrees.readStrict(json);
+    if (!keys.isArray()) {
+      return null;
+    }
+    java.util.List<JsonNode> out = new java.util.ArrayList<>(keys.size());
+    for (JsonNode k : keys) {
+      if (!k.isObject() || k.size() > 1 || (k.size() == 1 && !k.has("v"))) {
+        return null;
+      }
+      out.add(k.get("v"));
+    }
+    return out;
   }
 
   /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */
@@ -154,6 +248,11 @@ final class Resume {
   /** Result rows earlier pages returned (offset tokens); 0 for a position or the first page. */
   int offset() {
     return offset;
+  }
+
+  /** The sort-key position an ORDER BY page resumes after, or null. */
+  Executor.After after() {
+    return after;
   }
 
   /** True when the page resumes after a document position. */

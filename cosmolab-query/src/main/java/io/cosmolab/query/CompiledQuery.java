@@ -186,8 +186,22 @@ public final class CompiledQuery {
       Instant now,
       long rowsWanted,
       io.cosmolab.query.exec.UserFunctions udfs) {
+    return open(inputs, now, rowsWanted, udfs, null);
+  }
+
+  /**
+   * Opens the query with its {@code udf.} calls going to {@code udfs}, resuming an ORDER BY query
+   * after the position {@code after} (or from its start when null; see {@link
+   * Executor#resumesBySortKey}).
+   */
+  public Executor.Cursor open(
+      Iterable<Executor.Input> inputs,
+      Instant now,
+      long rowsWanted,
+      io.cosmolab.query.exec.UserFunctions udfs,
+      Executor.After after) {
     return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, udfs, search)
-        .open(query, inputs, rowsWanted);
+        .open(query, inputs, rowsWanted, after);
   }
 
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */

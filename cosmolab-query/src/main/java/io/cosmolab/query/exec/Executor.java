@@ -54,8 +54,24 @@ public final class Executor {
   /** A document with its position in the input order (the tie-breaker of ORDER BY). */
   public record Input(JsonNode document, long order) {}
 
-  /** One result row and the {@link Input#order()} of the input it came from. */
-  public record Output(JsonNode value, long order) {}
+  /**
+   * One result row, the {@link Input#order()} of the input it came from, its ORDER BY keys (an
+   * element is null when undefined; empty without ORDER BY) and its index among that input's rows.
+   */
+  public record Output(JsonNode value, long order, List<JsonNode> keys, int index) {}
+
+  /**
+   * Where an ORDER BY query's next page starts: after the row with these sort keys, input order and
+   * index among its input's rows, which came after {@code rowsReturned} result rows (what TOP and
+   * LIMIT still allow). A page resumed here holds only its own rows in the heap, and writes that
+   * sort before the position shift nothing.
+   */
+  public record After(List<JsonNode> keys, long order, int index, long rowsReturned) {
+    /** The position of {@code row}, after which {@code returned} rows in all were returned. */
+    public static After of(Output row, long returned) {
+      return new After(row.keys(), row.order(), row.index(), returned);
+    }
+  }
 
   /** The results of a query, pulled one at a time; reading stops the work where it stops. */
   @FunctionalInterface
@@ -169,17 +185,41 @@ public final class Executor {
    *     results than the query has.
    */
   public Cursor open(Query q, Iterable<Input> inputs, long rowsWanted) {
-    Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted);
+    return open(q, inputs, rowsWanted, null);
+  }
+
+  /**
+   * Opens an ORDER BY query ({@link #resumesBySortKey}) at a position an earlier page ended at, or
+   * from its start when {@code after} is null; {@code rowsWanted} counts from the position.
+   */
+  public Cursor open(Query q, Iterable<Input> inputs, long rowsWanted, After after) {
+    if (after != null && !resumesBySortKey(q)) {
+      throw new IllegalArgumentException("only a plain ORDER BY query resumes by its sort keys");
+    }
+    Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after);
     return () -> {
       Keyed<JsonNode> r = results.next();
-      return r == null ? null : new Output(r.item(), r.order());
+      return r == null ? null : new Output(r.item(), r.order(), r.keys(), r.index());
     };
+  }
+
+  /**
+   * True when a page of {@code q} can resume after the sort keys of the last row it returned: an
+   * ORDER BY by values (not RANK) whose rows are not grouped, aggregated or made distinct, so every
+   * row keeps its own keys through to the result.
+   */
+  public static boolean resumesBySortKey(Query q) {
+    return !q.orderBy().isEmpty()
+        && !(q.orderBy().size() == 1 && q.orderBy().get(0).rank())
+        && q.groupBy().isEmpty()
+        && !q.distinct()
+        && !hasAggregate(q);
   }
 
   /** The result values of {@code q} under the enclosing bindings {@code outer}. */
   Operator<JsonNode> open(
       Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, long rowsWanted) {
-    Operator<Keyed<JsonNode>> results = pipeline(q, outer, inputs, rowsWanted);
+    Operator<Keyed<JsonNode>> results = pipeline(q, outer, inputs, rowsWanted, null);
     return () -> {
       Keyed<JsonNode> r = results.next();
       return r == null ? null : r.item();
@@ -204,12 +244,17 @@ public final class Executor {
   }
 
   private Operator<Keyed<JsonNode>> pipeline(
-      Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, long rowsWanted) {
+      Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, long rowsWanted, After after) {
     // the bounds are read first: a bad TOP or OFFSET fails the query even over no rows
     long skip = q.offset() == null ? 0 : count(q.offset(), "OFFSET");
     long take = q.offset() == null ? Long.MAX_VALUE : count(q.limit(), "LIMIT");
     if (q.top() != null) {
       take = Math.min(take, count(q.top(), "TOP"));
+    }
+    if (after != null) {
+      // the position is past OFFSET's rows (it is a returned row); TOP and LIMIT count on
+      skip = 0;
+      take = take == Long.MAX_VALUE ? take : Math.max(0, take - after.rowsReturned());
     }
     Projection projection = projections.computeIfAbsent(q, x -> new Projection(x, expressions));
     Ranking ranking = ranking(q);
@@ -235,10 +280,16 @@ public final class Executor {
           sorted(new Aggregate(this, rows, q.groupBy(), projection, outer), q, ranking, sortBound);
     } else if (!q.orderBy().isEmpty() && !(q.select() instanceof Query.Select.Value)) {
       results =
-          new Project(sorted(new SortKeys(rows, projection), q, ranking, sortBound), projection);
+          new Project(
+              sorted(past(new SortKeys(rows, projection), q, after), q, ranking, sortBound),
+              projection);
     } else {
       results =
-          sorted(new Project(new SortKeys(rows, projection), projection), q, ranking, sortBound);
+          sorted(
+              past(new Project(new SortKeys(rows, projection), projection), q, after),
+              q,
+              ranking,
+              sortBound);
     }
     if (q.distinct()) {
       results = new Distinct(results, budget);
@@ -284,6 +335,11 @@ public final class Executor {
     return rows;
   }
 
+  /** The items after the position {@code after} in ORDER BY's order (all when it is null). */
+  private <T> Operator<Keyed<T>> past(Operator<Keyed<T>> items, Query q, After after) {
+    return after == null ? items : new Past<>(items, order(q.orderBy(), parameters), after);
+  }
+
   /** The items in ORDER BY's order: by rank when {@code ranking} (ORDER BY RANK) is not null. */
   private <T> Operator<Keyed<T>> sorted(
       Operator<Keyed<T>> items, Query q, Ranking ranking, long bound) {
@@ -313,7 +369,8 @@ public final class Executor {
 
   /**
    * The ORDER BY comparison: the keys in order, each in its direction, then the input order,
-   * ascending when the first key is ascending and descending otherwise.
+   * ascending when the first key is ascending and descending otherwise, then the index among the
+   * input's rows, ascending (the order a JOIN makes them in).
    */
   static Comparator<Keyed<?>> order(List<Query.OrderItem> items, Map<String, JsonNode> parameters) {
     boolean[] ascending = new boolean[items.size()];
@@ -336,7 +393,10 @@ public final class Executor {
         }
       }
       int c = Long.compare(a.order(), b.order());
-      return firstAscending ? c : -c;
+      if (c != 0) {
+        return firstAscending ? c : -c;
+      }
+      return Integer.compare(a.index(), b.index());
     };
   }
 

@@ -17,7 +17,7 @@ final class Project implements Operator<Keyed<JsonNode>> {
     for (Keyed<Row> r = upstream.next(); r != null; r = upstream.next()) {
       JsonNode v = projection.project(r.item().bindings(), null);
       if (v != null) {
-        return new Keyed<>(v, r.keys(), r.order());
+        return new Keyed<>(v, r.keys(), r.order(), r.index());
       }
     }
     return null;
