@@ -24,7 +24,6 @@ import io.cosmolab.engine.resource.ResourceIds;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.routing.SplitPoints;
-import io.cosmolab.engine.store.ChangeRecord;
 import io.cosmolab.engine.store.ContainerStore;
 import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
@@ -129,13 +128,10 @@ public final class Container {
     this.scripts =
         new io.cosmolab.engine.script.Scripts(
             ridBytes, selfLink, engine.clock(), engine::catalogChanged);
-    long[] marks = {0, 0, 0}; // {LSN, document sequence, retention horizon}
-    java.util.Map<String, Long> rangeMarks = java.util.Map.of();
+    Recovery recovered = Recovery.NEW;
     if (restored != null) {
       everProvisioned = Math.max(everProvisioned, restored.maxEverProvisioned());
-      marks = recover();
-      ContainerStore.Marks saved = store.marks();
-      rangeMarks = saved == null ? java.util.Map.of() : saved.rangeLsns();
+      recovered = Recovery.of(store, logical, ttl);
     }
     this.maxEverProvisioned = everProvisioned;
     RoutingMap routing =
@@ -144,9 +140,12 @@ public final class Container {
             : RoutingMap.of(
                 SplitPoints.evenBoundaries(partitionKey, initialPartitions(settings, throughput)));
     this.highWaterMarks =
-        new HighWaterMarks(store, marks[0], marks[1], rangeMarks, this::retentionHorizon);
-    long fallback = marks[0];
-    java.util.Map<String, Long> savedRanges = rangeMarks;
+        new HighWaterMarks(
+            store,
+            recovered.lsn(),
+            recovered.documentSequence(),
+            recovered.rangeLsns(),
+            this::retentionHorizon);
     this.layout =
         new PartitionLayout(
             engine,
@@ -156,7 +155,7 @@ public final class Container {
             routing,
             throughput,
             highWaterMarks,
-            r -> startLsn(r, savedRanges, fallback));
+            recovered::startLsn);
     this.throttle =
         new Throttle(
             engine,
@@ -169,7 +168,9 @@ public final class Container {
     this.changeFeedRetentionMinutes = settings.changeFeedRetentionMinutes();
     this.retention =
         new ChangeLogRetention(
-            store, retentionFor(settings.changeFeedRetentionMinutes()), marks[2]);
+            store,
+            retentionFor(settings.changeFeedRetentionMinutes()),
+            recovered.retentionHorizon());
     this.writes =
         new WritePath(
             this,
@@ -183,79 +184,14 @@ public final class Container {
             retention,
             () -> this.throughput,
             highWaterMarks,
-            marks[0],
-            marks[1]);
+            recovered.lsn(),
+            recovered.documentSequence());
     this.scripting = new ContainerScripts(this, engine, writes);
     this.stats = new ContainerStats(engine, metrics, logical, layout, throttle);
   }
 
-  /**
-   * Rebuilds what is derived from the stored documents: usage per logical partition and the
-   * time-to-live schedule, in one pass; and returns {LSN, document sequence} to continue above
-   * (RIDs keep growing): the saved high-water marks, or for a store written before marks existed,
-   * the highest found in the documents and change log.
-   */
-  private long[] recover() {
-    long maxLsn = 0;
-    long maxSequence = 0;
-    Iterator<StoredDocument> docs = store.scan(EpkRange.FULL);
-    while (docs.hasNext()) {
-      StoredDocument d = docs.next();
-      logical.add(d.epk(), d.partitionKey(), d.sizeBytes(), 1);
-      ttl.track(d);
-      maxLsn = Math.max(maxLsn, d.lsn());
-      maxSequence = Math.max(maxSequence, sequenceOf(d.body()));
-    }
-    ContainerStore.Marks saved = store.marks();
-    if (saved != null) {
-      return new long[] {
-        Math.max(maxLsn, saved.lsn()),
-        Math.max(maxSequence, saved.documentSequence()),
-        saved.retentionHorizon()
-      };
-    }
-    Iterator<ChangeRecord> changes = store.changesAfter(0);
-    while (changes.hasNext()) {
-      ChangeRecord c = changes.next();
-      maxLsn = Math.max(maxLsn, c.lsn());
-      if (c.previous() != null) {
-        maxSequence = Math.max(maxSequence, sequenceOf(c.previous()));
-      }
-    }
-    return new long[] {maxLsn, maxSequence, 0};
-  }
-
-  /**
-   * Where a physical partition's LSN starts when the container is opened: 0 for a new container;
-   * after a restart the bound saved for its range (its last LSN after a clean close, at most one
-   * block above it after a crash), or its parents' when a split was not saved under its own id; for
-   * a store written before partitions numbered their own, the container's last LSN, so no number a
-   * client holds goes back.
-   */
-  private static long startLsn(
-      PartitionKeyRange r, java.util.Map<String, Long> saved, long containerLsn) {
-    Long own = saved.get(r.id());
-    if (own != null) {
-      return own;
-    }
-    long fromParents = -1;
-    for (String parent : r.parents()) {
-      Long p = saved.get(parent);
-      if (p != null) {
-        fromParents = Math.max(fromParents, p);
-      }
-    }
-    return fromParents >= 0 ? fromParents : containerLsn;
-  }
-
   private long retentionHorizon() {
     return retention.horizon();
-  }
-
-  private static long sequenceOf(JsonNode body) {
-    JsonNode rid = body.get("_rid");
-    byte[] bytes = rid == null ? null : ResourceIds.decode(rid.textValue());
-    return bytes == null || bytes.length != 16 ? 0 : ResourceIds.documentPart(bytes) >>> 8;
   }
 
   int ordinal() {
