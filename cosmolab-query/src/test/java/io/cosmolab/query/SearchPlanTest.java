@@ -133,37 +133,82 @@ class SearchPlanTest {
           new Executor.Input(
               MAPPER.readTree("{\"id\": \"d" + i + "\", \"text\": \"" + texts[i] + "\"}"), i));
     }
-    String query = "SELECT TOP 3 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'bike', 'red')";
-    CompiledQuery compiled = CompiledQuery.compile(query, Map.of());
-    ObjectNode info = HybridSearchPlanner.info(compiled);
-    JsonNode stats =
-        CompiledQuery.compile(info.get("globalStatisticsQuery").textValue(), Map.of())
-            .execute(docs, Instant.EPOCH)
-            .get(0);
-    assertThat(stats)
+    CompiledQuery compiled =
+        CompiledQuery.compile(
+            "SELECT TOP 3 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'bike', 'red')",
+            Map.of());
+    assertThat(statistics(compiled, docs))
         .hasToString(
             "{\"documentCount\":5,\"fullTextStatistics\":[{\"totalWordCount\":11,\"hitCounts\":[3,2]}]}");
+    assertThat(rankedViaPlan(compiled, docs))
+        .containsExactlyElementsOf(rankedDirectly(compiled, docs))
+        .containsExactly("{\"id\":\"d1\"}", "{\"id\":\"d0\"}", "{\"id\":\"d4\"}");
+  }
+
+  /**
+   * With a JOIN, the statistics are over the rows FROM and its JOINs yield, as the single pass's
+   * corpus gathers them: the texts of {@code t} are counted, not the documents of {@code c}.
+   */
+  @Test
+  void aRankOverJoinedRows_takesItsStatisticsFromThoseRows() throws Exception {
+    List<Executor.Input> docs = new ArrayList<>();
+    docs.add(
+        new Executor.Input(
+            MAPPER.readTree("{\"id\": \"a\", \"texts\": [\"red bike\", \"blue car\"]}"), 0));
+    docs.add(new Executor.Input(MAPPER.readTree("{\"id\": \"b\", \"texts\": [\"bike bike\"]}"), 1));
+    docs.add(
+        new Executor.Input(
+            MAPPER.readTree("{\"id\": \"c\", \"texts\": [\"shoes\", \"red shoes\"]}"), 2));
+    CompiledQuery compiled =
+        CompiledQuery.compile(
+            "SELECT TOP 2 c.id, t FROM c JOIN t IN c.texts ORDER BY RANK FullTextScore(t, 'bike')",
+            Map.of());
+    assertThat(statistics(compiled, docs))
+        .hasToString(
+            "{\"documentCount\":5,\"fullTextStatistics\":[{\"totalWordCount\":9,\"hitCounts\":[2]}]}");
+    assertThat(rankedViaPlan(compiled, docs))
+        .containsExactlyElementsOf(rankedDirectly(compiled, docs))
+        .startsWith("{\"id\":\"b\",\"t\":\"bike bike\"}");
+  }
+
+  private static JsonNode statistics(CompiledQuery compiled, List<Executor.Input> docs) {
+    ObjectNode info = HybridSearchPlanner.info(compiled);
+    return CompiledQuery.compile(info.get("globalStatisticsQuery").textValue(), Map.of())
+        .execute(docs, Instant.EPOCH)
+        .get(0);
+  }
+
+  /** The first component query, filled in with the statistics as the client fills it in. */
+  private static List<String> rankedViaPlan(CompiledQuery compiled, List<Executor.Input> docs) {
+    JsonNode stats = statistics(compiled, docs);
     JsonNode ft = stats.get("fullTextStatistics").get(0);
     String component =
-        info.get("componentQueryInfos")
+        HybridSearchPlanner.info(compiled)
+            .get("componentQueryInfos")
             .get(0)
             .get("rewrittenQuery")
             .textValue()
             .replace("{documentdb-formattableorderbyquery-filter}", "true")
-            .replace("{documentdb-formattablehybridsearchquery-totaldocumentcount}", "5")
+            .replace(
+                "{documentdb-formattablehybridsearchquery-totaldocumentcount}",
+                stats.get("documentCount").toString())
             .replace(
                 "{documentdb-formattablehybridsearchquery-totalwordcount-0}",
                 ft.get("totalWordCount").toString())
             .replace(
                 "{documentdb-formattablehybridsearchquery-hitcountsarray-0}",
                 ft.get("hitCounts").toString());
-    List<String> viaPlan = new ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (JsonNode row : CompiledQuery.compile(component, Map.of()).execute(docs, Instant.EPOCH)) {
-      viaPlan.add(row.get("payload").get("payload").get("id").asText());
+      out.add(row.get("payload").get("payload").toString());
     }
-    List<String> direct = new ArrayList<>();
-    compiled.execute(docs, Instant.EPOCH).forEach(r -> direct.add(r.get("id").asText()));
-    assertThat(viaPlan).containsExactlyElementsOf(direct).containsExactly("d1", "d0", "d4");
+    return out;
+  }
+
+  private static List<String> rankedDirectly(CompiledQuery compiled, List<Executor.Input> docs) {
+    List<String> out = new ArrayList<>();
+    compiled.execute(docs, Instant.EPOCH).forEach(r -> out.add(r.toString()));
+    return out;
   }
 
   @Test

@@ -123,13 +123,10 @@ public final class HybridSearchPlanner {
     }
 
     ObjectNode info = NODES.objectNode();
-    // statistics over the documents of the first FROM source, before WHERE (Corpus does the same)
+    // statistics over the rows FROM and its JOINs yield, before WHERE (as Corpus gathers them)
     info.put(
         "globalStatisticsQuery",
-        "SELECT COUNT(1) AS documentCount, ["
-            + statistics
-            + "] AS fullTextStatistics FROM "
-            + SqlWriter.from(q.from().subList(0, 1)));
+        "SELECT COUNT(1) AS documentCount, [" + statistics + "] AS fullTextStatistics" + from);
     ArrayNode components = info.putArray("componentQueryInfos");
     String allScores = String.join(", ", scores);
     String payload = QueryPlanner.payload(q, root);
