@@ -148,8 +148,8 @@ public record IndexingPolicy(
   private static int best(List<String> patterns, List<String> path) {
     int best = -1;
     for (String p : patterns) {
-      List<String> segs = segments(p);
-      String last = segs.remove(segs.size() - 1); // "*" or "?"
+      Pattern pattern = Pattern.of(p);
+      List<String> segs = pattern.segments();
       if (segs.size() > path.size()) {
         continue;
       }
@@ -160,23 +160,51 @@ public record IndexingPolicy(
           break;
         }
       }
-      boolean matches = prefix && (last.equals("*") || segs.size() == path.size());
-      if (matches) {
-        best = Math.max(best, segs.size() * 2 + (last.equals("?") ? 1 : 0));
+      if (prefix && (pattern.below() || segs.size() == path.size())) {
+        best = Math.max(best, segs.size() * 2 + (pattern.below() ? 0 : 1));
       }
     }
     return best;
   }
 
-  private static List<String> segments(String pattern) {
-    List<String> out = new ArrayList<>();
-    for (String s : pattern.substring(1).split("/", -1)) {
-      out.add(
-          s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")
-              ? s.substring(1, s.length() - 1)
-              : s);
+  /**
+   * A path pattern, parsed: its segments before the last, unquoted, and whether the last is {@code
+   * *} (the path and everything below) rather than {@code ?} (exactly the value there).
+   */
+  private record Pattern(List<String> segments, boolean below) {
+    /**
+     * Patterns are parsed once: a write asks about every leaf of its document, a query about each
+     * filter. The cache holds the patterns of the policies in use; it is emptied past its bound, so
+     * policies made and dropped by the thousand cannot grow it.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Pattern> PARSED =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final int MAX_CACHED = 4096;
+
+    static Pattern of(String pattern) {
+      Pattern p = PARSED.get(pattern);
+      if (p == null) {
+        if (PARSED.size() >= MAX_CACHED) {
+          PARSED.clear();
+        }
+        p = parse(pattern);
+        PARSED.put(pattern, p);
+      }
+      return p;
     }
-    return out;
+
+    private static Pattern parse(String pattern) {
+      List<String> out = new ArrayList<>();
+      for (String s : pattern.substring(1).split("/", -1)) {
+        out.add(
+            s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")
+                ? s.substring(1, s.length() - 1)
+                : s);
+      }
+      String last = out.remove(out.size() - 1); // "*" or "?"
+      return new Pattern(List.copyOf(out), last.equals("*"));
+    }
   }
 
   /** The REST form. */

@@ -9,7 +9,8 @@ package io.cosmolab.engine.query;
  * @param documentsReturned rows in this page
  * @param bytesReturned their size
  * @param indexHits documents found through an index (0 while every query scans)
- * @param indexUse which indexes served the query and which would have
+ * @param indexUsage which indexes served the query and which would have, worked out when asked (a
+ *     client asks with {@code x-ms-cosmos-populateindexmetrics}; most pages are never asked)
  */
 public record QueryMetrics(
     int partitionsTargeted,
@@ -18,4 +19,9 @@ public record QueryMetrics(
     long documentsReturned,
     long bytesReturned,
     long indexHits,
-    IndexUtilization indexUse) {}
+    java.util.function.Supplier<IndexUtilization> indexUsage) {
+  /** Which indexes served the query and which would have. */
+  public IndexUtilization indexUse() {
+    return indexUsage.get();
+  }
+}
