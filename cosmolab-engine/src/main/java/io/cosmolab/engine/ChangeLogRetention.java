@@ -36,7 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Drops after a write's commit (its own, or a sweep's that the write runs on its way out) are
  * housekeeping: when the store refuses one (a full disk), the write has committed all the same and
  * is acknowledged, and the records wait in a queue for the next sweep to drop them (the sweep's
- * walk has passed them already).
+ * walk has passed them already). The queue is memory; the lowest LSN in it is saved with the marks,
+ * and after a restart the sweeps walk the records from there up to the horizon again, a block at a
+ * time, dropping what is superseded.
  *
  * The horizon is saved with the container's high-water marks (HighWaterMarks): exactly at a clean
  * close, as of the last block of LSNs after a crash, so a restart may re-examine some records.
@@ -52,11 +54,28 @@ final class ChangeLogRetention {
   private volatile long horizon;
   private volatile long nextSweep;
   private final ConcurrentLinkedQueue<Long> failedDrops = new ConcurrentLinkedQueue<>();
+  // records from here up to the horizon are to be looked at again (refused drops before a restart);
+  // 0 when none. Written under the sweep's lock.
+  private volatile long stragglersFrom;
 
-  ChangeLogRetention(ContainerStore store, Retention retention, long recoveredHorizon) {
+  ChangeLogRetention(
+      ContainerStore store, Retention retention, long recoveredHorizon, long stragglersFrom) {
     this.store = store;
     this.retention = retention;
     this.horizon = recoveredHorizon;
+    this.stragglersFrom = stragglersFrom;
+  }
+
+  /**
+   * The lowest LSN of a superseded record at or below the horizon whose drop the store refused and
+   * that no sweep has dropped since, or 0: saved with the marks, so a restart drops them too.
+   */
+  long stragglersFrom() {
+    long lowest = stragglersFrom;
+    for (Long lsn : failedDrops) {
+      lowest = lowest == 0 ? lsn : Math.min(lowest, lsn);
+    }
+    return lowest;
   }
 
   Retention retention() {
@@ -132,6 +151,7 @@ final class ChangeLogRetention {
     try {
       nextSweep = now + SWEEP_EVERY_MILLIS;
       retryFailedDrops();
+      revisitStragglers();
       Retention window = retention;
       long cutoffMillis = now - window.window().toMillis();
       long cutoffLsn = committedLsn - window.maxHistory();
@@ -158,6 +178,39 @@ final class ChangeLogRetention {
     } finally {
       sweeping.unlock();
     }
+  }
+
+  /**
+   * After a restart that left records the store had refused to drop: looks at up to a block of the
+   * records from there to the horizon, per sweep, and drops the superseded ones (under the sweep's
+   * lock). Those in between that are still needed (the newest version of a live document) stay.
+   */
+  private void revisitStragglers() {
+    long from = stragglersFrom;
+    if (from == 0) {
+      return;
+    }
+    long h = horizon;
+    List<Long> drops = new ArrayList<>();
+    Iterator<ChangeRecord> it = store.changesAfter(from - 1);
+    long next = 0; // done: nothing left below the horizon
+    for (int looked = 0; it.hasNext(); looked++) {
+      ChangeRecord r = it.next();
+      if (r.lsn() > h) {
+        break;
+      }
+      if (looked == DROPS_PER_COMMIT) {
+        next = r.lsn(); // the next sweep goes on from here
+        break;
+      }
+      if (superseded(r)) {
+        drops.add(r.lsn());
+      }
+    }
+    if (!drops.isEmpty()) {
+      drop(drops); // a refusal queues them again
+    }
+    stragglersFrom = next;
   }
 
   /** The drops that failed after their writes' commits (under the sweep's lock). */

@@ -145,7 +145,8 @@ public final class Container {
             recovered.lsn(),
             recovered.documentSequence(),
             recovered.rangeLsns(),
-            this::retentionHorizon);
+            this::retentionHorizon,
+            this::retentionStragglers);
     this.layout =
         new PartitionLayout(
             engine,
@@ -170,7 +171,8 @@ public final class Container {
         new ChangeLogRetention(
             store,
             retentionFor(settings.changeFeedRetentionMinutes()),
-            recovered.retentionHorizon());
+            recovered.retentionHorizon(),
+            recovered.stragglersFrom());
     this.writes =
         new WritePath(
             this,
@@ -192,6 +194,10 @@ public final class Container {
 
   private long retentionHorizon() {
     return retention.horizon();
+  }
+
+  private long retentionStragglers() {
+    return retention.stragglersFrom();
   }
 
   int ordinal() {

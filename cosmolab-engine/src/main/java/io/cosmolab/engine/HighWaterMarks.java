@@ -15,7 +15,8 @@ import io.cosmolab.engine.store.ContainerStore;
  * bound it needed. A clean close saves the values last used instead, so only a crash skips.
  * Each save also records the change log's retention horizon as it is then, so an all-versions
  * reader whose history was pruned before a restart still gets its 400 (after a crash, the horizon
- * of the last save: at most one block behind).
+ * of the last save: at most one block behind), and where the records the store refused to drop
+ * begin, so the sweeps after a restart drop them.
  * Start-up then reads the documents (for usage and TTL) but not the change log,
  * whose length follows the writes.
  *
@@ -32,6 +33,7 @@ final class HighWaterMarks {
 
   private final ContainerStore store;
   private final java.util.function.LongSupplier horizon;
+  private final java.util.function.LongSupplier stragglers;
   private volatile long lsnBound;
   private volatile long sequenceBound;
   // per range id: no LSN of that partition's numbering above it is used; replaced whole, read
@@ -43,9 +45,11 @@ final class HighWaterMarks {
       long lsn,
       long sequence,
       java.util.Map<String, Long> rangeLsns,
-      java.util.function.LongSupplier horizon) {
+      java.util.function.LongSupplier horizon,
+      java.util.function.LongSupplier stragglers) {
     this.store = store;
     this.horizon = horizon;
+    this.stragglers = stragglers;
     this.lsnBound = lsn;
     this.sequenceBound = sequence;
     this.rangeBounds = java.util.Map.copyOf(rangeLsns);
@@ -112,7 +116,9 @@ final class HighWaterMarks {
 
   /** Under the monitor: durably first, then the bounds that let writes use them. */
   private void save(long lsn, long sequence, java.util.Map<String, Long> ranges) {
-    store.saveMarks(new ContainerStore.Marks(lsn, sequence, horizon.getAsLong(), ranges));
+    store.saveMarks(
+        new ContainerStore.Marks(
+            lsn, sequence, horizon.getAsLong(), ranges, stragglers.getAsLong()));
     lsnBound = lsn;
     sequenceBound = sequence;
     rangeBounds = java.util.Map.copyOf(ranges);

@@ -19,11 +19,16 @@ import java.util.Map;
  * @param documentSequence the last document sequence (the RID's document part, shifted)
  * @param retentionHorizon the change log's horizon: records at or below it are gone
  * @param rangeLsns each partition key range's saved LSN bound, by range id
+ * @param stragglersFrom where the change records the store refused to drop begin (0: none)
  */
 record Recovery(
-    long lsn, long documentSequence, long retentionHorizon, Map<String, Long> rangeLsns) {
+    long lsn,
+    long documentSequence,
+    long retentionHorizon,
+    Map<String, Long> rangeLsns,
+    long stragglersFrom) {
   /** A new container: everything starts at 0. */
-  static final Recovery NEW = new Recovery(0, 0, 0, Map.of());
+  static final Recovery NEW = new Recovery(0, 0, 0, Map.of(), 0);
 
   Recovery {
     rangeLsns = Map.copyOf(rangeLsns);
@@ -52,7 +57,8 @@ record Recovery(
           Math.max(maxLsn, saved.lsn()),
           Math.max(maxSequence, saved.documentSequence()),
           saved.retentionHorizon(),
-          saved.rangeLsns());
+          saved.rangeLsns(),
+          saved.stragglersFrom());
     }
     Iterator<ChangeRecord> changes = store.changesAfter(0);
     while (changes.hasNext()) {
@@ -62,7 +68,7 @@ record Recovery(
         maxSequence = Math.max(maxSequence, sequenceOf(c.previous()));
       }
     }
-    return new Recovery(maxLsn, maxSequence, 0, Map.of());
+    return new Recovery(maxLsn, maxSequence, 0, Map.of(), 0);
   }
 
   /**

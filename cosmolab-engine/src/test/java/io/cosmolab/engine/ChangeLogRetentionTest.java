@@ -139,6 +139,31 @@ class ChangeLogRetentionTest {
     assertThat(records()).isLessThanOrEqualTo(50 + 1);
   }
 
+  /** A store that refuses commits of drops only while {@code refuseDrops} is set (a full disk). */
+  private static io.cosmolab.engine.store.DocumentStore refusingDrops(
+      InMemoryDocumentStore inner, java.util.concurrent.atomic.AtomicBoolean refuseDrops) {
+    return io.cosmolab.engine.testing.Intercepted.documentStore(
+        inner,
+        (method, args) -> {
+          if (method.equals("commit")
+              && refuseDrops.get()
+              && args[0] instanceof java.util.List<?> writes
+              && writes.stream().allMatch(w -> w instanceof ContainerStore.Write.DropChange)) {
+            throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
+                "the disk is full");
+          }
+        });
+  }
+
+  private CosmosEngine engineOn(io.cosmolab.engine.store.DocumentStore store) {
+    return CosmosEngine.builder()
+        .clock(clock)
+        .throttling(ThrottlingMode.OFF)
+        .store(store)
+        .changeFeedRetention(new Retention(Duration.ofMinutes(1), 1_000))
+        .build();
+  }
+
   /**
    * The sweep runs on a write's way out, after its commit: when the store then refuses the drops (a
    * full disk), the write is acknowledged all the same (before, the client got a 507 for a write
@@ -149,25 +174,8 @@ class ChangeLogRetentionTest {
     java.util.concurrent.atomic.AtomicBoolean refuseDrops =
         new java.util.concurrent.atomic.AtomicBoolean();
     InMemoryDocumentStore inner = new InMemoryDocumentStore();
-    io.cosmolab.engine.store.DocumentStore refusing =
-        io.cosmolab.engine.testing.Intercepted.documentStore(
-            inner,
-            (method, args) -> {
-              if (method.equals("commit")
-                  && refuseDrops.get()
-                  && args[0] instanceof java.util.List<?> writes
-                  && writes.stream().allMatch(w -> w instanceof ContainerStore.Write.DropChange)) {
-                throw io.cosmolab.engine.error.CosmosError.INSUFFICIENT_STORAGE.exception(
-                    "the disk is full");
-              }
-            });
     Container d =
-        CosmosEngine.builder()
-            .clock(clock)
-            .throttling(ThrottlingMode.OFF)
-            .store(refusing)
-            .changeFeedRetention(new Retention(Duration.ofMinutes(1), 1_000))
-            .build()
+        engineOn(refusingDrops(inner, refuseDrops))
             .createDatabase("db")
             .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
     long lastDelete = 0;
@@ -190,6 +198,45 @@ class ChangeLogRetentionTest {
     assertThat(d.upsert(obj("{'id':'kept','pk':'p1','v':2}")).lsn()).isEqualTo(first + 1);
     // the queued drops were made; left are the two versions of 'kept', both inside the window
     assertThat(records.getAsLong()).isEqualTo(2);
+  }
+
+  /**
+   * The drops a full disk refused wait in memory; their lowest LSN goes with the marks, so after a
+   * restart the sweeps look at those records again and drop them, where before they stayed until
+   * the container was dropped (the horizon had passed them).
+   */
+  @Test
+  void dropsThatTheStoreRefusedBeforeARestart_areMadeByTheSweepsAfterIt() {
+    java.util.concurrent.atomic.AtomicBoolean refuseDrops =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    InMemoryDocumentStore inner = new InMemoryDocumentStore();
+    CosmosEngine first = engineOn(refusingDrops(inner, refuseDrops));
+    Container d =
+        first
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    for (int doc = 0; doc < 3_000; doc++) { // more than one sweep's block of records
+      d.upsert(obj("{'id':'d" + doc + "','pk':'p" + (doc % 10) + "'}"));
+      d.delete(PartitionKeyValue.of("p" + (doc % 10)), "d" + doc);
+    }
+    d.upsert(obj("{'id':'kept','pk':'p1','v':1}"));
+    clock.advance(Duration.ofMinutes(2));
+    refuseDrops.set(true);
+    d.upsert(obj("{'id':'kept','pk':'p1','v':2}")); // its sweep's drops are refused
+    String rid = d.rid();
+    assertThat(records(inner.open(rid))).isEqualTo(6_002);
+    first.close();
+
+    Container again = engineOn(inner).database("db").container("c");
+    for (int i = 0; i < 10; i++) { // each write's sweep looks at one block
+      clock.advance(Duration.ofSeconds(1));
+      again.upsert(obj("{'id':'other','pk':'p2','v':" + i + "}"));
+    }
+    // left: the newest 'kept' (its older version went in the same sweep) and 'other's versions,
+    // which are inside the window
+    assertThat(records(inner.open(rid))).isEqualTo(1 + 10);
+    assertThat(again.read(PartitionKeyValue.of("p1"), "kept").document().get("v").asInt())
+        .isEqualTo(2);
   }
 
   @Test

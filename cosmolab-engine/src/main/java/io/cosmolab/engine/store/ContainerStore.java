@@ -69,14 +69,27 @@ public interface ContainerStore {
    *     may be gone), or less
    * @param rangeLsns per physical partition (by range id), no LSN of that partition's own numbering
    *     used is greater; empty in a store written before partitions numbered their own
+   * @param stragglersFrom the lowest LSN of a change record at or below the horizon that the
+   *     retention meant to drop and the store refused (a full disk), so the sweeps after a restart
+   *     look again from there; 0 when there is none
    */
   record Marks(
       long lsn,
       long documentSequence,
       long retentionHorizon,
-      java.util.Map<String, Long> rangeLsns) {
+      java.util.Map<String, Long> rangeLsns,
+      long stragglersFrom) {
     public Marks {
       rangeLsns = java.util.Map.copyOf(rangeLsns);
+    }
+
+    /** Marks with no stragglers. */
+    public Marks(
+        long lsn,
+        long documentSequence,
+        long retentionHorizon,
+        java.util.Map<String, Long> rangeLsns) {
+      this(lsn, documentSequence, retentionHorizon, rangeLsns, 0);
     }
   }
 

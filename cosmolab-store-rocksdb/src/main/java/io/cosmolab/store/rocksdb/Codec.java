@@ -56,6 +56,9 @@ final class Codec {
     n.put("l", m.lsn());
     n.put("q", m.documentSequence());
     n.put("h", m.retentionHorizon());
+    if (m.stragglersFrom() > 0) {
+      n.put("s", m.stragglersFrom());
+    }
     ObjectNode ranges = n.putObject("r");
     new java.util.TreeMap<>(m.rangeLsns()).forEach(ranges::put);
     return bytes(n);
@@ -69,8 +72,13 @@ final class Codec {
     if (r != null) {
       r.properties().forEach(e -> ranges.put(e.getKey(), e.getValue().longValue()));
     }
+    JsonNode s = n.get("s");
     return new ContainerStore.Marks(
-        n.get("l").longValue(), n.get("q").longValue(), h == null ? 0 : h.longValue(), ranges);
+        n.get("l").longValue(),
+        n.get("q").longValue(),
+        h == null ? 0 : h.longValue(),
+        ranges,
+        s == null ? 0 : s.longValue());
   }
 
   /** The first key after every key with this prefix. */

@@ -254,6 +254,24 @@ class RocksDbEngineTest {
   }
 
   @Test
+  void theMarks_surviveAReopen_withWhereTheRefusedDropsBegin() {
+    io.cosmolab.engine.store.ContainerStore.Marks saved =
+        new io.cosmolab.engine.store.ContainerStore.Marks(
+            20_000, 30_000, 1_234, java.util.Map.of("0", 10_007L, "3", 10_009L), 17);
+    try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir.resolve("marks"))) {
+      store.open("c").saveMarks(saved);
+      store
+          .open("d")
+          .saveMarks(
+              new io.cosmolab.engine.store.ContainerStore.Marks(1, 2, 3, java.util.Map.of()));
+    }
+    try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir.resolve("marks"))) {
+      assertThat(store.open("c").marks()).isEqualTo(saved);
+      assertThat(store.open("d").marks().stragglersFrom()).isZero(); // none: not written
+    }
+  }
+
+  @Test
   void scanAndScanFrom_walkInEpkThenUtf8IdOrder_andSeekToThePosition_asInMemory() {
     try (RocksDbDocumentStore store = RocksDbDocumentStore.open(dir.resolve("walks"))) {
       io.cosmolab.engine.store.ContainerStore s = store.open("c");
