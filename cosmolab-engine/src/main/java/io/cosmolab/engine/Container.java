@@ -29,7 +29,6 @@ import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.engine.throughput.PartitionBudget.Admission;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.throughput.ThroughputBuckets;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -50,7 +49,9 @@ import java.util.Optional;
  * - Throttle: admission and charges against the partition budgets;
  * - ContainerStats: usage and load per partition and logical partition;
  * - ChangeLogRetention, ChangeFeedReader, QueryRunner: the change log kept bounded, read and
- *   queried.
+ *   queried;
+ * - LiveDocuments: what queries read, the live documents and the index's candidates;
+ * - Recovery: where a reopened container's counters continue.
  * Readers (point reads, queries, the change feed) take no lock: they read one layout and the
  * store, and the change log only up to the committed LSN.
  */
@@ -84,6 +85,7 @@ public final class Container {
   private final HighWaterMarks highWaterMarks;
   private final ContainerScripts scripting;
   private final ContainerStats stats;
+  private final LiveDocuments reads;
 
   private volatile Throughput throughput; // null: the database's shared throughput
   private volatile Integer changeFeedRetentionMinutes; // null: no change feed policy
@@ -190,6 +192,7 @@ public final class Container {
             recovered.documentSequence());
     this.scripting = new ContainerScripts(this, engine, writes);
     this.stats = new ContainerStats(engine, metrics, logical, layout, throttle);
+    this.reads = new LiveDocuments(store, ttl, index, writes, engine.clock());
   }
 
   private long retentionHorizon() {
@@ -852,48 +855,12 @@ public final class Container {
    * skipped. Bodies are the stored ones: callers must not modify them.
    */
   public Iterator<StoredDocument> scan(EpkRange range) {
-    return live(store.scan(range));
+    return reads.scan(range);
   }
 
-  /**
-   * The live documents whose EPK is in {@code range} at or after (fromEpk, fromId), in (EPK, id)
-   * order: where a query page resumes. {@code fromEpk} lies in {@code range}.
-   */
-  Iterator<StoredDocument> scanFrom(EpkRange range, String fromEpk, String fromId) {
-    return live(store.scanFrom(range, fromEpk, fromId));
-  }
-
-  /** Skips the expired documents of a walk (they are invisible before the sweep deletes them). */
-  private Iterator<StoredDocument> live(Iterator<StoredDocument> it) {
-    long now = now();
-    return new Iterator<>() {
-      StoredDocument next = advance();
-
-      private StoredDocument advance() {
-        while (it.hasNext()) {
-          StoredDocument d = it.next();
-          if (!ttl.isExpired(d, now)) {
-            return d;
-          }
-        }
-        return null;
-      }
-
-      @Override
-      public boolean hasNext() {
-        return next != null;
-      }
-
-      @Override
-      public StoredDocument next() {
-        if (next == null) {
-          throw new java.util.NoSuchElementException();
-        }
-        StoredDocument d = next;
-        next = advance();
-        return d;
-      }
-    };
+  /** What queries read: live documents by range, position and id, and index candidates. */
+  LiveDocuments reads() {
+    return reads;
   }
 
   /** Removes every expired document now (it happens anyway on the next write). */
@@ -961,60 +928,6 @@ public final class Container {
   /** The container's indexing policy. */
   public io.cosmolab.engine.index.IndexingPolicy indexingPolicy() {
     return index.policy();
-  }
-
-  /**
-   * The documents the index selects for a query's conjuncts — the intersection of the hits of every
-   * indexed equality, else those of the first indexed range — building the index of a path if
-   * needed; null when no predicate's path is indexed (the query must scan).
-   */
-  java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> indexCandidates(
-      List<io.cosmolab.query.plan.IndexPredicate> usable) {
-    if (usable.isEmpty()) {
-      return null;
-    }
-    List<java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef>> hits = new ArrayList<>();
-    for (io.cosmolab.query.plan.IndexPredicate p : usable) {
-      if (!index.covers(p.path())) {
-        writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
-      }
-      java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> found = index.lookup(p);
-      if (found == null) {
-        return null; // dropped meanwhile: scan
-      }
-      hits.add(found);
-    }
-    hits.sort(java.util.Comparator.comparingInt(java.util.Set::size));
-    java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> out = hits.get(0);
-    for (int i = 1; i < hits.size() && !out.isEmpty(); i++) {
-      out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
-    }
-    return out;
-  }
-
-  /** Whether the indexing policy indexes a path (a computed property's only when named). */
-  boolean indexes(List<String> path) {
-    return index.indexes(path);
-  }
-
-  /** The predicates an index serves, of a query's index-servable conjuncts (none: a scan). */
-  List<io.cosmolab.query.plan.IndexPredicate> indexServed(
-      List<io.cosmolab.query.plan.IndexPredicate> predicates) {
-    return index.usableAll(predicates);
-  }
-
-  /**
-   * The live documents of one logical partition by id, read from one state of it (a batch is seen
-   * whole or not at all); gone and expired ones are left out, the order is that of {@code ids}.
-   */
-  List<StoredDocument> liveDocuments(String epk, List<String> ids, long now) {
-    List<StoredDocument> out = new ArrayList<>(ids.size());
-    for (StoredDocument d : store.getAll(epk, ids)) {
-      if (!ttl.isExpired(d, now)) {
-        out.add(d);
-      }
-    }
-    return out;
   }
 
   /** Spends a query's charge on one of the partitions it ran on. */

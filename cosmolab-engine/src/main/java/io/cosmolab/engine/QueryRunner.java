@@ -214,9 +214,9 @@ final class QueryRunner {
     }
     List<io.cosmolab.query.plan.IndexPredicate> predicates =
         io.cosmolab.query.plan.IndexPredicate.of(searched);
-    List<io.cosmolab.query.plan.IndexPredicate> served = container.indexServed(predicates);
+    List<io.cosmolab.query.plan.IndexPredicate> served = container.reads().served(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
-        targets.isEmpty() || served.isEmpty() ? null : container.indexCandidates(served);
+        targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
     PageInput input =
         new PageInput(
             targets,
@@ -344,7 +344,7 @@ final class QueryRunner {
             // indexed point query's time when made for every page)
             () ->
                 io.cosmolab.engine.query.IndexUtilization.of(
-                    predicates, usedIndexes, container::indexes, compositeOrderBy));
+                    predicates, usedIndexes, container.reads()::indexes, compositeOrderBy));
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
 
@@ -379,7 +379,7 @@ final class QueryRunner {
                 + " document path.",
             io.cosmolab.query.plan.SqlWriter.write(item.expression()));
       }
-      if (q.orderBy().size() == 1 && !container.indexes(segments)) {
+      if (q.orderBy().size() == 1 && !container.reads().indexes(segments)) {
         throw CosmosError.BAD_REQUEST.exception(
             "Order-by item requires a range index to be defined on the corresponding index path:"
                 + " /%s is excluded by the container's indexing policy.",
@@ -534,7 +534,7 @@ final class QueryRunner {
             while (next < refs.size() && refs.get(next).epk().equals(epk)) {
               ids.add(refs.get(next++).id());
             }
-            group = container.liveDocuments(epk, ids, now).iterator();
+            group = container.reads().byIds(epk, ids, now).iterator();
           }
           return group.hasNext() ? group.next() : null;
         }
@@ -564,9 +564,9 @@ final class QueryRunner {
               current = java.util.Collections.emptyIterator();
             } else if (resume.isPosition() && part.contains(resume.positionEpk())) {
               // seek to the position: the ids before it in its logical partition are done
-              current = container.scanFrom(part, resume.positionEpk(), resume.positionId());
+              current = container.reads().scanFrom(part, resume.positionEpk(), resume.positionId());
             } else {
-              current = container.scan(part);
+              current = container.reads().scan(part);
             }
           }
         }
