@@ -496,8 +496,8 @@ final class QueryRunner {
           if (!ordered) {
             return new Executor.Input(d.body(), 0);
           }
-          byte[] rid = ResourceIds.decode(d.body().get("_rid").textValue());
-          return new Executor.Input(d.body(), ResourceIds.documentPart(rid));
+          return new Executor.Input(
+              d.body(), ResourceIds.documentPart(d.body().get("_rid").textValue()));
         }
       };
     }
