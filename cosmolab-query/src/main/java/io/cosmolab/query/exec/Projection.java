@@ -71,10 +71,13 @@ final class Projection {
     if (keys.isEmpty()) {
       return List.of();
     }
+    if (keys.size() == 1) {
+      return java.util.Collections.singletonList(keys.get(0).eval(env, group));
+    }
     List<JsonNode> out = new ArrayList<>(keys.size());
     for (Eval k : keys) {
       out.add(k.eval(env, group));
     }
-    return out;
+    return java.util.Collections.unmodifiableList(out);
   }
 }

@@ -14,6 +14,7 @@ import java.util.PriorityQueue;
  */
 final class TopK<T> implements Operator<Keyed<T>> {
   private final Operator<Keyed<T>> upstream;
+  private final Comparator<Keyed<?>> keyOrder;
   private final Comparator<Entry<T>> order;
   private final int k;
   private final Budget budget;
@@ -23,6 +24,7 @@ final class TopK<T> implements Operator<Keyed<T>> {
 
   TopK(Operator<Keyed<T>> upstream, Comparator<Keyed<?>> order, int k, Budget budget) {
     this.upstream = upstream;
+    this.keyOrder = order;
     this.order =
         Comparator.<Entry<T>, Keyed<?>>comparing(Entry::item, order)
             .thenComparingLong(Entry::arrival);
@@ -42,13 +44,14 @@ final class TopK<T> implements Operator<Keyed<T>> {
     PriorityQueue<Entry<T>> heap = new PriorityQueue<>(Math.min(k, 1024) + 1, order.reversed());
     long arrival = 0;
     for (Keyed<T> item = upstream.next(); item != null; item = upstream.next()) {
-      Entry<T> candidate = new Entry<>(item, arrival++);
+      long arrived = arrival++;
       if (heap.size() < k) {
-        heap.add(candidate);
+        heap.add(new Entry<>(item, arrived));
         budget.hold(heap.size());
-      } else if (k > 0 && order.compare(candidate, heap.peek()) < 0) {
+      } else if (k > 0 && keyOrder.compare(item, heap.peek().item()) < 0) {
+        // an equal item arrived later, so only a strictly better one takes the worst's place
         heap.poll();
-        heap.add(candidate);
+        heap.add(new Entry<>(item, arrived));
       }
     }
     List<Entry<T>> kept = new ArrayList<>(heap);
