@@ -942,15 +942,19 @@ public final class Container {
 
   /** {@code "ssssssss-0000-0000-0000-llllllllllll"}: unique per container (salt) and LSN. */
   String etag(long lsn) {
-    char[] out = "\"00000000-0000-0000-0000-000000000000\"".toCharArray();
+    byte[] out = ETAG.clone();
     writeHex(etagSalt & 0xFFFFFFFFL, out, 1, 8);
     writeHex(lsn, out, 25, 12);
-    return new String(out);
+    return new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
   }
 
-  private static void writeHex(long v, char[] out, int at, int digits) {
+  private static final byte[] ETAG =
+      "\"00000000-0000-0000-0000-000000000000\""
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private static void writeHex(long v, byte[] out, int at, int digits) {
     for (int i = at + digits - 1; i >= at; i--) {
-      out[i] = Character.forDigit((int) (v & 0xF), 16);
+      out[i] = (byte) Character.forDigit((int) (v & 0xF), 16);
       v >>>= 4;
     }
   }

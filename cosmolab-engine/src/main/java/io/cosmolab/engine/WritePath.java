@@ -76,6 +76,10 @@ final class WritePath {
   private final ReentrantLock expiring = new ReentrantLock();
   private final java.util.concurrent.atomic.AtomicBoolean sweepQueued =
       new java.util.concurrent.atomic.AtomicBoolean();
+  // the system properties' stand-ins, of their final lengths (the same for every document)
+  private final String standInRid;
+  private final String standInSelf;
+  private final String standInEtag;
 
   WritePath(
       Container container,
@@ -105,6 +109,9 @@ final class WritePath {
     this.marks = marks;
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
+    this.standInRid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
+    this.standInSelf = container.selfLink() + "docs/" + standInRid + "/";
+    this.standInEtag = container.etag(0);
   }
 
   /** The LSN below which every write has finished. */
@@ -143,10 +150,9 @@ final class WritePath {
     if (!indexed) {
       terms = 0; // the depth was still checked: an unindexed document is stored all the same
     }
-    String rid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
-    body.put("_rid", rid); // every document RID has this length, and so has every etag
-    body.put("_self", container.selfLink() + "docs/" + rid + "/");
-    body.put("_etag", container.etag(0));
+    body.put("_rid", standInRid); // every document RID has this length, and so has every etag
+    body.put("_self", standInSelf);
+    body.put("_etag", standInEtag);
     body.put("_attachments", "attachments/");
     body.put("_ts", now / 1000);
     int size = DocumentShape.sizeOf(body);
@@ -738,14 +744,24 @@ final class WritePath {
       }
       checkUniqueKeys(t, prepared.body());
       long lsn = nextLsn(); // given back by abandon() if the transaction fails
-      String docRid =
-          previous != null
-              ? previous.body().get("_rid").textValue()
-              : ResourceIds.encode(ResourceIds.document(container.ridBytes(), nextSequence()));
       // the same lengths as the stand-ins, so the size measured before the lock holds
       ObjectNode body = prepared.body();
-      body.put("_rid", docRid);
-      body.put("_self", container.selfLink() + "docs/" + docRid + "/");
+      if (previous != null) {
+        // a new version keeps its document's RID and link (the nodes are immutable: shared)
+        JsonNode rid = previous.body().get("_rid");
+        JsonNode self = previous.body().get("_self");
+        body.set("_rid", rid);
+        if (self != null) {
+          body.set("_self", self);
+        } else {
+          body.put("_self", container.selfLink() + "docs/" + rid.textValue() + "/");
+        }
+      } else {
+        String docRid =
+            ResourceIds.encode(ResourceIds.document(container.ridBytes(), nextSequence()));
+        body.put("_rid", docRid);
+        body.put("_self", container.selfLink() + "docs/" + docRid + "/");
+      }
       body.put("_etag", container.etag(lsn));
       StoredDocument d =
           new StoredDocument(

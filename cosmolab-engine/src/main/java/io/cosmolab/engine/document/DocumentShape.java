@@ -264,7 +264,7 @@ public final class DocumentShape {
     // value): one walk over both versions together finds the leaves that differ, and asks the
     // policy only about those (most of a rewrite is unchanged).
     int[] removedAdded = new int[2];
-    diff(before, after, new java.util.ArrayList<>(), indexed, removedAdded, true);
+    diff(before, after, new java.util.ArrayList<>(8), indexed, removedAdded, true);
     return Math.max(removedAdded[0], removedAdded[1]);
   }
 
@@ -350,6 +350,9 @@ public final class DocumentShape {
   private static boolean sameTerm(JsonNode a, JsonNode b) {
     if (a.isNumber() && b.isNumber()) {
       if (a.isIntegralNumber() && b.isIntegralNumber()) {
+        if (a.canConvertToLong() && b.canConvertToLong()) {
+          return a.longValue() == b.longValue(); // no BigInteger for the common case
+        }
         return a.bigIntegerValue().equals(b.bigIntegerValue());
       }
       if (!Double.isFinite(a.doubleValue()) || !Double.isFinite(b.doubleValue())) {
