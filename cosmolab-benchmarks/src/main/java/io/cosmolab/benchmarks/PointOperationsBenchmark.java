@@ -35,6 +35,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * checked and metrics recorded on every operation, as a user would run it. Creates keep every
  * document they make, so on 2 cores they measure the collector as much as the engine; upserts over
  * the preloaded documents keep the heap the same size.
+ *
+ * <p>The {@code …OwnPartition} variants give each thread the keys of one physical partition of its
+ * own (the n-th thread writes to partition n mod the partitions): the setting of "2 threads on 2
+ * partitions scale", which random keys cannot show, as two threads then meet on one partition half
+ * the time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -55,6 +60,27 @@ public class PointOperationsBenchmark {
   private Container container;
   private Container fresh;
   private final AtomicLong nextId = new AtomicLong();
+  // by partition: the preloaded documents' indexes, and the keys, whose documents it holds
+  private final java.util.Map<String, java.util.List<Integer>> preloadedBy =
+      new java.util.TreeMap<>();
+  private final java.util.Map<String, java.util.List<Integer>> keysBy = new java.util.TreeMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger threads =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** One thread's partition: the preloaded documents and keys it writes. */
+  @State(Scope.Thread)
+  public static class Own {
+    int[] preloaded;
+    int[] keys;
+
+    @Setup(Level.Trial)
+    public void choose(PointOperationsBenchmark b) {
+      java.util.List<String> partitions = new java.util.ArrayList<>(b.preloadedBy.keySet());
+      String mine = partitions.get(b.threads.getAndIncrement() % partitions.size());
+      preloaded = b.preloadedBy.get(mine).stream().mapToInt(Integer::intValue).toArray();
+      keys = b.keysBy.get(mine).stream().mapToInt(Integer::intValue).toArray();
+    }
+  }
 
   private Container newContainer() {
     CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).build();
@@ -70,7 +96,11 @@ public class PointOperationsBenchmark {
   public void setUp() {
     container = newContainer();
     for (int i = 0; i < PRELOADED; i++) {
-      container.create(document("pre" + i, i % KEYS));
+      String range = container.create(document("pre" + i, i % KEYS)).partitionKeyRangeId();
+      preloadedBy.computeIfAbsent(range, r -> new java.util.ArrayList<>()).add(i);
+      if (i < KEYS) {
+        keysBy.computeIfAbsent(range, r -> new java.util.ArrayList<>()).add(i);
+      }
     }
   }
 
@@ -104,6 +134,23 @@ public class PointOperationsBenchmark {
   public ItemResponse upsert() {
     int i = ThreadLocalRandom.current().nextInt(PRELOADED);
     return container.upsert(document("pre" + i, i % KEYS));
+  }
+
+  /** {@link #upsert} of the documents of this thread's own partition. */
+  @Benchmark
+  public ItemResponse upsertOwnPartition(Own own) {
+    int i = own.preloaded[ThreadLocalRandom.current().nextInt(own.preloaded.length)];
+    return container.upsert(document("pre" + i, i % KEYS));
+  }
+
+  /**
+   * {@link #create} with the keys of this thread's own partition (of the preloaded container's
+   * layout: the fresh one is made with the same number of partitions, so the same key ranges).
+   */
+  @Benchmark
+  public ItemResponse createOwnPartition(Own own) {
+    long n = nextId.getAndIncrement();
+    return fresh.create(document("new" + n, own.keys[(int) (n % own.keys.length)]));
   }
 
   @Benchmark
