@@ -205,11 +205,7 @@ class HostileQueryTest {
 
   @Test
   void aCartesianJoinStopsAtTheWorkLimitBeforeTheHeapFills() {
-    ObjectNode doc = doc();
-    ArrayNode arr = doc.putArray("arr");
-    for (int i = 0; i < 100; i++) {
-      arr.add(i);
-    }
+    ObjectNode doc = withArray(100);
     String text =
         "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr JOIN x IN c.arr JOIN y IN"
             + " c.arr";
@@ -228,11 +224,7 @@ class HostileQueryTest {
 
   @Test
   void anAggregateHoldsItsGroupsNotItsRows_soAProductPastTheHeldRowsLimitIsCounted() {
-    ObjectNode doc = doc();
-    ArrayNode arr = doc.putArray("arr");
-    for (int i = 0; i < 1_500; i++) {
-      arr.add(i);
-    }
+    ObjectNode doc = withArray(1_500);
     // 2.25 million rows, more than MAX_ROWS_HELD: an aggregate folds them as they arrive
     assertThat(1_500L * 1_500).isGreaterThan(Executor.MAX_ROWS_HELD);
     assertThat(
@@ -254,11 +246,7 @@ class HostileQueryTest {
 
   @Test
   void aMakeListOverACartesianJoinStopsAtTheHeldRowsLimit() {
-    ObjectNode doc = doc();
-    ArrayNode arr = doc.putArray("arr");
-    for (int i = 0; i < 1_500; i++) {
-      arr.add(i);
-    }
+    ObjectNode doc = withArray(1_500);
     // MAKELIST's result is its values, so those count as held
     assertThatThrownBy(
             () -> run("SELECT VALUE MAKELIST(a) FROM c JOIN a IN c.arr JOIN b IN c.arr", doc))
@@ -271,11 +259,7 @@ class HostileQueryTest {
 
   @Test
   void aJoinWhoseFilterKeepsFewRowsIsNotRefusedForTheSizeOfItsProduct() {
-    ObjectNode doc = doc();
-    ArrayNode arr = doc.putArray("arr");
-    for (int i = 0; i < 1_500; i++) {
-      arr.add(i);
-    }
+    ObjectNode doc = withArray(1_500);
     // 2.25 million pairs, more than MAX_ROWS_HELD, of which the filter keeps 1,500
     assertThat(run("SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr WHERE a = b", doc))
         .containsExactly(NODES.numberNode(1_500));
@@ -283,6 +267,16 @@ class HostileQueryTest {
 
   private static ObjectNode doc() {
     return NODES.objectNode().put("id", "x");
+  }
+
+  /** A document whose {@code arr} holds 0, 1, ... n - 1. */
+  private static ObjectNode withArray(int n) {
+    ObjectNode doc = doc();
+    ArrayNode arr = doc.putArray("arr");
+    for (int i = 0; i < n; i++) {
+      arr.add(i);
+    }
+    return doc;
   }
 
   private static List<JsonNode> run(String text, ObjectNode doc) {
