@@ -57,6 +57,8 @@ final class ChangeLogRetention {
   // records from here up to the horizon are to be looked at again (refused drops before a restart);
   // 0 when none. Written under the sweep's lock.
   private volatile long stragglersFrom;
+  // the lowest LSN of the failed drops a sweep is retrying now (out of the queue meanwhile), or 0
+  private volatile long retryingFrom;
 
   ChangeLogRetention(
       ContainerStore store, Retention retention, long recoveredHorizon, long stragglersFrom) {
@@ -72,6 +74,10 @@ final class ChangeLogRetention {
    */
   long stragglersFrom() {
     long lowest = stragglersFrom;
+    long retrying = retryingFrom;
+    if (retrying != 0) {
+      lowest = lowest == 0 ? retrying : Math.min(lowest, retrying);
+    }
     for (Long lsn : failedDrops) {
       lowest = lowest == 0 ? lsn : Math.min(lowest, lsn);
     }
@@ -218,11 +224,20 @@ final class ChangeLogRetention {
     if (failedDrops.isEmpty()) {
       return;
     }
+    long lowest = Long.MAX_VALUE;
+    for (Long lsn : failedDrops) {
+      lowest = Math.min(lowest, lsn);
+    }
+    retryingFrom = lowest; // first: marks saved while they are out of the queue still name them
     List<Long> lsns = new ArrayList<>();
     for (Long lsn; (lsn = failedDrops.poll()) != null; ) {
       lsns.add(lsn);
     }
-    drop(lsns);
+    try {
+      drop(lsns); // a refusal queues them again
+    } finally {
+      retryingFrom = 0;
+    }
   }
 
   private boolean superseded(ChangeRecord r) {

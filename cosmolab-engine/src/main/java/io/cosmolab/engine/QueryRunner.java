@@ -265,7 +265,9 @@ final class QueryRunner {
       StoredDocument last = null;
       int rowsOfLast = skipped;
       Executor.After position = null; // a sort-key query's last row so far
-      long returnedBefore = resume.after() == null ? 0 : resume.after().rowsReturned();
+      // an offset token (issued before sort-key tokens, or for keys too long for one) counts too
+      long returnedBefore =
+          resume.after() == null ? resume.offset() : resume.after().rowsReturned();
       while (row != null && page.size() < pageSize) {
         int size = DocumentShape.sizeOf(row.value());
         if (!page.isEmpty() && returnedBytes + size > MAX_PAGE_BYTES) {
@@ -302,6 +304,11 @@ final class QueryRunner {
                 : bySortKey
                     ? Resume.afterSortKey(request, query.ast(), position)
                     : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
+        if (next == null) { // the sort keys are too long for a header: resume by count
+          next =
+              Resume.afterRows(
+                  request, query.ast(), (int) Math.min(Integer.MAX_VALUE, position.rowsReturned()));
+        }
       }
     } catch (QueryException e) {
       throw asCosmos(e);

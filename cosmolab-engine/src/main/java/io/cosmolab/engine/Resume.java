@@ -198,8 +198,15 @@ final class Resume {
   }
 
   /**
+   * The most a sort-key token's keys may take. Tokens travel in a header (the SDKs' own limits are
+   * a few KB); keys longer than this (a long text sorted on) resume by count instead.
+   */
+  static final int MAX_SORT_KEY_BYTES = 2048;
+
+  /**
    * The token of the page after the row at {@code after} (queries that {@link
-   * Executor#resumesBySortKey resume by sort key}).
+   * Executor#resumesBySortKey resume by sort key}), or null when its keys are longer than {@link
+   * #MAX_SORT_KEY_BYTES}.
    */
   static String afterSortKey(QueryRequest request, Query q, Executor.After after) {
     ArrayNode keys = JsonNodeFactory.instance.arrayNode();
@@ -208,6 +215,10 @@ final class Resume {
       if (k != null) {
         wrapped.set("v", k);
       }
+    }
+    byte[] written = JsonTrees.write(keys);
+    if (written.length > MAX_SORT_KEY_BYTES) {
+      return null;
     }
     return encode(
         "v3:"
@@ -221,7 +232,7 @@ final class Resume {
             + ":"
             + after.order()
             + ":"
-            + new String(JsonTrees.write(keys), StandardCharsets.UTF_8));
+            + new String(written, StandardCharsets.UTF_8));
   }
 
   /** The sort keys of a token ({@link #afterSortKey}), or null when they are not that shape. */

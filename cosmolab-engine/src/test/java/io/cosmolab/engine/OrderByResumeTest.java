@@ -83,6 +83,36 @@ class OrderByResumeTest {
   }
 
   @Test
+  void sortKeysTooLongForAHeader_resumeByCount() {
+    for (int i = 0; i < 5; i++) {
+      c.create(Json.obj("{'id':'long" + i + "','pk':'k1','text':'" + "x".repeat(3_000) + i + "'}"));
+    }
+    QueryRequest q =
+        QueryRequest.of("SELECT VALUE c.id FROM c WHERE IS_DEFINED(c.text) ORDER BY c.text");
+    QueryPage first = c.query(q.withMaxItemCount(2));
+    assertThat(first.continuation()).hasSizeLessThan(200); // not 4 KB of sort key
+    assertThat(Engines.drainQuery(c, q, 2))
+        .isEqualTo(c.query(q.withMaxItemCount(1000)).rows())
+        .hasSize(5);
+  }
+
+  @Test
+  void anOffsetTokenOfAnOrderByWithTop_countsTheRowsItReturned() {
+    // a token issued as an offset (before sort-key tokens): TOP counts the rows it returned
+    QueryRequest q = QueryRequest.of("SELECT TOP 10 VALUE c.id FROM c ORDER BY c.id");
+    List<JsonNode> all = c.query(q.withMaxItemCount(1000)).rows();
+    String offset = Resume.afterRows(q, QueryRunner.compile(q.text(), q.parameters()).ast(), 3);
+    assertThat(Engines.drainQuery(c, q.withContinuation(offset), 3)).isEqualTo(all.subList(3, 10));
+  }
+
+  @Test
+  void anOrderByOverAFromSubquery_pagesToItsSinglePass() {
+    // its rows are numbered as they come, not by RID, so it resumes by count
+    QueryRequest q = QueryRequest.of("SELECT VALUE s.id FROM (SELECT * FROM c) s ORDER BY s.n");
+    assertThat(Engines.drainQuery(c, q, 4)).isEqualTo(c.query(q.withMaxItemCount(1000)).rows());
+  }
+
+  @Test
   void aSortKeyToken_is400ForAnotherQuery() {
     QueryPage first = c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n").withMaxItemCount(2));
     assertCosmosError(

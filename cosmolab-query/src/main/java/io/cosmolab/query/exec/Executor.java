@@ -205,11 +205,15 @@ public final class Executor {
 
   /**
    * True when a page of {@code q} can resume after the sort keys of the last row it returned: an
-   * ORDER BY by values (not RANK) whose rows are not grouped, aggregated or made distinct, so every
-   * row keeps its own keys through to the result.
+   * ORDER BY by values (not RANK) over the documents (not a FROM subquery), whose rows are not
+   * grouped, aggregated or made distinct, so every row keeps its own keys and RID through to the
+   * result.
    */
   public static boolean resumesBySortKey(Query q) {
+    // a FROM subquery numbers its rows as they come, not by RID: no position survives a write
     return !q.orderBy().isEmpty()
+        && !q.from().isEmpty()
+        && !(q.from().get(0).collection() instanceof Query.Collection.Subquery)
         && !(q.orderBy().size() == 1 && q.orderBy().get(0).rank())
         && q.groupBy().isEmpty()
         && !q.distinct()

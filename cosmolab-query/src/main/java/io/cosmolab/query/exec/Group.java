@@ -14,6 +14,10 @@ import java.util.Set;
  * One group of an aggregating SELECT, as its rows arrive: the group's first row (which its
  * non-aggregate expressions read) and one running accumulator per aggregate call, so a group holds
  * a few values whatever its size — except MAKELIST and MAKESET, whose result is the values.
+ *
+ * <p>Every aggregate's argument is evaluated on every row as it arrives, also for an aggregate in a
+ * branch of {@code ? :} that the projection does not take in the end (its calls, a UDF's included,
+ * are made and charged). [A] The service's evaluation order here is not documented.
  */
 final class Group {
   private final Row first;

@@ -155,7 +155,7 @@ public final class Values {
       return 0;
     }
     if (v.isNumber()) {
-      return Double.hashCode(v.doubleValue());
+      return Double.hashCode(v.doubleValue() + 0.0); // -0.0 + 0.0 is 0.0: 0 and -0 are equal
     }
     if (v.isArray()) {
       int h = 1;
