@@ -304,11 +304,6 @@ final class QueryRunner {
                 : bySortKey
                     ? Resume.afterSortKey(request, query.ast(), position)
                     : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
-        if (next == null) { // the sort keys are too long for a header: resume by count
-          next =
-              Resume.afterRows(
-                  request, query.ast(), (int) Math.min(Integer.MAX_VALUE, position.rowsReturned()));
-        }
       }
     } catch (QueryException e) {
       throw asCosmos(e);

@@ -205,8 +205,8 @@ final class Resume {
 
   /**
    * The token of the page after the row at {@code after} (queries that {@link
-   * Executor#resumesBySortKey resume by sort key}), or null when its keys are longer than {@link
-   * #MAX_SORT_KEY_BYTES}.
+   * Executor#resumesBySortKey resume by sort key}); an offset token after the rows returned when
+   * its keys are longer than {@link #MAX_SORT_KEY_BYTES}.
    */
   static String afterSortKey(QueryRequest request, Query q, Executor.After after) {
     ArrayNode keys = JsonNodeFactory.instance.arrayNode();
@@ -218,7 +218,7 @@ final class Resume {
     }
     byte[] written = JsonTrees.write(keys);
     if (written.length > MAX_SORT_KEY_BYTES) {
-      return null;
+      return afterRows(request, q, (int) Math.min(Integer.MAX_VALUE, after.rowsReturned()));
     }
     return encode(
         "v3:"

@@ -3,11 +3,9 @@ package io.cosmolab.query.exec;
 import java.util.Comparator;
 
 /**
- * The items of an ORDER BY after a position an earlier page ended at ({@link Executor.After}):
- * those that sort after it, and of those that sort equal to it (rows a JOIN made of the position's
- * document, with the same keys) all but the ones already returned. Equal items arrive in the same
- * order on every run and the sorts keep arrival order, so "the first n of them" names the same rows
- * on each page.
+ * The items of an ORDER BY that sort after a position an earlier page ended at ({@link
+ * Executor.After}). Keys, input order and index among the input's rows give every row a position of
+ * its own, so none sorts equal to the position but the row that was at it.
  */
 final class Past<T> implements Operator<Keyed<T>> {
   private final Operator<Keyed<T>> upstream;
