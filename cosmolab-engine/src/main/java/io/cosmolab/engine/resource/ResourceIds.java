@@ -102,11 +102,7 @@ public final class ResourceIds {
     // 16 bytes are 22 characters of base64 and "==": the first 21 carry 126 bits, the 22nd two more
     // (and 4 zero bits). Keeping the low 64 bits of the stream keeps bytes 8-15.
     if (documentRid.length() != 24 || !documentRid.endsWith("==")) {
-      byte[] bytes = decode(documentRid);
-      if (bytes == null || bytes.length != 16) {
-        throw new IllegalArgumentException("not a document RID: " + documentRid);
-      }
-      return documentPart(bytes);
+      throw new IllegalArgumentException("not a document RID: " + documentRid);
     }
     long bits = 0;
     for (int i = 0; i < 21; i++) {

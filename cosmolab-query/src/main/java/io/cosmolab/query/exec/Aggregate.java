@@ -65,21 +65,9 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
 
   private Iterator<Group> fold() {
     long held = 0;
-    if (groupBy.isEmpty()) {
-      Group all = null;
-      for (Row r = upstream.next(); r != null; r = upstream.next()) {
-        if (all == null) {
-          all = new Group(r, slots, calls, arguments);
-          budget.hold(++held);
-        }
-        held += all.add(r);
-        budget.hold(held);
-      }
-      return List.of(all == null ? new Group(null, slots, calls, arguments) : all).iterator();
-    }
     Map<List<Values.Key>, Group> out = new LinkedHashMap<>();
     for (Row r = upstream.next(); r != null; r = upstream.next()) {
-      List<Values.Key> key = new ArrayList<>(groupBy.size());
+      List<Values.Key> key = new ArrayList<>(groupBy.size()); // without GROUP BY: one, empty
       for (Eval g : groupBy) {
         key.add(new Values.Key(g.eval(r.bindings(), null)));
       }
@@ -91,6 +79,9 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
       }
       held += group.add(r);
       budget.hold(held);
+    }
+    if (groupBy.isEmpty() && out.isEmpty()) {
+      return List.of(new Group(null, slots, calls, arguments)).iterator();
     }
     return out.values().iterator();
   }

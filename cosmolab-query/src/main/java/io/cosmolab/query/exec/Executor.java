@@ -279,7 +279,8 @@ public final class Executor {
     }
     Operator<Keyed<JsonNode>> results;
     long sortBound = sortBound(q, skip, take, rowsWanted);
-    if (!q.groupBy().isEmpty() || hasAggregate(q)) {
+    // the projection is made once per query, so a subquery opened for each row walks no AST
+    if (!q.groupBy().isEmpty() || projection.aggregating()) {
       results =
           sorted(new Aggregate(this, rows, q.groupBy(), projection, outer), q, ranking, sortBound);
     } else if (!q.orderBy().isEmpty() && !(q.select() instanceof Query.Select.Value)) {

@@ -18,6 +18,7 @@ final class Projection {
   private final List<Eval> items;
   private final List<Eval> keys;
   private final List<Expr.Call> aggregateCalls = new ArrayList<>();
+  private final boolean aggregating;
 
   Projection(Query q, ExpressionCompiler expressions) {
     this.select = q.select();
@@ -36,11 +37,17 @@ final class Projection {
     } else {
       names = List.of();
     }
+    this.aggregating = !aggregateCalls.isEmpty(); // the SELECT's; ORDER BY's are added below
     this.keys = new ArrayList<>(q.orderBy().size());
     for (Query.OrderItem o : q.orderBy()) {
       keys.add(expressions.of(o.expression()));
       Executor.aggregateCalls(o.expression(), aggregateCalls);
     }
+  }
+
+  /** True when the SELECT calls an aggregate outside subqueries ({@link Executor#hasAggregate}). */
+  boolean aggregating() {
+    return aggregating;
   }
 
   /** The aggregate calls of the SELECT and ORDER BY, outside subqueries, in the order written. */
