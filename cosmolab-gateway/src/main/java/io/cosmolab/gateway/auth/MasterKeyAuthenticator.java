@@ -9,8 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Locale;
@@ -34,7 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
  * captured request cannot be replayed later. A bad or missing signature is 401; a date outside the
  * window is 403 with a message saying by how much.
  *
- * <p>Thread-safe: immutable, and a new {@link Mac} per check.
+ * <p>Thread-safe: immutable but for one keyed {@link Mac} per thread.
  */
 public final class MasterKeyAuthenticator {
 
@@ -169,7 +167,7 @@ public final class MasterKeyAuthenticator {
   private void checkDate(String text) {
     Instant signed;
     try {
-      signed = parseDate(text.strip());
+      signed = Rfc1123.parse(text.strip());
     } catch (DateTimeParseException e) {
       throw CosmosError.UNAUTHORIZED.exception(
           "the x-ms-date header '%s' is not an RFC 1123 date (like 'Tue, 01 Nov 1994 08:12:31 GMT')",
@@ -185,20 +183,6 @@ public final class MasterKeyAuthenticator {
               + " s from the server's clock; the window is %d s. Check the client's clock.",
           text, off.toSeconds(), skew.toSeconds());
     }
-  }
-
-  /** Clients send the same date for a second's worth of requests: parse each text once. */
-  private final ThreadLocal<Object[]> lastDate = ThreadLocal.withInitial(() -> new Object[2]);
-
-  private Instant parseDate(String text) {
-    Object[] last = lastDate.get();
-    if (text.equals(last[0])) {
-      return (Instant) last[1];
-    }
-    Instant parsed = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-    last[0] = text;
-    last[1] = parsed;
-    return parsed;
   }
 
   private byte[] hmac(String payload) {
