@@ -762,7 +762,8 @@ final class WritePath {
         body.put("_rid", docRid);
         body.put("_self", container.selfLink() + "docs/" + docRid + "/");
       }
-      body.put("_etag", container.etag(lsn));
+      String etag = container.etag(lsn);
+      body.put("_etag", etag);
       StoredDocument d =
           new StoredDocument(
               t.epk(),
@@ -773,7 +774,9 @@ final class WritePath {
               prepared.indexedTerms(),
               lsn,
               now,
-              lastRangeLsn);
+              lastRangeLsn,
+              etag,
+              null);
       String k = key(t.epk(), t.id());
       staged.put(k, d);
       deleted.remove(k);
