@@ -28,6 +28,16 @@ import org.rocksdb.WriteOptions;
 final class RocksDatabase implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.store.rocksdb");
 
+  /**
+   * The write-ahead log kept before the column families holding its oldest records are flushed. An
+   * open replays the log (twice after a clean close: the listed-tables check, then the open), so
+   * this bounds the time a restart spends on history. RocksDB's default is four times the families'
+   * memtables, 1.5 GB here; and the catalog's family, written rarely, never fills its memtable, so
+   * it pinned every log until then: a restart after 420,000 writes spent 5.6 s replaying them,
+   * after 220,000 writes 3.1 s (RestartBench, docs/benchmarks.md).
+   */
+  static final long MAX_TOTAL_WAL_BYTES = 64L << 20;
+
   final RocksDB db;
   final DBOptions options;
   final ColumnFamilyOptions familyOptions;
@@ -58,7 +68,7 @@ final class RocksDatabase implements AutoCloseable {
    * only. See {@link RocksDbDocumentStore}'s class comment.
    */
   static RocksDatabase open(
-      Path directory, SstFileManager space, boolean sync, List<String> notes) {
+      Path directory, SstFileManager space, boolean sync, long maxWalBytes, List<String> notes) {
     Path marker = directory.resolve(RocksDbDocumentStore.CLOSED_CLEANLY);
     boolean clean = Files.exists(marker);
     if (clean) {
@@ -66,7 +76,7 @@ final class RocksDatabase implements AutoCloseable {
     }
     RocksDatabase d;
     try {
-      d = attempt(directory, space, sync, WALRecoveryMode.AbsoluteConsistency);
+      d = attempt(directory, space, sync, maxWalBytes, WALRecoveryMode.AbsoluteConsistency);
     } catch (RocksDBException strict) {
       if (Failures.kindOf(strict, directory) != Failures.Kind.DAMAGED) {
         throw Failures.ofOpen(directory, strict, Failures.diskUsage(directory));
@@ -75,7 +85,9 @@ final class RocksDatabase implements AutoCloseable {
         throw refusal(directory, strict);
       }
       try {
-        d = attempt(directory, space, sync, WALRecoveryMode.TolerateCorruptedTailRecords);
+        d =
+            attempt(
+                directory, space, sync, maxWalBytes, WALRecoveryMode.TolerateCorruptedTailRecords);
       } catch (RocksDBException lenient) {
         throw Failures.kindOf(lenient, directory) == Failures.Kind.DAMAGED
             ? refusal(directory, lenient)
@@ -199,7 +211,11 @@ final class RocksDatabase implements AutoCloseable {
   }
 
   private static RocksDatabase attempt(
-      Path directory, SstFileManager space, boolean sync, WALRecoveryMode recovery)
+      Path directory,
+      SstFileManager space,
+      boolean sync,
+      long maxWalBytes,
+      WALRecoveryMode recovery)
       throws RocksDBException {
     ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
     List<ColumnFamilyDescriptor> families = families(familyOptions);
@@ -212,6 +228,7 @@ final class RocksDatabase implements AutoCloseable {
             .setCreateMissingColumnFamilies(fresh)
             .setParanoidChecks(true)
             .setWalRecoveryMode(recovery)
+            .setMaxTotalWalSize(maxWalBytes)
             .setSstFileManager(space);
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {

@@ -106,6 +106,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
   private final Path directory;
   private final boolean sync;
+  private final long maxWalBytes;
   private final SstFileManager space;
   private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
   private final Map<String, Store> open = new ConcurrentHashMap<>();
@@ -122,11 +123,13 @@ public final class RocksDbDocumentStore implements DocumentStore {
 
   private boolean closed;
 
-  private RocksDbDocumentStore(Path directory, boolean sync, SstFileManager space) {
+  private RocksDbDocumentStore(
+      Path directory, boolean sync, SstFileManager space, long maxWalBytes) {
     this.directory = directory;
     this.sync = sync;
     this.space = space;
-    this.live = RocksDatabase.open(directory, space, sync, recoveryNotes);
+    this.maxWalBytes = maxWalBytes;
+    this.live = RocksDatabase.open(directory, space, sync, maxWalBytes, recoveryNotes);
   }
 
   /** Opens (or creates) the store in {@code directory}; commits survive a killed process. */
@@ -143,6 +146,11 @@ public final class RocksDbDocumentStore implements DocumentStore {
    *     by another process
    */
   public static RocksDbDocumentStore open(Path directory, boolean syncEachCommit) {
+    return open(directory, syncEachCommit, RocksDatabase.MAX_TOTAL_WAL_BYTES);
+  }
+
+  /** {@link #open(Path, boolean)} with another bound on the write-ahead log (for tests). */
+  static RocksDbDocumentStore open(Path directory, boolean syncEachCommit, long maxWalBytes) {
     RocksDB.loadLibrary();
     try {
       Files.createDirectories(directory);
@@ -156,7 +164,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       throw Failures.ofOpen(directory, e, Failures.diskUsage(directory));
     }
     try {
-      return new RocksDbDocumentStore(directory, syncEachCommit, space);
+      return new RocksDbDocumentStore(directory, syncEachCommit, space, maxWalBytes);
     } catch (RuntimeException e) {
       space.close();
       throw e;
@@ -365,7 +373,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
         live = null;
       }
       try {
-        live = RocksDatabase.open(directory, space, sync, recoveryNotes);
+        live = RocksDatabase.open(directory, space, sync, maxWalBytes, recoveryNotes);
       } catch (CosmosException e) {
         unavailable = e;
         throw e;
