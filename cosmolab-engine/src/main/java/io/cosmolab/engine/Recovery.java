@@ -94,7 +94,14 @@ record Recovery(
 
   private static long sequenceOf(JsonNode body) {
     JsonNode rid = body.get("_rid");
-    byte[] bytes = rid == null ? null : ResourceIds.decode(rid.textValue());
-    return bytes == null || bytes.length != 16 ? 0 : ResourceIds.documentPart(bytes) >>> 8;
+    String text = rid == null ? null : rid.textValue();
+    if (text == null) {
+      return 0;
+    }
+    try { // read from the text, not decoded whole: start-up asks it of every document
+      return ResourceIds.documentPart(text) >>> 8;
+    } catch (IllegalArgumentException e) {
+      return 0; // not a document RID: it numbers nothing
+    }
   }
 }

@@ -254,6 +254,37 @@ class RocksDbEngineTest {
   }
 
   @Test
+  void documentRids_goOnAboveEveryStoredDocument_evenWhenTheSavedMarksLagBehind() {
+    Path data = dir.resolve("rids");
+    String rid;
+    long highest = 0;
+    try (CosmosEngine e = StoreEngines.on(RocksDbDocumentStore.open(data))) {
+      Container c = setUp(e);
+      rid = c.rid();
+      for (int i = 0; i < 40; i++) {
+        String docRid =
+            c.create(doc("d" + i, "t" + (i % 3), "u", i)).documentView().get("_rid").asText();
+        highest = Math.max(highest, io.cosmolab.engine.resource.ResourceIds.documentPart(docRid));
+      }
+    }
+    // marks saved before the last documents were written (a crash within a block): the sequence
+    // then comes from the documents themselves, read at start-up
+    try (RocksDbDocumentStore store = RocksDbDocumentStore.open(data)) {
+      io.cosmolab.engine.store.ContainerStore.Marks m = store.open(rid).marks();
+      store
+          .open(rid)
+          .saveMarks(
+              new io.cosmolab.engine.store.ContainerStore.Marks(
+                  m.lsn(), 0, m.retentionHorizon(), m.rangeLsns(), m.stragglersFrom()));
+    }
+    try (CosmosEngine e = StoreEngines.on(RocksDbDocumentStore.open(data))) {
+      Container c = e.database("db").container("c");
+      String next = c.create(doc("new", "t0", "u", 0)).documentView().get("_rid").asText();
+      assertThat(io.cosmolab.engine.resource.ResourceIds.documentPart(next)).isGreaterThan(highest);
+    }
+  }
+
+  @Test
   void theMarks_surviveAReopen_withWhereTheRefusedDropsBegin() {
     io.cosmolab.engine.store.ContainerStore.Marks saved =
         new io.cosmolab.engine.store.ContainerStore.Marks(
