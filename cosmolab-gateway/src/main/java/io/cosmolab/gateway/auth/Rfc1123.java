@@ -44,25 +44,26 @@ final class Rfc1123 {
   static long canonical(String text) {
     // 0         1         2
     // 01234567890123456789012345678
-    // Fri, 04 Dec 2026 22:19:13 GMT
-    if (text.length() != 29
+    // Fri, 04 Dec 2026 22:19:13 GMT     (the JDK's formatter writes "Fri, 4 Dec ...": o = -1)
+    int o = text.length() - 29;
+    if ((o != 0 && o != -1)
         || text.charAt(3) != ','
         || text.charAt(4) != ' '
-        || text.charAt(7) != ' '
-        || text.charAt(11) != ' '
-        || text.charAt(16) != ' '
-        || text.charAt(19) != ':'
-        || text.charAt(22) != ':'
-        || !text.startsWith(" GMT", 25)) {
+        || text.charAt(7 + o) != ' '
+        || text.charAt(11 + o) != ' '
+        || text.charAt(16 + o) != ' '
+        || text.charAt(19 + o) != ':'
+        || text.charAt(22 + o) != ':'
+        || !text.startsWith(" GMT", 25 + o)) {
       return Long.MIN_VALUE;
     }
     int dayName = nameIndex(DAYS, text, 0);
-    int month = nameIndex(MONTHS, text, 8) + 1;
-    int day = digits(text, 5, 2);
-    int year = digits(text, 12, 4);
-    int hour = digits(text, 17, 2);
-    int minute = digits(text, 20, 2);
-    int second = digits(text, 23, 2);
+    int month = nameIndex(MONTHS, text, 8 + o) + 1;
+    int day = digits(text, 5, 2 + o);
+    int year = digits(text, 12 + o, 4);
+    int hour = digits(text, 17 + o, 2);
+    int minute = digits(text, 20 + o, 2);
+    int second = digits(text, 23 + o, 2);
     if (dayName < 0
         || month < 1
         || day < 1

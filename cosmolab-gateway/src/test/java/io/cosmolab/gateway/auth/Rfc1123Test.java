@@ -48,6 +48,16 @@ class Rfc1123Test {
     assertThat(Rfc1123.parse(text)).isEqualTo(oracle(text));
   }
 
+  @Property(tries = 2000)
+  void everyDateAsTheJdkWritesIt_oneDigitDaysToo_isReadByPosition(
+      @ForAll @LongRange(min = -2_208_988_800L, max = 7_258_118_399L) long epochSecond) {
+    String text =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            Instant.ofEpochSecond(epochSecond).atOffset(ZoneOffset.UTC));
+    assertThat(Rfc1123.canonical(text)).as(text).isEqualTo(epochSecond);
+    assertThat(Rfc1123.parse(text)).isEqualTo(oracle(text));
+  }
+
   @Property(tries = 3000)
   void aDateWithOneCharacterChanged_readsAsTheFormatterReadsIt(
       @ForAll @LongRange(min = 0, max = 4_102_444_799L) long epochSecond,
@@ -57,13 +67,18 @@ class Rfc1123Test {
     text[at] = c;
     String changed = new String(text);
     assertThat(ours(changed)).as(changed).isEqualTo(oracle(changed));
+    if (at == 5) { // and with the day's first digit dropped, as a one-digit day
+      String shorter = changed.substring(0, 5) + changed.substring(6);
+      assertThat(ours(shorter)).as(shorter).isEqualTo(oracle(shorter));
+    }
   }
 
   @Test
   void textsOutsideTheSdksForm_areLeftToTheFormatter() {
     for (String text :
         new String[] {
-          "Fri, 4 Dec 2026 22:19:13 GMT", // one-digit day
+          " Fri, 4 Dec 2026 22:19:13 GMT", // a one-digit day after a space
+          "Fri,  4 Dec 2026 22:19:13 GMT", // the same, padded
           "Fri, 04 Dec 2026 22:19:13 +0100", // an offset
           "04 Dec 2026 22:19:13 GMT", // no day name
           "Mon, 04 Dec 2026 22:19:13 GMT", // a day name that disagrees
