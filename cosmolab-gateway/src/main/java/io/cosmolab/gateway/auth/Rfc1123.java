@@ -10,13 +10,13 @@ import java.time.format.DateTimeFormatter;
  * 22:19:13 GMT}.
  *
  * <p>Every SDK writes the one form {@code EEE, dd MMM yyyy HH:mm:ss GMT} (two-digit day, English
- * names, {@code GMT}: the Java SDK's {@code Utils.nowAsRFC1123}, JavaScript's {@code toUTCString}).
- * That form is read here by position, about a hundredth of what {@link
- * DateTimeFormatter#RFC_1123_DATE_TIME} costs, which made date parsing a tenth of a point read's
- * server time when clients' dates did not repeat. Anything else the RFC allows (a one-digit day, an
- * offset instead of {@code GMT}, no day name), and any text this form does not make an exact date
- * of (a day past its month's end, a day name that disagrees with the date), goes to the JDK's
- * formatter, which decides: so the two always agree (tested).
+ * names, {@code GMT}: the Java SDK's {@code Utils.nowAsRFC1123}, JavaScript's {@code toUTCString});
+ * the JDK's own {@link DateTimeFormatter#RFC_1123_DATE_TIME} writes a day below 10 with one digit.
+ * Both forms are read here by position, about a hundredth of what the formatter costs, which made
+ * date parsing a tenth of a point read's server time when clients' dates did not repeat. Anything
+ * else the RFC allows (an offset instead of {@code GMT}, no day name), and any text these forms do
+ * not make an exact date of (a day past its month's end, a day name that disagrees with the date),
+ * goes to the formatter, which decides: so the two always agree (tested).
  */
 final class Rfc1123 {
   private static final String DAYS = "MonTueWedThuFriSatSun";

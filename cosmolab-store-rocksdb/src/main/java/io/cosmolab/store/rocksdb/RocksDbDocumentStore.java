@@ -99,8 +99,10 @@ public final class RocksDbDocumentStore implements DocumentStore {
   static final String CLOSED_CLEANLY = "cosmolab-closed-cleanly";
 
   /**
-   * Free space a stalled store wants before it reopens: reopening flushes the log it replays, and
-   * reopening on a disk that is still full would only fail again.
+   * Free space a stalled store wants before it reopens, at least: reopening flushes the log it
+   * replays, and reopening on a disk that is still full would only fail again. A log larger than
+   * this (up to {@link RocksDatabase#MAX_TOTAL_WAL_BYTES} and a little over) raises it to the log's
+   * size ({@link #resumeFreeBytes}).
    */
   private static final long RESUME_FREE_BYTES = 32L << 20;
 
@@ -352,6 +354,23 @@ public final class RocksDbDocumentStore implements DocumentStore {
   }
 
   /**
+   * The free space a reopen wants: the log files' size (what it flushes), and no less than 32 MB.
+   */
+  private long resumeFreeBytes() {
+    long log = 0;
+    try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (f.getFileName().toString().endsWith(".log")) {
+          log += Files.size(f);
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      return RESUME_FREE_BYTES; // cannot tell: the fixed floor, as before
+    }
+    return Math.max(RESUME_FREE_BYTES, log);
+  }
+
+  /**
    * Reopens the database after a write failed for lack of space, if the disk has room again;
    * otherwise leaves it as it is, so the write fails again with RocksDB's no-space error.
    */
@@ -362,7 +381,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
         return;
       }
       if (space.isMaxAllowedSpaceReached()
-          || directory.toFile().getUsableSpace() < RESUME_FREE_BYTES) {
+          || directory.toFile().getUsableSpace() < resumeFreeBytes()) {
         if (live == null) {
           throw Failures.full(directory, "reopen it", "not tried: the disk is still full", usage());
         }
