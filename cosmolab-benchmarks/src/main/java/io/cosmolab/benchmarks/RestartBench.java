@@ -101,15 +101,12 @@ public final class RestartBench {
     }
   }
 
-  private static CosmosEngine open(Path dir) {
-    return CosmosEngine.builder()
-        .throttling(ThrottlingMode.OBSERVE)
-        .store(RocksDbDocumentStore.open(dir))
-        .build();
+  private static CosmosEngine engineOn(RocksDbDocumentStore store) {
+    return CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).store(store).build();
   }
 
   private static void fill(Path dir, int docs, int rewrites) {
-    try (CosmosEngine engine = open(dir)) {
+    try (CosmosEngine engine = engineOn(RocksDbDocumentStore.open(dir))) {
       Container c =
           engine
               .createDatabase("bench")
@@ -132,8 +129,7 @@ public final class RestartBench {
     long t0 = System.nanoTime();
     RocksDbDocumentStore store = RocksDbDocumentStore.open(dir);
     long opened = System.nanoTime();
-    try (CosmosEngine engine =
-        CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).store(store).build()) {
+    try (CosmosEngine engine = engineOn(store)) {
       Container c = engine.database("bench").container("c");
       int i = docs / 2;
       c.read(PartitionKeyValue.of("key-" + (i % 1000)), "d" + i);
