@@ -73,13 +73,19 @@ final class ChangeLogRetention {
    * that no sweep has dropped since, or 0: saved with the marks, so a restart drops them too.
    */
   long stragglersFrom() {
-    long lowest = stragglersFrom;
-    long retrying = retryingFrom;
-    if (retrying != 0) {
-      lowest = lowest == 0 ? retrying : Math.min(lowest, retrying);
-    }
+    return lowest(lowest(stragglersFrom, retryingFrom), lowestFailedDrop());
+  }
+
+  /** The lower of two LSNs where 0 means none. */
+  private static long lowest(long a, long b) {
+    return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+  }
+
+  /** The lowest LSN waiting in the failed drops' queue, or 0 when it is empty. */
+  private long lowestFailedDrop() {
+    long lowest = 0;
     for (Long lsn : failedDrops) {
-      lowest = lowest == 0 ? lsn : Math.min(lowest, lsn);
+      lowest = lowest(lowest, lsn);
     }
     return lowest;
   }
@@ -224,11 +230,8 @@ final class ChangeLogRetention {
     if (failedDrops.isEmpty()) {
       return;
     }
-    long lowest = Long.MAX_VALUE;
-    for (Long lsn : failedDrops) {
-      lowest = Math.min(lowest, lsn);
-    }
-    retryingFrom = lowest; // first: marks saved while they are out of the queue still name them
+    // first: marks saved while they are out of the queue still name them
+    retryingFrom = lowestFailedDrop();
     List<Long> lsns = new ArrayList<>();
     for (Long lsn; (lsn = failedDrops.poll()) != null; ) {
       lsns.add(lsn);

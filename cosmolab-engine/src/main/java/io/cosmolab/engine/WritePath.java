@@ -110,8 +110,13 @@ final class WritePath {
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
     this.standInRid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
-    this.standInSelf = container.selfLink() + "docs/" + standInRid + "/";
+    this.standInSelf = documentLink(standInRid);
     this.standInEtag = container.etag(0);
+  }
+
+  /** A document's {@code _self}: its container's link and its RID. */
+  private String documentLink(String rid) {
+    return container.selfLink() + "docs/" + rid + "/";
   }
 
   /** The LSN below which every write has finished. */
@@ -754,13 +759,13 @@ final class WritePath {
         if (self != null) {
           body.set("_self", self);
         } else {
-          body.put("_self", container.selfLink() + "docs/" + rid.textValue() + "/");
+          body.put("_self", documentLink(rid.textValue()));
         }
       } else {
         String docRid =
             ResourceIds.encode(ResourceIds.document(container.ridBytes(), nextSequence()));
         body.put("_rid", docRid);
-        body.put("_self", container.selfLink() + "docs/" + docRid + "/");
+        body.put("_self", documentLink(docRid));
       }
       String etag = container.etag(lsn);
       body.put("_etag", etag);

@@ -357,17 +357,24 @@ public final class RocksDbDocumentStore implements DocumentStore {
    * The free space a reopen wants: the log files' size (what it flushes), and no less than 32 MB.
    */
   private long resumeFreeBytes() {
-    long log = 0;
-    try (java.util.stream.Stream<Path> files = Files.list(directory)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (f.getFileName().toString().endsWith(".log")) {
-          log += Files.size(f);
-        }
-      }
+    try {
+      return Math.max(RESUME_FREE_BYTES, logBytes(directory));
     } catch (IOException | UncheckedIOException e) {
       return RESUME_FREE_BYTES; // cannot tell: the fixed floor, as before
     }
-    return Math.max(RESUME_FREE_BYTES, log);
+  }
+
+  /** The bytes of the write-ahead log's files ({@code *.log}) in a store's directory. */
+  static long logBytes(Path directory) throws IOException {
+    long bytes = 0;
+    try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (f.getFileName().toString().endsWith(".log")) {
+          bytes += Files.size(f);
+        }
+      }
+    }
+    return bytes;
   }
 
   /**

@@ -338,21 +338,12 @@ class RocksDbEngineTest {
       // RocksDB moves to a new log and flushes once the logs pass the bound, and deletes the old
       // logs when that flush ends, in the background: wait for it, up to 10 s
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      long logBytes = logBytes(data);
+      long logBytes = RocksDbDocumentStore.logBytes(data);
       while (logBytes >= 3 * bound && System.nanoTime() < deadline) {
         Thread.sleep(50);
-        logBytes = logBytes(data);
+        logBytes = RocksDbDocumentStore.logBytes(data);
       }
       assertThat(logBytes).as("write-ahead log bytes").isLessThan(3 * bound);
-    }
-  }
-
-  private static long logBytes(Path data) throws java.io.IOException {
-    try (var files = java.nio.file.Files.list(data)) {
-      return files
-          .filter(f -> f.toString().endsWith(".log"))
-          .mapToLong(f -> f.toFile().length())
-          .sum();
     }
   }
 }
