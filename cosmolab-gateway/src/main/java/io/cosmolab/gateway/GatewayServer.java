@@ -401,8 +401,9 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * How long a TLS handshake may take. Default 10 s. The JDK transport has no separate limit: its
-     * handshake counts against the request read timeout.
+     * How long a TLS handshake may take, on the Netty gateway and on the direct-mode listener.
+     * Default 10 s. The JDK transport has no separate limit: its handshake counts against the
+     * request read timeout.
      */
     public Builder tlsHandshakeTimeout(Duration timeout) {
       this.limits = limits.withTlsHandshakeTimeout(timeout);
@@ -552,6 +553,7 @@ public final class GatewayServer implements AutoCloseable {
               maxBody,
               server.connectionLimits().maxConnections(),
               limits.idleTimeout(),
+              limits.tlsHandshakeTimeout(),
               Math.max(1, Math.min(2, eventLoopThreads)));
     }
 

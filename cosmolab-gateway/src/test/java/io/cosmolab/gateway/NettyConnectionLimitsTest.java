@@ -43,8 +43,8 @@ class NettyConnectionLimitsTest extends ConnectionLimitsContract {
   }
 
   @Test
-  void aTlsHandshakeNeverStarted_isClosedAfterTheHandshakeTimeout(@TempDir Path certs)
-      throws Exception {
+  void aTlsHandshakeNeverStarted_isClosedAfterTheHandshakeTimeout_onBothListeners(
+      @TempDir Path certs) throws Exception {
     try (CosmosEngine engine = CosmosEngine.builder().build();
         GatewayServer server =
             GatewayServer.builder(engine)
@@ -53,9 +53,13 @@ class NettyConnectionLimitsTest extends ConnectionLimitsContract {
                 .tlsHandshakeTimeout(Duration.ofSeconds(1))
                 .requestReadTimeout(Duration.ofSeconds(60))
                 .start();
-        RawConnection c = new RawConnection(server.port())) {
+        RawConnection c = new RawConnection(server.port());
+        RawConnection direct = new RawConnection(server.directPort())) {
       long t0 = System.nanoTime();
       assertThat(c.awaitEnd(10_000)).isIn(Ending.CLOSED, Ending.RESET);
+      assertThat((System.nanoTime() - t0) / 1_000_000).isBetween(500L, 6_000L);
+      // direct mode's listener honours the same setting (it held a fixed 10 s before)
+      assertThat(direct.awaitEnd(10_000)).isIn(Ending.CLOSED, Ending.RESET);
       assertThat((System.nanoTime() - t0) / 1_000_000).isBetween(500L, 6_000L);
     }
   }

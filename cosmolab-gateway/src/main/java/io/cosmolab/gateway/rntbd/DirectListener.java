@@ -57,6 +57,8 @@ public final class DirectListener implements AutoCloseable {
    * Binds and starts serving.
    *
    * @param tls the server's TLS context (direct mode is TLS only: the SDK always connects with TLS)
+   * @param handshakeTimeout how long a TLS handshake may take (the gateway's {@code
+   *     tlsHandshakeTimeout})
    * @param maxPayloadBytes the largest request body accepted, as over HTTP
    * @param maxConnections connections served at once, at least 1 (the gateway's {@code
    *     --max-connections})
@@ -71,6 +73,7 @@ public final class DirectListener implements AutoCloseable {
       int maxPayloadBytes,
       int maxConnections,
       Duration idleTimeout,
+      Duration handshakeTimeout,
       int eventLoopThreads) {
     ConnectionCap cap = new ConnectionCap(maxConnections, true); // fails fast below 1
     EventLoopGroup boss = new NioEventLoopGroup(1);
@@ -91,7 +94,7 @@ public final class DirectListener implements AutoCloseable {
                     protected void initChannel(SocketChannel c) {
                       connections.add(c);
                       SslHandler ssl = tls.join().newHandler(c.alloc());
-                      ssl.setHandshakeTimeoutMillis(10_000);
+                      ssl.setHandshakeTimeoutMillis(handshakeTimeout.toMillis());
                       c.pipeline()
                           .addLast("tls", ssl)
                           .addLast(

@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.gateway.GatewayServer;
+import io.cosmolab.gateway.TlsSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.util.Map;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,15 +48,7 @@ class DirectListenerTest {
   record Answer(int status, Map<Integer, Object> tokens) {}
 
   private static SSLSocket connect() throws Exception {
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, new TrustManager[] {new TrustAll()}, null);
-    SSLSocket s =
-        (SSLSocket)
-            tls.getSocketFactory()
-                .createSocket(InetAddress.getLoopbackAddress(), server.directPort());
-    s.setSoTimeout(10_000);
-    s.startHandshake();
-    return s;
+    return TlsSockets.connect(server.directPort());
   }
 
   private static Answer read(InputStream in) throws IOException {
@@ -128,19 +116,6 @@ class DirectListenerTest {
       return false;
     } catch (IOException e) { // a reset, or TLS's close: closed all the same
       return true;
-    }
-  }
-
-  private static final class TrustAll implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }
