@@ -58,6 +58,20 @@ final class CommitGate {
     finish(firstLsn);
   }
 
+  /**
+   * The last LSN taken when no write is in progress (every write taken so far has finished, its
+   * indexes maintained), else -1: a mark a reader compares with {@link #quietSince} to learn that
+   * no write ran while it read.
+   */
+  synchronized long quietMark() {
+    return open.isEmpty() ? last : -1;
+  }
+
+  /** Whether no write has taken an LSN since {@link #quietMark()} returned {@code mark}. */
+  synchronized boolean quietSince(long mark) {
+    return mark >= 0 && last == mark;
+  }
+
   /** The highest LSN such that no write at or below it is still in progress. */
   long committed() {
     return committed;

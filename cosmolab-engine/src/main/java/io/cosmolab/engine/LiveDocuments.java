@@ -61,13 +61,47 @@ final class LiveDocuments {
    * whole or not at all); gone and expired ones are left out, the order is that of {@code ids}.
    */
   List<StoredDocument> byIds(String epk, List<String> ids, long now) {
-    List<StoredDocument> out = new ArrayList<>(ids.size());
-    for (StoredDocument d : store.getAll(epk, ids)) {
+    return unexpired(store.getAll(epk, ids), now);
+  }
+
+  /**
+   * A mark of a moment when no write is in progress, or -1 when one is: an ORDER BY page walks the
+   * index only between two quiet moments with no write in between ({@link #quietSince}), because a
+   * write that moves a document behind the walk's position would hide it from the page.
+   */
+  long quietMark() {
+    return writes.quietMark();
+  }
+
+  /** Whether no write has started since {@link #quietMark()} gave {@code mark}. */
+  boolean quietSince(long mark) {
+    return writes.quietSince(mark);
+  }
+
+  private List<StoredDocument> unexpired(List<StoredDocument> docs, long now) {
+    List<StoredDocument> out = new ArrayList<>(docs.size());
+    for (StoredDocument d : docs) {
       if (!ttl.isExpired(d, now)) {
         out.add(d);
       }
     }
     return out;
+  }
+
+  /**
+   * The documents of a path's index in ORDER BY order, a run at a time (see {@link
+   * ContainerIndex#ordered}), building the index if needed; null when it is gone meanwhile (a
+   * replace of the computed properties dropped it): then scan.
+   */
+  Iterator<ContainerIndex.Run> ordered(
+      List<String> path,
+      boolean ascending,
+      boolean fromStart,
+      com.fasterxml.jackson.databind.JsonNode from) {
+    if (!index.covers(path)) {
+      writes.buildIndex(path); // once; writes go on meanwhile, and maintain it after
+    }
+    return index.ordered(path, ascending, fromStart, from);
   }
 
   /** The predicates an index serves, of a query's index-servable conjuncts (none: a scan). */

@@ -40,6 +40,10 @@ import java.util.List;
  *     again from the sort keys, RID and JOIN index of the last row it returned: it keeps only the
  *     page + 1 rows after that position in a heap (TopK), over a stream of the scan, and a write
  *     that sorts before the position shifts no row.
+ *   - an ORDER BY of one indexed property path over the documents alone (no JOIN) reads the path's
+ *     index in sort order from the position's run of equal values (OrderedWalk), and the executor
+ *     streams what it reads (no heap): the page loads its own rows' documents and stops. Only while
+ *     no write runs (a mark before, a check after); a page during writes scans as above.
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
  *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
@@ -54,12 +58,12 @@ import java.util.List;
  *   - a streaming page pays for the documents between the previous page's last row and its own;
  *   - TOP or OFFSET/LIMIT without ORDER BY streams too: a later page re-reads the rows before it
  *     without paying for them again;
- *   - a whole-input shape (ORDER BY, GROUP BY, aggregates, DISTINCT) reads everything for its first
- *     row, so its first page pays for the whole scan and later pages for their returned rows only.
- *     On the service each partition returns its ORDER BY pages from the index, paying per page, and
- *     the SDK merges them; cosmolab merges on the server, where a page cannot know which documents
- *     an index would have read for it, so it charges the one pass up front. The later pages' CPU is
- *     real (they run the query again) but not billed twice.
+ *   - a walked ORDER BY (above) pays per page for the documents it loaded after its position, as
+ *     the service's index-served ORDER BY does;
+ *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT) reads
+ *     everything for its first row, so its first page pays for the whole scan and later pages for
+ *     their returned rows only. The later pages' CPU is real (they run the query again) but not
+ *     billed twice.
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
  * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
@@ -217,6 +221,119 @@ final class QueryRunner {
     List<io.cosmolab.query.plan.IndexPredicate> served = container.reads().served(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
+    // an ORDER BY of one indexed path reads the index in its order, from the position on, when
+    // no write runs meanwhile (OrderedWalk); else, or when one ran, the page scans
+    List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
+    PageRead read = null;
+    long quiet = walkPath == null ? -1 : container.reads().quietMark();
+    if (quiet >= 0) {
+      boolean ascending = query.ast().orderBy().get(0).ascending();
+      Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs =
+          container
+              .reads()
+              .ordered(
+                  walkPath,
+                  ascending,
+                  resume.after() == null,
+                  resume.after() == null ? null : resume.after().keys().get(0));
+      if (runs != null) {
+        read =
+            read(
+                request,
+                query,
+                targets,
+                scope,
+                exactEpk,
+                resume,
+                candidates,
+                new Walk(runs, walkPath, ascending, resume.after()),
+                now);
+        if (!container.reads().quietSince(quiet)) {
+          read = null; // a write may have moved a document behind the walk: scan
+        }
+      }
+    }
+    if (read == null) {
+      read = read(request, query, targets, scope, exactEpk, resume, candidates, null, now);
+    }
+    PageInput input = read.input();
+    List<JsonNode> page = read.rows();
+    double[] returned = read.returned();
+    double shared = read.shared();
+    long returnedBytes = read.returnedBytes();
+    Loaded start = read.start();
+    Loaded end = read.end();
+    String next = read.next();
+    ContainerScripts.UdfCalls udfs = read.udfs();
+    // A computed row (ORDER BY, aggregates, DISTINCT ...) is shared by the partitions in
+    // proportion to the bytes they loaded [I].
+    Loaded all = input.loaded();
+    long allBytes = all.total();
+    for (int i = 0; i < targets.size(); i++) {
+      returned[i] +=
+          allBytes == 0 ? (i == 0 ? shared : 0) : shared * all.bytes[i] / (double) allBytes;
+    }
+    double total = 0;
+    long loadedTotal = 0;
+    for (int i = 0; i < targets.size(); i++) {
+      long loaded = end.bytes[i] - start.bytes[i];
+      loadedTotal += loaded;
+      double charge = engine.costs().query(1, loaded, returned[i]);
+      if (i == 0) {
+        charge += engine.costs().udfCalls(udfs.calls()); // [A] the calls' time, to the first
+      }
+      container.spendQuery(targets.get(i), admissions[i], charge, now);
+      total += charge;
+    }
+    if (targets.isEmpty()) {
+      total = engine.costs().query(0, 0, 0);
+    }
+    long documents = end.documents - start.documents;
+    List<io.cosmolab.query.plan.IndexPredicate> usedIndexes =
+        candidates != null ? served : List.of();
+    QueryMetrics metrics =
+        new QueryMetrics(
+            targets.size(),
+            documents,
+            loadedTotal,
+            page.size(),
+            returnedBytes,
+            candidates != null ? documents : 0,
+            // worked out only for a request that asks for index metrics (about a tenth of an
+            // indexed point query's time when made for every page)
+            () ->
+                io.cosmolab.engine.query.IndexUtilization.of(
+                    predicates, usedIndexes, container.reads()::indexes, compositeOrderBy));
+    return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+  }
+
+  /** What reading one page found: its rows, where the next starts, what it loaded and returned. */
+  @SuppressWarnings(
+      "ArrayRecordComponent") // a private carrier; its array is filled once, read once
+  private record PageRead(
+      PageInput input,
+      List<JsonNode> rows,
+      double[] returned,
+      double shared,
+      long returnedBytes,
+      Loaded start,
+      Loaded end,
+      String next,
+      ContainerScripts.UdfCalls udfs) {}
+
+  /** Reads one page: its rows and the one after, walking the index when {@code walk} is given. */
+  private PageRead read(
+      QueryRequest request,
+      CompiledQuery query,
+      List<PartitionKeyRange> targets,
+      EpkRange scope,
+      String exactEpk,
+      Resume resume,
+      java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
+      Walk walk,
+      long now) {
+    boolean streaming = Resume.isStreaming(query.ast());
+    boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
     PageInput input =
         new PageInput(
             targets,
@@ -226,6 +343,7 @@ final class QueryRunner {
             streaming,
             !query.ast().orderBy().isEmpty(),
             candidates,
+            walk,
             now);
     int pageSize = request.pageSize();
     ContainerScripts.UdfCalls udfs = container.userFunctions();
@@ -244,11 +362,12 @@ final class QueryRunner {
               engine.clock().instant(),
               streaming ? -1 : (long) resume.offset() + pageSize + 1,
               udfs,
-              resume.after());
+              resume.after(),
+              input.walks());
       // skip what earlier pages returned; the work of reading it is theirs
       Loaded before = input.loaded();
       Executor.Output row = rows.next();
-      if (resume.after() != null) {
+      if (resume.after() != null && !input.walks()) {
         before = input.loaded(); // re-read to find the rows after the position: the first page's
       }
       int skipped = 0;
@@ -308,47 +427,34 @@ final class QueryRunner {
     } catch (QueryException e) {
       throw asCosmos(e);
     }
-    // A computed row (ORDER BY, aggregates, DISTINCT ...) is shared by the partitions in
-    // proportion to the bytes they loaded [I].
-    Loaded all = input.loaded();
-    long allBytes = all.total();
-    for (int i = 0; i < targets.size(); i++) {
-      returned[i] +=
-          allBytes == 0 ? (i == 0 ? shared : 0) : shared * all.bytes[i] / (double) allBytes;
-    }
-    double total = 0;
-    long loadedTotal = 0;
-    for (int i = 0; i < targets.size(); i++) {
-      long loaded = end.bytes[i] - start.bytes[i];
-      loadedTotal += loaded;
-      double charge = engine.costs().query(1, loaded, returned[i]);
-      if (i == 0) {
-        charge += engine.costs().udfCalls(udfs.calls()); // [A] the calls' time, to the first
-      }
-      container.spendQuery(targets.get(i), admissions[i], charge, now);
-      total += charge;
-    }
-    if (targets.isEmpty()) {
-      total = engine.costs().query(0, 0, 0);
-    }
-    long documents = end.documents - start.documents;
-    List<io.cosmolab.query.plan.IndexPredicate> usedIndexes =
-        candidates != null ? served : List.of();
-    QueryMetrics metrics =
-        new QueryMetrics(
-            targets.size(),
-            documents,
-            loadedTotal,
-            page.size(),
-            returnedBytes,
-            candidates != null ? documents : 0,
-            // worked out only for a request that asks for index metrics (about a tenth of an
-            // indexed point query's time when made for every page)
-            () ->
-                io.cosmolab.engine.query.IndexUtilization.of(
-                    predicates, usedIndexes, container.reads()::indexes, compositeOrderBy));
-    return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
+    return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
   }
+
+  /**
+   * The property path whose index an ORDER BY page can walk in sort order ({@link OrderedWalk}), or
+   * null: one ORDER BY item, a property path of the documents (no array position, no score), over
+   * the documents alone (no JOIN, no FROM path), on a path the indexing policy indexes.
+   */
+  private List<String> walkablePath(io.cosmolab.query.ast.Query q) {
+    if (q.orderBy().size() != 1
+        || q.from().size() != 1
+        || q.orderBy().get(0).kind() != io.cosmolab.query.ast.Query.Kind.KEY
+        || !(q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased from)
+        || !(from.collection() instanceof io.cosmolab.query.ast.Query.Collection.Path p)
+        || !p.segments().isEmpty()) {
+      return null;
+    }
+    List<String> path =
+        io.cosmolab.query.plan.IndexPredicate.path(q.orderBy().get(0).expression(), from.alias());
+    return path != null && !path.isEmpty() && container.reads().indexes(path) ? path : null;
+  }
+
+  /** What a page walks in ORDER BY order: the index's runs, its path, direction and position. */
+  private record Walk(
+      Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs,
+      List<String> path,
+      boolean ascending,
+      Executor.After position) {}
 
   /**
    * The service serves ORDER BY from its indexes, so it refuses what they cannot serve [D]
@@ -434,6 +540,7 @@ final class QueryRunner {
     private final boolean streaming;
     private final boolean ordered;
     private final java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates;
+    private final Walk walk;
     private final long now;
     private final long[] bytes;
     private long documents;
@@ -447,6 +554,7 @@ final class QueryRunner {
         boolean streaming,
         boolean ordered,
         java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
+        Walk walk,
         long now) {
       this.targets = targets;
       this.scope = scope;
@@ -455,12 +563,18 @@ final class QueryRunner {
       this.streaming = streaming;
       this.ordered = ordered;
       this.candidates = candidates;
+      this.walk = walk;
       this.now = now;
       this.bytes = new long[targets.size()];
     }
 
     Loaded loaded() {
       return new Loaded(bytes.clone(), documents);
+    }
+
+    /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */
+    boolean walks() {
+      return walk != null;
     }
 
     /** The document a streaming query's row came from: the last one it read. */
@@ -479,7 +593,7 @@ final class QueryRunner {
 
     @Override
     public Iterator<Executor.Input> iterator() {
-      Iterator<StoredDocument> docs = candidates != null ? hits() : scan();
+      Iterator<StoredDocument> docs = walk != null ? walk() : candidates != null ? hits() : scan();
       return new Iterator<>() {
         @Override
         public boolean hasNext() {
@@ -502,6 +616,20 @@ final class QueryRunner {
               d.body(), ResourceIds.documentPart(d.body().get("_rid").textValue()));
         }
       };
+    }
+
+    /** The index's documents in scope (and among the candidates), in ORDER BY order. */
+    private Iterator<StoredDocument> walk() {
+      return new OrderedWalk(
+          walk.runs(),
+          walk.path(),
+          walk.ascending(),
+          ref ->
+              scope.contains(ref.epk())
+                  && (exactEpk == null || exactEpk.equals(ref.epk()))
+                  && (candidates == null || candidates.contains(ref)),
+          (epk, ids) -> container.reads().byIds(epk, ids, now),
+          walk.position());
     }
 
     private boolean wanted(String epk, String id) {

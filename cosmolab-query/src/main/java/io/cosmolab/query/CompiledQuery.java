@@ -200,8 +200,24 @@ public final class CompiledQuery {
       long rowsWanted,
       io.cosmolab.query.exec.UserFunctions udfs,
       Executor.After after) {
+    return open(inputs, now, rowsWanted, udfs, after, false);
+  }
+
+  /**
+   * As {@link #open(Iterable, Instant, long, io.cosmolab.query.exec.UserFunctions,
+   * Executor.After)}; with {@code inOrder}, the inputs arrive in the ORDER BY's order already and
+   * are streamed, not sorted (see {@link Executor#open(Query, Iterable, long, Executor.After,
+   * boolean)}).
+   */
+  public Executor.Cursor open(
+      Iterable<Executor.Input> inputs,
+      Instant now,
+      long rowsWanted,
+      io.cosmolab.query.exec.UserFunctions udfs,
+      Executor.After after,
+      boolean inOrder) {
     return new Executor(parameters, now, Executor.DEFAULT_WORK_LIMIT, udfs, search)
-        .open(query, inputs, rowsWanted, after);
+        .open(query, inputs, rowsWanted, after, inOrder);
   }
 
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */

@@ -54,6 +54,20 @@ public final class ContainerIndex {
   /** A document's key in the store. */
   public record DocRef(String epk, String id) {}
 
+  /**
+   * Documents an ORDER BY walk of a path yields together ({@link #ordered}): those without a value
+   * at the path, those with one equal scalar value, or those with an array or object there (whose
+   * values differ: the reader sorts them).
+   */
+  public record Run(Kind kind, JsonNode value, Set<DocRef> refs) {
+    /** Which documents a run holds. */
+    public enum Kind {
+      UNDEFINED,
+      VALUE,
+      CONTAINERS
+    }
+  }
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private volatile IndexingPolicy policy;
@@ -61,15 +75,23 @@ public final class ContainerIndex {
       io.cosmolab.query.ComputedProperties.NONE;
   private final Map<List<String>, PathIndex> byPath = new ConcurrentHashMap<>();
 
-  /** The index of one path: documents by value; usable once the fill completed. */
+  /**
+   * The index of one path: documents by scalar value, and the documents with no value or an array
+   * or object there (for ORDER BY, which returns those too); usable once the fill completed.
+   */
   private static final class PathIndex {
-    /** The value a document has at the path: its property, or a computed property's value. */
+    /**
+     * The value a document has at the path (null: none): its property, or a computed property's
+     * value.
+     */
     final java.util.function.Function<JsonNode, JsonNode> valueOf;
 
     /** The computed properties whose definition it holds values of (null: a stored path). */
     final io.cosmolab.query.ComputedProperties definitions;
 
     final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
+    final Set<DocRef> undefined = ConcurrentHashMap.newKeySet();
+    final Set<DocRef> containers = ConcurrentHashMap.newKeySet();
     volatile boolean complete;
     // while filling: the LSN of the last write that maintained each document (guarded by this)
     private Map<DocRef, Long> maintained = new HashMap<>();
@@ -97,15 +119,22 @@ public final class ContainerIndex {
       if (after != null) {
         replace(null, after);
       }
-      if (before != null && !sameValue(before, after)) {
+      if (before != null
+          && (after == null
+              || !sameEntry(valueOf.apply(before.body()), valueOf.apply(after.body())))) {
         replace(before, null);
       }
     }
 
-    private boolean sameValue(StoredDocument before, StoredDocument after) {
-      JsonNode was = valueOf.apply(before.body());
-      JsonNode is = after == null ? null : valueOf.apply(after.body());
-      return was != null && is != null && Values.ORDER.compare(was, is) == 0;
+    /** Whether two values put a document in the same entry: one value, or the same set. */
+    private static boolean sameEntry(JsonNode was, JsonNode is) {
+      if (was == null || is == null) {
+        return was == null && is == null;
+      }
+      if (was.isContainerNode() || is.isContainerNode()) {
+        return was.isContainerNode() && is.isContainerNode();
+      }
+      return Values.ORDER.compare(was, is) == 0;
     }
 
     /** A version the fill's scan found, unless a write already maintained a newer one. */
@@ -124,20 +153,32 @@ public final class ContainerIndex {
     private void replace(StoredDocument before, StoredDocument after) {
       JsonNode was = before == null ? null : valueOf.apply(before.body());
       JsonNode is = after == null ? null : valueOf.apply(after.body());
-      if (was != null && is != null && Values.ORDER.compare(was, is) == 0) {
-        return; // same entry
+      if (before != null && after != null && sameEntry(was, is)) {
+        return;
       }
-      if (is != null) {
-        byValue
-            .computeIfAbsent(is, k -> ConcurrentHashMap.newKeySet())
-            .add(new DocRef(after.epk(), after.id()));
+      if (after != null) {
+        DocRef ref = new DocRef(after.epk(), after.id());
+        if (is == null) {
+          undefined.add(ref);
+        } else if (is.isContainerNode()) {
+          containers.add(ref);
+        } else {
+          byValue.computeIfAbsent(is, k -> ConcurrentHashMap.newKeySet()).add(ref);
+        }
       }
-      if (was != null) {
-        Set<DocRef> refs = byValue.get(was);
-        if (refs != null) {
-          refs.remove(new DocRef(before.epk(), before.id()));
-          if (refs.isEmpty()) {
-            byValue.remove(was);
+      if (before != null) {
+        DocRef ref = new DocRef(before.epk(), before.id());
+        if (was == null) {
+          undefined.remove(ref);
+        } else if (was.isContainerNode()) {
+          containers.remove(ref);
+        } else {
+          Set<DocRef> refs = byValue.get(was);
+          if (refs != null) {
+            refs.remove(ref);
+            if (refs.isEmpty()) {
+              byValue.remove(was);
+            }
           }
         }
       }
@@ -341,8 +382,7 @@ public final class ContainerIndex {
   private static JsonNode computedValue(
       io.cosmolab.query.ComputedProperties cp, String name, JsonNode doc) {
     try {
-      JsonNode v = cp.valueOf(name, doc);
-      return v == null || v.isContainerNode() ? null : v;
+      return cp.valueOf(name, doc);
     } catch (io.cosmolab.query.QueryException e) {
       return null;
     }
@@ -352,11 +392,102 @@ public final class ContainerIndex {
     return NODES.arrayNode();
   }
 
-  private static JsonNode valueAt(JsonNode doc, List<String> path) {
+  /**
+   * The value at a property path in a document, as a query reads {@code c.a.b}: null when a
+   * property is missing or a step is not an object.
+   */
+  public static JsonNode valueAt(JsonNode doc, List<String> path) {
     JsonNode v = doc;
     for (String s : path) {
       v = v == null || !v.isObject() ? null : v.get(s);
     }
-    return v == null || v.isContainerNode() ? null : v;
+    return v;
+  }
+
+  /**
+   * The documents of a path's index in ORDER BY order of their values, a run at a time: ascending,
+   * those without a value, then each scalar value's, then those with an array or object there;
+   * descending, all reversed. The walk starts at the run that holds {@code from}, the first sort
+   * key of the row an earlier page ended at (null: undefined), or at the beginning when {@code
+   * fromStart}. Null when the path has no complete index (then scan).
+   *
+   * <p>Weakly consistent, like every lookup: a document written meanwhile may be in the run of its
+   * old value, of its new one, or of both, so the reader checks each document it loads against its
+   * run. A run's set is live: copy what is needed of it.
+   */
+  public Iterator<Run> ordered(
+      List<String> path, boolean ascending, boolean fromStart, JsonNode from) {
+    PathIndex built = byPath.get(path);
+    if (built == null || !built.complete || stale(built)) {
+      return null;
+    }
+    int region = fromStart ? -1 : from == null ? 0 : from.isContainerNode() ? 2 : 1;
+    List<Iterator<Run>> parts = new java.util.ArrayList<>(3);
+    Run none = new Run(Run.Kind.UNDEFINED, null, built.undefined);
+    Run others = new Run(Run.Kind.CONTAINERS, null, built.containers);
+    if (ascending) {
+      if (region <= 0) {
+        parts.add(List.of(none).iterator());
+      }
+      if (region <= 1) {
+        NavigableMap<JsonNode, Set<DocRef>> values =
+            region == 1 ? built.byValue.tailMap(from, true) : built.byValue;
+        parts.add(runs(values));
+      }
+      parts.add(List.of(others).iterator());
+    } else {
+      if (region == -1 || region == 2) {
+        parts.add(List.of(others).iterator());
+      }
+      if (region != 0) {
+        NavigableMap<JsonNode, Set<DocRef>> values =
+            region == 1 ? built.byValue.headMap(from, true) : built.byValue;
+        parts.add(runs(values.descendingMap()));
+      }
+      parts.add(List.of(none).iterator());
+    }
+    return concat(parts);
+  }
+
+  /**
+   * The iterators one after another, each read only as far as asked (a stream's flatMap would read
+   * a whole part into a buffer on the first request).
+   */
+  private static Iterator<Run> concat(List<Iterator<Run>> parts) {
+    return new Iterator<>() {
+      private int part;
+
+      @Override
+      public boolean hasNext() {
+        while (part < parts.size() && !parts.get(part).hasNext()) {
+          part++;
+        }
+        return part < parts.size();
+      }
+
+      @Override
+      public Run next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return parts.get(part).next();
+      }
+    };
+  }
+
+  private static Iterator<Run> runs(NavigableMap<JsonNode, Set<DocRef>> values) {
+    Iterator<Map.Entry<JsonNode, Set<DocRef>>> entries = values.entrySet().iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public Run next() {
+        Map.Entry<JsonNode, Set<DocRef>> e = entries.next();
+        return new Run(Run.Kind.VALUE, e.getKey(), e.getValue());
+      }
+    };
   }
 }

@@ -193,10 +193,26 @@ public final class Executor {
    * from its start when {@code after} is null; {@code rowsWanted} counts from the position.
    */
   public Cursor open(Query q, Iterable<Input> inputs, long rowsWanted, After after) {
+    return open(q, inputs, rowsWanted, after, false);
+  }
+
+  /**
+   * As {@link #open(Query, Iterable, long, After)}; with {@code inOrder}, the inputs arrive in the
+   * query's ORDER BY order already (keys, then {@link Input#order()} as the tie-breaker), so the
+   * rows are not sorted but streamed, and a page reads only as far as its rows. Only for a plain
+   * ORDER BY ({@link #resumesBySortKey}) of one item over one source (no JOIN): each input then
+   * makes at most one row, whose key is the input's. An input out of order fails the query.
+   */
+  public Cursor open(
+      Query q, Iterable<Input> inputs, long rowsWanted, After after, boolean inOrder) {
     if (after != null && !resumesBySortKey(q)) {
       throw new IllegalArgumentException("only a plain ORDER BY query resumes by its sort keys");
     }
-    Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after);
+    if (inOrder && (!resumesBySortKey(q) || q.orderBy().size() != 1 || q.from().size() != 1)) {
+      throw new IllegalArgumentException(
+          "only a plain ORDER BY of one item over one source reads its inputs in order");
+    }
+    Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after, inOrder);
     return () -> {
       Keyed<JsonNode> r = results.next();
       return r == null ? null : new Output(r.item(), r.order(), r.keys(), r.index());
@@ -223,7 +239,7 @@ public final class Executor {
   /** The result values of {@code q} under the enclosing bindings {@code outer}. */
   Operator<JsonNode> open(
       Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, long rowsWanted) {
-    Operator<Keyed<JsonNode>> results = pipeline(q, outer, inputs, rowsWanted, null);
+    Operator<Keyed<JsonNode>> results = pipeline(q, outer, inputs, rowsWanted, null, false);
     return () -> {
       Keyed<JsonNode> r = results.next();
       return r == null ? null : r.item();
@@ -248,7 +264,12 @@ public final class Executor {
   }
 
   private Operator<Keyed<JsonNode>> pipeline(
-      Query q, Map<String, JsonNode> outer, Iterable<Input> inputs, long rowsWanted, After after) {
+      Query q,
+      Map<String, JsonNode> outer,
+      Iterable<Input> inputs,
+      long rowsWanted,
+      After after,
+      boolean inOrder) {
     // the bounds are read first: a bad TOP or OFFSET fails the query even over no rows
     long skip = q.offset() == null ? 0 : count(q.offset(), "OFFSET");
     long take = q.offset() == null ? Long.MAX_VALUE : count(q.limit(), "LIMIT");
@@ -278,7 +299,7 @@ public final class Executor {
       rows = q.where() == null ? corpus : new Filter(corpus, expressions.of(q.where()));
     }
     Operator<Keyed<JsonNode>> results;
-    long sortBound = sortBound(q, skip, take, rowsWanted);
+    long sortBound = inOrder ? IN_ORDER : sortBound(q, skip, take, rowsWanted);
     // the projection is made once per query, so a subquery opened for each row walks no AST
     if (!q.groupBy().isEmpty() || projection.aggregating()) {
       results =
@@ -355,10 +376,16 @@ public final class Executor {
       return new RankSort<>(items, ranking, budget);
     }
     Comparator<Keyed<?>> order = order(q.orderBy(), parameters);
+    if (bound == IN_ORDER) {
+      return new InOrder<>(items, order);
+    }
     return bound < 0
         ? new Sort<>(items, order, budget)
         : new TopK<>(items, order, (int) Math.min(Integer.MAX_VALUE, bound), budget);
   }
+
+  /** The sort bound that says the inputs arrive sorted: nothing to hold, nothing to sort. */
+  private static final long IN_ORDER = -2;
 
   /**
    * How many sorted items the query can use, or -1 when all: OFFSET plus the fewest of LIMIT, TOP

@@ -1,0 +1,192 @@
+package io.cosmolab.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.batch.BatchOperation;
+import io.cosmolab.engine.index.ContainerIndex;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.resource.ResourceIds;
+import io.cosmolab.engine.time.ManualClock;
+import io.cosmolab.query.exec.Values;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An ORDER BY of one indexed path reads the index in sort order ({@link OrderedWalk}): its pages
+ * are the model's order of the documents (values across types, ties by RID), each page loads what
+ * its rows need rather than the container, and a page sees a batch whole or not at all.
+ */
+class OrderedWalkTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** A value of every kind ORDER BY orders, with ties: missing, null, booleans, numbers, ... */
+  private static void randomValue(ObjectNode doc, Random random) {
+    switch (random.nextInt(9)) {
+      case 0 -> {} // undefined
+      case 1 -> doc.putNull("v");
+      case 2 -> doc.put("v", random.nextBoolean());
+      case 3 -> doc.put("v", random.nextInt(5));
+      case 4 -> doc.put("v", random.nextInt(5) + 0.5);
+      case 5 -> doc.put("v", "s" + random.nextInt(5));
+      case 6 -> doc.putArray("v").add(random.nextInt(3));
+      case 7 -> doc.putObject("v").put("x", random.nextInt(3));
+      default -> doc.putObject("w").put("v", 1); // v undefined, another property there
+    }
+  }
+
+  @Test
+  void pages_areTheModelsOrder_forEveryKindOfValue_inBothDirections_withFiltersAndTop() {
+    for (long seed = 1; seed <= 6; seed++) {
+      Random random = new Random(seed);
+      Container c = Engines.container(ManualClock.startingAtEpoch2026(), seed % 2 == 0 ? 4 : 1);
+      for (int i = 0; i < 120; i++) {
+        ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
+        doc.put("n", random.nextInt(10));
+        randomValue(doc, random);
+        c.create(doc);
+      }
+      // rewrite some, so RIDs and values no longer follow creation order
+      for (int i = 0; i < 40; i++) {
+        ObjectNode doc = NODES.objectNode().put("id", "d" + random.nextInt(120)).put("pk", "moved");
+        doc.put("n", random.nextInt(10));
+        randomValue(doc, random);
+        c.upsert(doc);
+      }
+      List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+      for (boolean ascending : new boolean[] {true, false}) {
+        String dir = ascending ? "" : " DESC";
+        check(c, stored, "SELECT VALUE c.id FROM c ORDER BY c.v" + dir, ascending, d -> true, -1);
+        check(
+            c,
+            stored,
+            "SELECT VALUE c.id FROM c WHERE c.n > 3 ORDER BY c.v" + dir,
+            ascending,
+            d -> d.get("n").asInt() > 3,
+            -1);
+        check(
+            c,
+            stored,
+            "SELECT VALUE c.id FROM c WHERE c.pk = 'k2' ORDER BY c.v" + dir,
+            ascending,
+            d -> d.get("pk").asText().equals("k2"),
+            -1);
+        check(
+            c,
+            stored,
+            "SELECT TOP 17 VALUE c.id FROM c ORDER BY c.v" + dir,
+            ascending,
+            d -> true,
+            17);
+      }
+    }
+  }
+
+  private static void check(
+      Container c,
+      List<JsonNode> stored,
+      String text,
+      boolean ascending,
+      Predicate<JsonNode> where,
+      int top) {
+    Comparator<JsonNode> order =
+        Comparator.<JsonNode, JsonNode>comparing(
+                d -> ContainerIndex.valueAt(d, List.of("v")), Values.ORDER)
+            .thenComparingLong(d -> ResourceIds.documentPart(d.get("_rid").asText()));
+    List<JsonNode> expected =
+        stored.stream()
+            .filter(where)
+            .sorted(ascending ? order : order.reversed())
+            .limit(top < 0 ? Long.MAX_VALUE : top)
+            .map(d -> d.get("id"))
+            .toList();
+    for (int pageSize : new int[] {1, 3, 50}) {
+      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+          .as("%s in pages of %d", text, pageSize)
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aPage_loadsTheDocumentsOfItsRows_notTheContainer() {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 4);
+    for (int i = 0; i < 2000; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k" + (i % 50)).put("n", i));
+    }
+    QueryRequest q = QueryRequest.of("SELECT c.id, c.n FROM c ORDER BY c.n DESC");
+    QueryPage first = c.query(q.withMaxItemCount(10));
+    assertThat(first.rows()).extracting(r -> r.get("n").asInt()).startsWith(1999, 1998);
+    // the documents of the page's 10 rows, not 2,000 (the one after them is the next page's)
+    assertThat(first.metrics().documentsLoaded()).isEqualTo(10);
+    QueryPage second = c.query(q.withMaxItemCount(10).withContinuation(first.continuation()));
+    assertThat(second.rows()).extracting(r -> r.get("n").asInt()).startsWith(1989);
+    assertThat(second.metrics().documentsLoaded()).isLessThanOrEqualTo(12);
+  }
+
+  @Test
+  void aPage_seesABatchWholeOrNotAtAll_thoughItsDocumentsSitInRunsFarApart() throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 200; i++) {
+      c.create(NODES.objectNode().put("id", "x" + i).put("pk", "x").put("v", i * 10 + 5));
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                // a and b always carry the same generation, at values far apart in the order
+                for (int gen = 0; gen < 400 && !stop.get(); gen++) {
+                  List<BatchOperation> both = new ArrayList<>();
+                  both.add(pair("a", gen, gen % 100 * 10));
+                  both.add(pair("b", gen, 1999 - gen % 100 * 10));
+                  c.executeBatch(PartitionKeyValue.of("x"), both);
+                }
+              } catch (Throwable t) {
+                failed.set(t);
+              }
+            });
+    c.executeBatch(PartitionKeyValue.of("x"), List.of(pair("a", -1, 0), pair("b", -1, 1999)));
+    writer.start();
+    try {
+      int pages = 0;
+      while (writer.isAlive() || pages < 20) {
+        QueryPage page =
+            c.query(
+                QueryRequest.of("SELECT c.id, c.gen FROM c ORDER BY c.v").withMaxItemCount(500));
+        JsonNode a = null;
+        JsonNode b = null;
+        for (JsonNode row : page.rows()) {
+          if (row.get("id").asText().equals("a")) {
+            a = row;
+          } else if (row.get("id").asText().equals("b")) {
+            b = row;
+          }
+        }
+        assertThat(a).as("a is in the page").isNotNull();
+        assertThat(b).as("b is in the page").isNotNull();
+        assertThat(a.get("gen")).as("one batch's a and b").isEqualTo(b.get("gen"));
+        pages++;
+      }
+    } finally {
+      stop.set(true);
+      writer.join(30_000);
+    }
+    assertThat(failed.get()).isNull();
+  }
+
+  private static BatchOperation pair(String id, int gen, int v) {
+    return new BatchOperation.Upsert(
+        NODES.objectNode().put("id", id).put("pk", "x").put("gen", gen).put("v", v), null);
+  }
+}
