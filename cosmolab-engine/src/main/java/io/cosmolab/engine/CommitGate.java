@@ -20,6 +20,7 @@ import java.util.TreeSet;
  */
 final class CommitGate {
   private long last; // guarded by this
+  private long takes; // guarded by this: LSNs ever taken, given back or not (quiet marks)
   private final TreeSet<Long> open = new TreeSet<>(); // first LSN of each open transaction
   private volatile long committed;
 
@@ -33,6 +34,7 @@ final class CommitGate {
 
   /** The next LSN; {@code first} says it opens a transaction (which must then be finished). */
   synchronized long take(boolean first) {
+    takes++;
     long lsn = ++last;
     marks.coverLsn(lsn); // saved before any commit can use it
     if (first) {
@@ -48,28 +50,34 @@ final class CommitGate {
   }
 
   /**
-   * Closes a transaction that wrote nothing: its LSNs are given back when no later one was taken
-   * (so a failed write leaves no trace), else they stay a gap.
+   * Closes a transaction that wrote nothing: its {@code count} LSNs, {@code firstLsn} to {@code
+   * lastLsn}, are given back when they are the last ones taken and no other transaction's came
+   * between them (so a failed write leaves no trace), else they stay a gap. (A batch takes an LSN
+   * per operation, and a write to another partition may take one between two of them: giving the
+   * range back then would hand that write's committed LSN out again.)
    */
-  synchronized void abandon(long firstLsn, long lastLsn) {
-    if (lastLsn == last) {
+  synchronized void abandon(long firstLsn, long lastLsn, int count) {
+    if (lastLsn == last && lastLsn - firstLsn + 1 == count) {
       last = firstLsn - 1;
     }
     finish(firstLsn);
   }
 
   /**
-   * The last LSN taken when no write is in progress (every write taken so far has finished, its
-   * indexes maintained), else -1: a mark a reader compares with {@link #quietSince} to learn that
-   * no write ran while it read.
+   * The count of LSNs taken when no write is in progress (every write taken so far has finished,
+   * its indexes maintained), else -1: a mark a reader compares with {@link #quietSince} to learn
+   * that no write ran while it read.
    */
   synchronized long quietMark() {
-    return open.isEmpty() ? last : -1;
+    return open.isEmpty() ? takes : -1;
   }
 
-  /** Whether no write has taken an LSN since {@link #quietMark()} returned {@code mark}. */
+  /**
+   * Whether no write has taken an LSN since {@link #quietMark()} returned {@code mark}: counted, so
+   * a write whose LSNs were given back still counts.
+   */
   synchronized boolean quietSince(long mark) {
-    return mark >= 0 && last == mark;
+    return mark >= 0 && takes == mark;
   }
 
   /** The highest LSN such that no write at or below it is still in progress. */

@@ -474,6 +474,7 @@ final class WritePath {
     private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
     private long firstLsn; // positions in the change log (the commit gate's)
     private long lastLsn;
+    private int lsnCount; // LSNs this transaction took: others' may lie between its first and last
     private long firstRangeLsn; // LSNs in the partition's own numbering (what clients see)
     private long lastRangeLsn;
 
@@ -535,6 +536,7 @@ final class WritePath {
         firstRangeLsn = rangeLsn;
       }
       lastLsn = lsn;
+      lsnCount++;
       lastRangeLsn = rangeLsn;
       return lsn;
     }
@@ -882,6 +884,7 @@ final class WritePath {
         partition.commitLsns(); // before the gate: a reader that sees the write sees its LSN
         gate.finish(firstLsn);
         firstLsn = 0; // committed: a later abandon() must not give its LSNs back
+        lsnCount = 0;
       }
       if (!superseded.isEmpty()) {
         retention.dropAfter(superseded);
@@ -895,8 +898,9 @@ final class WritePath {
     void abandon() {
       if (firstLsn != 0) {
         partition.giveBackLsns(firstRangeLsn);
-        gate.abandon(firstLsn, lastLsn);
+        gate.abandon(firstLsn, lastLsn, lsnCount);
         firstLsn = 0;
+        lsnCount = 0;
         lastRangeLsn = 0;
       }
     }
