@@ -59,7 +59,9 @@ import java.util.List;
  *   - TOP or OFFSET/LIMIT without ORDER BY streams too: a later page re-reads the rows before it
  *     without paying for them again;
  *   - a walked ORDER BY (above) pays per page for the documents it loaded after its position, as
- *     the service's index-served ORDER BY does;
+ *     the service's index-served ORDER BY does; a page of such a query that scans instead (a write
+ *     ran) pays for its rows' documents, so walked and scanned pages add up to one pass at most
+ *     (less the documents a filter rejected on the scanned pages);
  *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT) reads
  *     everything for its first row, so its first page pays for the whole scan and later pages for
  *     their returned rows only. The later pages' CPU is real (they run the query again) but not
@@ -247,6 +249,7 @@ final class QueryRunner {
                 resume,
                 candidates,
                 new Walk(runs, walkPath, ascending, resume.after()),
+                false,
                 now);
         if (!container.reads().quietSince(quiet)) {
           read = null; // a write may have moved a document behind the walk: scan
@@ -254,7 +257,20 @@ final class QueryRunner {
       }
     }
     if (read == null) {
-      read = read(request, query, targets, scope, exactEpk, resume, candidates, null, now);
+      // a query that can walk is charged as a walk would be, whether this page walked or not: the
+      // pages of one query may do either, and must add up to one pass
+      read =
+          read(
+              request,
+              query,
+              targets,
+              scope,
+              exactEpk,
+              resume,
+              candidates,
+              null,
+              walkPath != null,
+              now);
     }
     PageInput input = read.input();
     List<JsonNode> page = read.rows();
@@ -321,7 +337,12 @@ final class QueryRunner {
       String next,
       ContainerScripts.UdfCalls udfs) {}
 
-  /** Reads one page: its rows and the one after, walking the index when {@code walk} is given. */
+  /**
+   * Reads one page: its rows and the one after, walking the index when {@code walk} is given. With
+   * {@code chargeLikeAWalk}, a scanned ORDER BY page is charged for its rows' documents only, as a
+   * walk would have loaded them (less the documents a filter rejected between them), not for the
+   * whole scan on its first page.
+   */
   private PageRead read(
       QueryRequest request,
       CompiledQuery query,
@@ -331,6 +352,7 @@ final class QueryRunner {
       Resume resume,
       java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
       Walk walk,
+      boolean chargeLikeAWalk,
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
@@ -344,10 +366,12 @@ final class QueryRunner {
             !query.ast().orderBy().isEmpty(),
             candidates,
             walk,
+            chargeLikeAWalk,
             now);
     int pageSize = request.pageSize();
     ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
+    List<Long> rowRids = new ArrayList<>(); // an ORDER BY's rows' inputs: their RID parts
     double[] returned = new double[Math.max(1, targets.size())];
     double shared = 0;
     long returnedBytes = 0;
@@ -409,6 +433,7 @@ final class QueryRunner {
           if (bySortKey) {
             position = Executor.After.of(row, returnedBefore + page.size());
           }
+          rowRids.add(row.order());
         }
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
@@ -426,6 +451,10 @@ final class QueryRunner {
       }
     } catch (QueryException e) {
       throw asCosmos(e);
+    }
+    if (chargeLikeAWalk) {
+      start = new Loaded(new long[targets.size()], 0);
+      end = input.loadedBy(rowRids);
     }
     return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
   }
@@ -542,6 +571,8 @@ final class QueryRunner {
     private final java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates;
     private final Walk walk;
     private final long now;
+    // with chargeLikeAWalk: each document read, by its RID part: its target << 40 | its bytes
+    private final java.util.Map<Long, Long> readByRid;
     private final long[] bytes;
     private long documents;
     private StoredDocument last;
@@ -555,6 +586,7 @@ final class QueryRunner {
         boolean ordered,
         java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
         Walk walk,
+        boolean recordReads,
         long now) {
       this.targets = targets;
       this.scope = scope;
@@ -565,11 +597,24 @@ final class QueryRunner {
       this.candidates = candidates;
       this.walk = walk;
       this.now = now;
+      this.readByRid = recordReads ? new java.util.HashMap<>() : null;
       this.bytes = new long[targets.size()];
     }
 
     Loaded loaded() {
       return new Loaded(bytes.clone(), documents);
+    }
+
+    /** What the documents of the rows with these RID parts weigh, per target (recorded reads). */
+    Loaded loadedBy(List<Long> rids) {
+      long[] b = new long[targets.size()];
+      for (long rid : rids) {
+        Long read = readByRid.get(rid);
+        if (read != null) {
+          b[(int) (read >>> 40)] += read & ((1L << 40) - 1);
+        }
+      }
+      return new Loaded(b, rids.size());
     }
 
     /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */
@@ -603,7 +648,8 @@ final class QueryRunner {
         @Override
         public Executor.Input next() {
           StoredDocument d = docs.next();
-          bytes[PartitionKeyRange.indexOfOwner(targets, d.epk())] += d.sizeBytes();
+          int target = PartitionKeyRange.indexOfOwner(targets, d.epk());
+          bytes[target] += d.sizeBytes();
           last = d;
           long order = documents++;
           if (streaming) {
@@ -612,8 +658,11 @@ final class QueryRunner {
           if (!ordered) {
             return new Executor.Input(d.body(), 0);
           }
-          return new Executor.Input(
-              d.body(), ResourceIds.documentPart(d.body().get("_rid").textValue()));
+          long rid = ResourceIds.documentPart(d.body().get("_rid").textValue());
+          if (readByRid != null) {
+            readByRid.put(rid, ((long) target << 40) | d.sizeBytes());
+          }
+          return new Executor.Input(d.body(), rid);
         }
       };
     }

@@ -134,6 +134,51 @@ class OrderedWalkTest {
   }
 
   @Test
+  void pagesThatWalkAndPagesThatScan_whileWritesRun_areChargedAtMostOnePassTogether()
+      throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 2);
+    long pass = 0;
+    for (int i = 0; i < 400; i++) {
+      pass +=
+          c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k" + (i % 9)).put("n", i))
+              .document()
+              .toString()
+              .length();
+    }
+    ObjectNode same = c.read(PartitionKeyValue.of("k0"), "d0").document();
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              // rewrites one document as it is: no row moves, but every write breaks quiet
+              while (!stop.get()) {
+                c.upsert(same.deepCopy());
+              }
+            });
+    writer.start();
+    try {
+      for (int round = 0; round < 5; round++) {
+        long loaded = 0;
+        int rows = 0;
+        QueryRequest q = QueryRequest.of("SELECT c.id FROM c ORDER BY c.n DESC");
+        String token = null;
+        do {
+          QueryRequest r = q.withMaxItemCount(20);
+          QueryPage page = c.query(token == null ? r : r.withContinuation(token));
+          loaded += page.metrics().bytesLoaded();
+          rows += page.rows().size();
+          token = page.continuation();
+        } while (token != null);
+        assertThat(rows).isEqualTo(400);
+        assertThat(loaded).as("round %d", round).isLessThanOrEqualTo(pass * 11 / 10);
+      }
+    } finally {
+      stop.set(true);
+      writer.join(30_000);
+    }
+  }
+
+  @Test
   void aPage_seesABatchWholeOrNotAtAll_thoughItsDocumentsSitInRunsFarApart() throws Exception {
     Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
     for (int i = 0; i < 200; i++) {

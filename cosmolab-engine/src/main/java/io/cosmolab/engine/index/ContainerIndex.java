@@ -409,7 +409,7 @@ public final class ContainerIndex {
    * those without a value, then each scalar value's, then those with an array or object there;
    * descending, all reversed. The walk starts at the run that holds {@code from}, the first sort
    * key of the row an earlier page ended at (null: undefined), or at the beginning when {@code
-   * fromStart}. Null when the path has no complete index (then scan).
+   * fromStart}. Null when the path has no complete index, or names a computed property (then scan).
    *
    * <p>Weakly consistent, like every lookup: a document written meanwhile may be in the run of its
    * old value, of its new one, or of both, so the reader checks each document it loads against its
@@ -418,8 +418,8 @@ public final class ContainerIndex {
   public Iterator<Run> ordered(
       List<String> path, boolean ascending, boolean fromStart, JsonNode from) {
     PathIndex built = byPath.get(path);
-    if (built == null || !built.complete || stale(built)) {
-      return null;
+    if (built == null || !built.complete || stale(built) || built.definitions != null) {
+      return null; // a computed property's index holds values the reader cannot check: scan
     }
     int region = fromStart ? -1 : from == null ? 0 : from.isContainerNode() ? 2 : 1;
     List<Iterator<Run>> parts = new java.util.ArrayList<>(3);
