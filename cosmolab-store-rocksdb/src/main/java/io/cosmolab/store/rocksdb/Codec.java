@@ -111,9 +111,32 @@ final class Codec {
     n.put("t", d.indexedTerms());
     n.put("l", d.lsn());
     n.put("ts", d.timestampMillis());
-    n.set("b", d.body());
     n.put("rl", d.rangeLsn());
-    return bytes(n);
+    // the body as the version's own JSON ("b"), which reads answer with too: made once, not again
+    return withRaw(bytes(n), "b", d.json(), null, null);
+  }
+
+  /**
+   * A small JSON object's bytes with up to two more fields appended whose values are JSON already:
+   * the bodies of documents, written as they are rather than serialized again.
+   */
+  private static byte[] withRaw(byte[] head, String name1, byte[] raw1, String name2, byte[] raw2) {
+    java.io.ByteArrayOutputStream out =
+        new java.io.ByteArrayOutputStream(
+            head.length + 16 + raw1.length + (raw2 == null ? 0 : raw2.length));
+    out.write(head, 0, head.length - 1); // without its closing brace
+    appendField(out, name1, raw1);
+    if (raw2 != null) {
+      appendField(out, name2, raw2);
+    }
+    out.write('}');
+    return out.toByteArray();
+  }
+
+  private static void appendField(java.io.ByteArrayOutputStream out, String name, byte[] raw) {
+    byte[] label = (",\"" + name + "\":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    out.write(label, 0, label.length);
+    out.write(raw, 0, raw.length);
   }
 
   static StoredDocument decodeDocument(byte[] value) {
@@ -131,6 +154,14 @@ final class Codec {
   }
 
   static byte[] encode(ChangeRecord c) {
+    return encode(c, null);
+  }
+
+  /**
+   * A change record; {@code current} is its current version's JSON when the caller has it (the
+   * document written in the same commit), else null and it is serialized here.
+   */
+  static byte[] encode(ChangeRecord c, byte[] current) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("l", c.lsn());
     n.put("ts", c.timestampMillis());
@@ -138,17 +169,23 @@ final class Codec {
     n.put("e", c.epk());
     n.put("i", c.id());
     n.set("k", c.partitionKey().toJson());
-    if (c.current() != null) {
-      n.set("c", c.current());
-    }
-    if (c.previous() != null) {
-      n.set("p", c.previous());
-    }
     n.put("pl", c.previousLsn());
     n.put("s", c.sizeBytes());
     n.put("x", c.timeToLiveExpired());
     n.put("rl", c.rangeLsn());
-    return bytes(n);
+    byte[] head = bytes(n);
+    byte[] cur =
+        c.current() == null
+            ? null
+            : current != null ? current : io.cosmolab.engine.document.JsonTrees.write(c.current());
+    byte[] prev =
+        c.previous() == null ? null : io.cosmolab.engine.document.JsonTrees.write(c.previous());
+    if (cur == null && prev == null) {
+      return head;
+    }
+    return cur == null
+        ? withRaw(head, "p", prev, null, null)
+        : withRaw(head, "c", cur, prev == null ? null : "p", prev);
   }
 
   static ChangeRecord decodeChange(byte[] value) {

@@ -550,10 +550,13 @@ public final class RocksDbDocumentStore implements DocumentStore {
     private void commit(RocksDatabase d, List<Write> writes, long[] delta) throws RocksDBException {
       Set<String> present = new HashSet<>();
       Set<String> absent = new HashSet<>();
+      // the documents written, by body: a change record of one reuses its JSON
+      java.util.IdentityHashMap<Object, StoredDocument> written = new java.util.IdentityHashMap<>();
       try (WriteBatch batch = new WriteBatch()) {
         for (Write w : writes) {
           if (w instanceof Write.Put put) {
             StoredDocument doc = put.document();
+            written.put(doc.body(), doc);
             byte[] key = Codec.documentKey(prefix, doc.epk(), doc.id());
             if (!exists(d, key, present, absent)) {
               delta[0]++;
@@ -571,7 +574,11 @@ public final class RocksDbDocumentStore implements DocumentStore {
             batch.delete(d.documents, key);
           } else if (w instanceof Write.Append append) {
             ChangeRecord c = append.change();
-            batch.put(d.changes, Codec.changeKey(prefix, c.lsn()), Codec.encode(c));
+            StoredDocument current = c.current() == null ? null : written.get(c.current());
+            batch.put(
+                d.changes,
+                Codec.changeKey(prefix, c.lsn()),
+                Codec.encode(c, current == null ? null : current.json()));
           } else if (w instanceof Write.DropChange drop) {
             batch.delete(d.changes, Codec.changeKey(prefix, drop.lsn()));
           }
@@ -628,7 +635,10 @@ public final class RocksDbDocumentStore implements DocumentStore {
     private byte[] seek;
     private boolean seekInclusive = true;
     private boolean done;
-    private final ArrayDeque<T> buffer = new ArrayDeque<>();
+    // the chunk's values as stored, each decoded when it is asked for: a reader that stops early
+    // (the change log's retention sweep stops at the first record still in its window) decodes
+    // one record, not a chunk of them with two bodies each
+    private final ArrayDeque<byte[]> buffer = new ArrayDeque<>();
 
     Chunked(
         Function<RocksDatabase, ColumnFamilyHandle> family,
@@ -665,7 +675,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
           if (n >= CHUNK && !sameUnit.test(seek, key)) {
             return; // a full chunk, ended between two units
           }
-          buffer.add(RocksDbDocumentStore.this.decode(decode, it.value(), what));
+          buffer.add(it.value());
           seek = key;
           seekInclusive = false;
         }
@@ -687,7 +697,7 @@ public final class RocksDbDocumentStore implements DocumentStore {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      return buffer.poll();
+      return RocksDbDocumentStore.this.decode(decode, buffer.poll(), what);
     }
   }
 }
