@@ -20,7 +20,6 @@ import java.util.TreeSet;
  */
 final class CommitGate {
   private long last; // guarded by this
-  private long takes; // guarded by this: LSNs ever taken, given back or not (quiet marks)
   private final TreeSet<Long> open = new TreeSet<>(); // first LSN of each open transaction
   private volatile long committed;
 
@@ -34,7 +33,6 @@ final class CommitGate {
 
   /** The next LSN; {@code first} says it opens a transaction (which must then be finished). */
   synchronized long take(boolean first) {
-    takes++;
     long lsn = ++last;
     marks.coverLsn(lsn); // saved before any commit can use it
     if (first) {
@@ -61,23 +59,6 @@ final class CommitGate {
       last = firstLsn - 1;
     }
     finish(firstLsn);
-  }
-
-  /**
-   * The count of LSNs taken when no write is in progress (every write taken so far has finished,
-   * its indexes maintained), else -1: a mark a reader compares with {@link #quietSince} to learn
-   * that no write ran while it read.
-   */
-  synchronized long quietMark() {
-    return open.isEmpty() ? takes : -1;
-  }
-
-  /**
-   * Whether no write has taken an LSN since {@link #quietMark()} returned {@code mark}: counted, so
-   * a write whose LSNs were given back still counts.
-   */
-  synchronized boolean quietSince(long mark) {
-    return mark >= 0 && takes == mark;
   }
 
   /** The highest LSN such that no write at or below it is still in progress. */

@@ -935,6 +935,47 @@ public final class Container {
     throttle.spend(range, null, admission, ru, now);
   }
 
+  /**
+   * The physical partitions serving {@code targets}, and each one's LSN, at a moment when none of
+   * them has a document write in progress; null when one has (or the layout no longer has one of
+   * them). An ORDER BY page walks the index only between such a mark and {@link #quietSince}: a
+   * write to its partitions meanwhile could move a document behind the walk.
+   */
+  QuietMark quietMark(List<PartitionKeyRange> targets) {
+    Layout l = layout.current();
+    long[] lsns = new long[targets.size()];
+    for (int i = 0; i < lsns.length; i++) {
+      Layout.Partition p = l.partition(targets.get(i).id());
+      if (p == null || p.writes.isLocked()) {
+        return null; // a write holds its partition's lock from its first read to its index update
+      }
+      lsns[i] = p.lsn();
+    }
+    return new QuietMark(l, lsns);
+  }
+
+  /**
+   * Whether no document write has run in {@code targets}' partitions since {@code mark}: the same
+   * layout, each partition unlocked, its LSN unchanged (a commit always raises it).
+   */
+  boolean quietSince(QuietMark mark, List<PartitionKeyRange> targets) {
+    Layout l = layout.current();
+    if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
+      return false;
+    }
+    for (int i = 0; i < targets.size(); i++) {
+      Layout.Partition p = l.partition(targets.get(i).id());
+      if (p == null || p.writes.isLocked() || p.lsn() != mark.lsns()[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** See {@link #quietMark}. */
+  @SuppressWarnings("ArrayRecordComponent") // package-private, made and read by one page
+  record QuietMark(Layout layout, long[] lsns) {}
+
   /** Asks the budget of the partition that serves {@code epk} in {@code range}; 429 if refused. */
   Admission admit(PartitionKeyRange range, String epk, long now) {
     return throttle.admit(range, epk, now);

@@ -64,20 +64,6 @@ final class LiveDocuments {
     return unexpired(store.getAll(epk, ids), now);
   }
 
-  /**
-   * A mark of a moment when no write is in progress, or -1 when one is: an ORDER BY page walks the
-   * index only between two quiet moments with no write in between ({@link #quietSince}), because a
-   * write that moves a document behind the walk's position would hide it from the page.
-   */
-  long quietMark() {
-    return writes.quietMark();
-  }
-
-  /** Whether no write has started since {@link #quietMark()} gave {@code mark}. */
-  boolean quietSince(long mark) {
-    return writes.quietSince(mark);
-  }
-
   private List<StoredDocument> unexpired(List<StoredDocument> docs, long now) {
     List<StoredDocument> out = new ArrayList<>(docs.size());
     for (StoredDocument d : docs) {

@@ -32,17 +32,17 @@ import java.util.function.Predicate;
  *
  * Writes. The runs are read one after another, so a write during the page that moved a document
  * from a run not yet reached to one already passed would hide it from the page, and one that moved
- * two documents of a batch could show one new and one old. So a page walks only while the container
- * is quiet: QueryRunner takes a mark when no write is in progress and, after the page, checks that
- * no write started since; otherwise (a write in progress at the start, or one during the page) the
- * page is read again by a scan, as before the walk existed. Within a quiet page the documents and
- * the index agree. Each document loaded is still checked against its run (a cheap guard), and the
- * executor checks the order of what it streams.
+ * two documents of a batch could show one new and one old. So a page walks only while its physical
+ * partitions are quiet (Container.quietMark): QueryRunner marks each one's LSN at a moment when
+ * none has a write in progress (a write holds its partition's lock from its first read through its
+ * index update) and, after the page, checks that none is locked and no LSN moved; otherwise the
+ * page is read again by a scan, as before the walk existed. Writes to other partitions do not
+ * matter: the walk reads only documents in the page's partitions. Within a quiet page the documents
+ * and the index agree. Each document loaded is still checked against its run (a cheap guard), and
+ * the executor checks the order of what it streams.
  *
  * Cost: a run is loaded whole, so a key with few distinct values (ORDER BY c.status) loads its
- * largest run on every page that reaches it. Runs ordered by RID would remove that; not done. Nor
- * is a finer quiet check: a write to any physical partition, not only the page's, sends it to a
- * scan.
+ * largest run on every page that reaches it. Runs ordered by RID would remove that; not done.
  */
 final class OrderedWalk implements Iterator<StoredDocument> {
   /** Loads the live documents of one logical partition by id. */

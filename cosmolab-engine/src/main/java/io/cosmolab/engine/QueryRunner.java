@@ -43,7 +43,8 @@ import java.util.List;
  *   - an ORDER BY of one indexed property path over the documents alone (no JOIN) reads the path's
  *     index in sort order from the position's run of equal values (OrderedWalk), and the executor
  *     streams what it reads (no heap): the page loads its own rows' documents and stops. Only while
- *     no write runs (a mark before, a check after); a page during writes scans as above.
+ *     no write runs in the page's physical partitions (a mark before, a check after); a page
+ *     during writes there scans as above.
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
  *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
@@ -224,11 +225,29 @@ final class QueryRunner {
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
     // an ORDER BY of one indexed path reads the index in its order, from the position on, when
-    // no write runs meanwhile (OrderedWalk); else, or when one ran, the page scans
+    // no write runs in its partitions meanwhile (OrderedWalk); else, or when one ran, it scans
     List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
+    // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
+    // of one query may do either, and must add up to one pass
+    boolean chargeLikeAWalk = walkPath != null;
+    EpkRange inScope = scope;
+    String exact = exactEpk;
+    java.util.function.Function<Walk, PageRead> reader =
+        walk ->
+            read(
+                request,
+                query,
+                targets,
+                inScope,
+                exact,
+                resume,
+                candidates,
+                walk,
+                walk == null && chargeLikeAWalk,
+                now);
     PageRead read = null;
-    long quiet = walkPath == null ? -1 : container.reads().quietMark();
-    if (quiet >= 0) {
+    Container.QuietMark quiet = walkPath == null ? null : container.quietMark(targets);
+    if (quiet != null) {
       boolean ascending = query.ast().orderBy().get(0).ascending();
       Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs =
           container
@@ -239,38 +258,14 @@ final class QueryRunner {
                   resume.after() == null,
                   resume.after() == null ? null : resume.after().keys().get(0));
       if (runs != null) {
-        read =
-            read(
-                request,
-                query,
-                targets,
-                scope,
-                exactEpk,
-                resume,
-                candidates,
-                new Walk(runs, walkPath, ascending, resume.after()),
-                false,
-                now);
-        if (!container.reads().quietSince(quiet)) {
+        read = reader.apply(new Walk(runs, walkPath, ascending, resume.after()));
+        if (!container.quietSince(quiet, targets)) {
           read = null; // a write may have moved a document behind the walk: scan
         }
       }
     }
     if (read == null) {
-      // a query that can walk is charged as a walk would be, whether this page walked or not: the
-      // pages of one query may do either, and must add up to one pass
-      read =
-          read(
-              request,
-              query,
-              targets,
-              scope,
-              exactEpk,
-              resume,
-              candidates,
-              null,
-              walkPath != null,
-              now);
+      read = reader.apply(null);
     }
     PageInput input = read.input();
     List<JsonNode> page = read.rows();

@@ -124,16 +124,6 @@ final class WritePath {
     return gate.committed();
   }
 
-  /** See {@link CommitGate#quietMark()}. */
-  long quietMark() {
-    return gate.quietMark();
-  }
-
-  /** See {@link CommitGate#quietSince(long)}. */
-  boolean quietSince(long mark) {
-    return gate.quietSince(mark);
-  }
-
   interface Body {
     ItemResponse run(Transaction tx, Prepared document);
   }

@@ -7,8 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The commit gate's LSNs: handed out once each, given back only when nobody else's came after, and
- * a reader's quiet mark broken by any write taken since, even one given back.
+ * The commit gate's LSNs: handed out once each, given back only when nobody else's came after them.
  */
 class CommitGateTest {
   private final CommitGate gate =
@@ -35,17 +34,5 @@ class CommitGateTest {
     assertThat(gate.committed()).isEqualTo(a2); // b stays committed; a1 and a2 are a gap
     long next = gate.take(true);
     assertThat(next).isGreaterThan(a2).isNotEqualTo(b);
-  }
-
-  @Test
-  void aQuietMark_isBrokenByAWriteTakenSince_evenOneGivenBack() {
-    long mark = gate.quietMark();
-    assertThat(mark).isGreaterThanOrEqualTo(0);
-    assertThat(gate.quietSince(mark)).isTrue();
-    long lsn = gate.take(true);
-    assertThat(gate.quietMark()).as("a write is in progress").isEqualTo(-1);
-    gate.abandon(lsn, lsn, 1);
-    assertThat(gate.quietSince(mark)).isFalse();
-    assertThat(gate.quietSince(gate.quietMark())).isTrue();
   }
 }

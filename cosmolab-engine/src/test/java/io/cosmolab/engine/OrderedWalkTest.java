@@ -179,6 +179,54 @@ class OrderedWalkTest {
   }
 
   @Test
+  void pagesOfOnePartition_walk_whileAnotherPartitionIsWritten() throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 2);
+    String here = "k0";
+    String there = null;
+    for (int i = 1; there == null; i++) {
+      if (!c.routing()
+          .rangeFor(epk(c, "k" + i))
+          .id()
+          .equals(c.routing().rangeFor(epk(c, here)).id())) {
+        there = "k" + i;
+      }
+    }
+    for (int i = 0; i < 300; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", here).put("n", i));
+    }
+    String elsewhere = there;
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 0; !stop.get(); i++) {
+                c.upsert(NODES.objectNode().put("id", "w" + i % 50).put("pk", elsewhere));
+              }
+            });
+    writer.start();
+    try {
+      // a walk pays for the documents its filter rejected between its rows; a scanned page of a
+      // walkable query pays for its rows' documents only (10): so more than 10 says it walked
+      QueryRequest q =
+          QueryRequest.of("SELECT c.id FROM c WHERE c.n % 2 = 0 ORDER BY c.n")
+              .withPartitionKey(PartitionKeyValue.of(here));
+      for (int round = 0; round < 20; round++) {
+        QueryPage page = c.query(q.withMaxItemCount(10));
+        assertThat(page.rows()).hasSize(10);
+        assertThat(page.metrics().documentsLoaded()).as("round %d", round).isEqualTo(19);
+      }
+    } finally {
+      stop.set(true);
+      writer.join(30_000);
+    }
+  }
+
+  private static String epk(Container c, String key) {
+    return io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+        c.partitionKey(), PartitionKeyValue.of(key));
+  }
+
+  @Test
   void aPage_seesABatchWholeOrNotAtAll_thoughItsDocumentsSitInRunsFarApart() throws Exception {
     Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
     for (int i = 0; i < 200; i++) {
