@@ -61,12 +61,8 @@ final class LiveDocuments {
    * whole or not at all); gone and expired ones are left out, the order is that of {@code ids}.
    */
   List<StoredDocument> byIds(String epk, List<String> ids, long now) {
-    return unexpired(store.getAll(epk, ids), now);
-  }
-
-  private List<StoredDocument> unexpired(List<StoredDocument> docs, long now) {
-    List<StoredDocument> out = new ArrayList<>(docs.size());
-    for (StoredDocument d : docs) {
+    List<StoredDocument> out = new ArrayList<>(ids.size());
+    for (StoredDocument d : store.getAll(epk, ids)) {
       if (!ttl.isExpired(d, now)) {
         out.add(d);
       }
@@ -84,10 +80,15 @@ final class LiveDocuments {
       boolean ascending,
       boolean fromStart,
       com.fasterxml.jackson.databind.JsonNode from) {
-    if (!index.covers(path)) {
-      writes.buildIndex(path); // once; writes go on meanwhile, and maintain it after
-    }
+    ensureBuilt(path);
     return index.ordered(path, ascending, fromStart, from);
+  }
+
+  /** Builds the index of a path unless complete: once; writes go on meanwhile, and maintain it. */
+  private void ensureBuilt(List<String> path) {
+    if (!index.covers(path)) {
+      writes.buildIndex(path);
+    }
   }
 
   /** The predicates an index serves, of a query's index-servable conjuncts (none: a scan). */
@@ -111,9 +112,7 @@ final class LiveDocuments {
     }
     List<Set<ContainerIndex.DocRef>> hits = new ArrayList<>();
     for (IndexPredicate p : usable) {
-      if (!index.covers(p.path())) {
-        writes.buildIndex(p.path()); // once; writes go on meanwhile, and maintain it after
-      }
+      ensureBuilt(p.path());
       Set<ContainerIndex.DocRef> found = index.lookup(p);
       if (found == null) {
         return null; // dropped meanwhile: scan

@@ -56,9 +56,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private final List<String> path;
   private final Predicate<ContainerIndex.DocRef> wanted;
   private final Loader loader;
-  private final boolean hasPosition;
-  private final JsonNode positionKey;
-  private final long positionRid;
+  private final Placed position; // the row an earlier page ended at, or null
   private final Comparator<Placed> order;
   private final ArrayDeque<StoredDocument> ready = new ArrayDeque<>();
 
@@ -78,9 +76,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     this.path = path;
     this.wanted = wanted;
     this.loader = loader;
-    this.hasPosition = position != null;
-    this.positionKey = position == null ? null : position.keys().get(0);
-    this.positionRid = position == null ? 0 : position.order();
+    this.position =
+        position == null ? null : new Placed(null, position.keys().get(0), position.order());
     Comparator<Placed> byKey =
         Comparator.<Placed, JsonNode>comparing(Placed::value, Values.ORDER)
             .thenComparingLong(Placed::rid);
@@ -115,12 +112,12 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     for (Map.Entry<String, List<String>> e : byPartition.entrySet()) {
       for (StoredDocument d : loader.load(e.getKey(), e.getValue())) {
         JsonNode value = ContainerIndex.valueAt(d.body(), path);
-        if (!belongs(run, value)) {
+        if (!run.holds(value)) {
           continue; // written meanwhile: its run now is another one
         }
         long rid = ResourceIds.documentPart(d.body().get("_rid").textValue());
         Placed p = new Placed(d, value, rid);
-        if (hasPosition && order.compare(p, new Placed(null, positionKey, positionRid)) <= 0) {
+        if (position != null && order.compare(p, position) <= 0) {
           continue; // an earlier page's
         }
         placed.add(p);
@@ -130,16 +127,5 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     for (Placed p : placed) {
       ready.add(p.document());
     }
-  }
-
-  private static boolean belongs(ContainerIndex.Run run, JsonNode value) {
-    return switch (run.kind()) {
-      case UNDEFINED -> value == null;
-      case CONTAINERS -> value != null && value.isContainerNode();
-      case VALUE ->
-          value != null
-              && !value.isContainerNode()
-              && Values.ORDER.compare(value, run.value()) == 0;
-    };
   }
 }

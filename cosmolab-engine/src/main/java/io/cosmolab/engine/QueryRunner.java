@@ -258,7 +258,7 @@ final class QueryRunner {
                   resume.after() == null,
                   resume.after() == null ? null : resume.after().keys().get(0));
       if (runs != null) {
-        read = reader.apply(new Walk(runs, walkPath, ascending, resume.after()));
+        read = reader.apply(new Walk(runs, walkPath, ascending));
         if (!container.quietSince(quiet, targets)) {
           read = null; // a write may have moved a document behind the walk: scan
         }
@@ -473,12 +473,11 @@ final class QueryRunner {
     return path != null && !path.isEmpty() && container.reads().indexes(path) ? path : null;
   }
 
-  /** What a page walks in ORDER BY order: the index's runs, its path, direction and position. */
+  /** What a page walks in ORDER BY order: the index's runs (from the position on), path, order. */
   private record Walk(
       Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs,
       List<String> path,
-      boolean ascending,
-      Executor.After position) {}
+      boolean ascending) {}
 
   /**
    * The service serves ORDER BY from its indexes, so it refuses what they cannot serve [D]
@@ -673,7 +672,7 @@ final class QueryRunner {
                   && (exactEpk == null || exactEpk.equals(ref.epk()))
                   && (candidates == null || candidates.contains(ref)),
           (epk, ids) -> container.reads().byIds(epk, ids, now),
-          walk.position());
+          resume.after());
     }
 
     private boolean wanted(String epk, String id) {

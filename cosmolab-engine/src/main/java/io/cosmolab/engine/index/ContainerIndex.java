@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.cosmolab.engine.store.StoredDocument;
 import io.cosmolab.query.exec.Values;
 import io.cosmolab.query.plan.IndexPredicate;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -60,11 +62,26 @@ public final class ContainerIndex {
    * values differ: the reader sorts them).
    */
   public record Run(Kind kind, JsonNode value, Set<DocRef> refs) {
-    /** Which documents a run holds. */
+    /** Which documents a run holds, in ORDER BY's ascending order of the three. */
     public enum Kind {
       UNDEFINED,
       VALUE,
-      CONTAINERS
+      CONTAINERS;
+
+      /** The kind of run a document with {@code value} at the path (null: none) sits in. */
+      public static Kind of(JsonNode value) {
+        return value == null ? UNDEFINED : value.isContainerNode() ? CONTAINERS : VALUE;
+      }
+    }
+
+    /** Whether a document with {@code v} at the path (null: none) belongs in this run. */
+    public boolean holds(JsonNode v) {
+      return holds(kind, value, v);
+    }
+
+    /** Whether {@code v} belongs in a run of {@code kind} (of {@code value}, for a VALUE run). */
+    static boolean holds(Kind kind, JsonNode value, JsonNode v) {
+      return Kind.of(v) == kind && (kind != Kind.VALUE || Values.ORDER.compare(v, value) == 0);
     }
   }
 
@@ -128,13 +145,16 @@ public final class ContainerIndex {
 
     /** Whether two values put a document in the same entry: one value, or the same set. */
     private static boolean sameEntry(JsonNode was, JsonNode is) {
-      if (was == null || is == null) {
-        return was == null && is == null;
-      }
-      if (was.isContainerNode() || is.isContainerNode()) {
-        return was.isContainerNode() && is.isContainerNode();
-      }
-      return Values.ORDER.compare(was, is) == 0;
+      return Run.holds(Run.Kind.of(was), was, is);
+    }
+
+    /** The set a document with {@code v} at the path sits in; a value's is made when missing. */
+    private Set<DocRef> entry(JsonNode v) {
+      return switch (Run.Kind.of(v)) {
+        case UNDEFINED -> undefined;
+        case CONTAINERS -> containers;
+        case VALUE -> byValue.computeIfAbsent(v, k -> ConcurrentHashMap.newKeySet());
+      };
     }
 
     /** A version the fill's scan found, unless a write already maintained a newer one. */
@@ -157,28 +177,15 @@ public final class ContainerIndex {
         return;
       }
       if (after != null) {
-        DocRef ref = new DocRef(after.epk(), after.id());
-        if (is == null) {
-          undefined.add(ref);
-        } else if (is.isContainerNode()) {
-          containers.add(ref);
-        } else {
-          byValue.computeIfAbsent(is, k -> ConcurrentHashMap.newKeySet()).add(ref);
-        }
+        entry(is).add(new DocRef(after.epk(), after.id()));
       }
       if (before != null) {
-        DocRef ref = new DocRef(before.epk(), before.id());
-        if (was == null) {
-          undefined.remove(ref);
-        } else if (was.isContainerNode()) {
-          containers.remove(ref);
-        } else {
-          Set<DocRef> refs = byValue.get(was);
-          if (refs != null) {
-            refs.remove(ref);
-            if (refs.isEmpty()) {
-              byValue.remove(was);
-            }
+        Set<DocRef> refs =
+            Run.Kind.of(was) == Run.Kind.VALUE ? byValue.get(was) : entry(was); // not made here
+        if (refs != null) {
+          refs.remove(new DocRef(before.epk(), before.id()));
+          if (refs.isEmpty() && Run.Kind.of(was) == Run.Kind.VALUE) {
+            byValue.remove(was);
           }
         }
       }
@@ -421,30 +428,27 @@ public final class ContainerIndex {
     if (built == null || !built.complete || stale(built) || built.definitions != null) {
       return null; // a computed property's index holds values the reader cannot check: scan
     }
-    int region = fromStart ? -1 : from == null ? 0 : from.isContainerNode() ? 2 : 1;
+    Run.Kind start = fromStart ? null : Run.Kind.of(from); // null: from the first run
     List<Iterator<Run>> parts = new java.util.ArrayList<>(3);
     Run none = new Run(Run.Kind.UNDEFINED, null, built.undefined);
     Run others = new Run(Run.Kind.CONTAINERS, null, built.containers);
-    if (ascending) {
-      if (region <= 0) {
-        parts.add(List.of(none).iterator());
+    // the kinds in the walk's order; the walk starts at the kind of the position
+    List<Run.Kind> kinds = Arrays.asList(Run.Kind.values());
+    if (!ascending) {
+      Collections.reverse(kinds);
+    }
+    for (Run.Kind kind : kinds.subList(start == null ? 0 : kinds.indexOf(start), kinds.size())) {
+      switch (kind) {
+        case UNDEFINED -> parts.add(List.of(none).iterator());
+        case CONTAINERS -> parts.add(List.of(others).iterator());
+        case VALUE -> {
+          NavigableMap<JsonNode, Set<DocRef>> values = built.byValue;
+          if (kind == start) { // from the position's value on
+            values = ascending ? values.tailMap(from, true) : values.headMap(from, true);
+          }
+          parts.add(runs(ascending ? values : values.descendingMap()));
+        }
       }
-      if (region <= 1) {
-        NavigableMap<JsonNode, Set<DocRef>> values =
-            region == 1 ? built.byValue.tailMap(from, true) : built.byValue;
-        parts.add(runs(values));
-      }
-      parts.add(List.of(others).iterator());
-    } else {
-      if (region == -1 || region == 2) {
-        parts.add(List.of(others).iterator());
-      }
-      if (region != 0) {
-        NavigableMap<JsonNode, Set<DocRef>> values =
-            region == 1 ? built.byValue.headMap(from, true) : built.byValue;
-        parts.add(runs(values.descendingMap()));
-      }
-      parts.add(List.of(none).iterator());
     }
     return concat(parts);
   }
