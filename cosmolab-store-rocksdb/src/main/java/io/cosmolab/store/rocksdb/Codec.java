@@ -117,23 +117,28 @@ final class Codec {
   }
 
   /**
-   * A small JSON object's bytes with up to two more fields appended whose values are JSON already:
-   * the bodies of documents, written as they are rather than serialized again.
+   * A small JSON object's bytes with up to two more fields appended whose values are JSON already
+   * (a null value leaves its field out): the bodies of documents, written as they are rather than
+   * serialized again.
    */
   private static byte[] withRaw(byte[] head, String name1, byte[] raw1, String name2, byte[] raw2) {
+    if (raw1 == null && raw2 == null) {
+      return head;
+    }
     java.io.ByteArrayOutputStream out =
         new java.io.ByteArrayOutputStream(
-            head.length + 16 + raw1.length + (raw2 == null ? 0 : raw2.length));
+            head.length + 16 + (raw1 == null ? 0 : raw1.length) + (raw2 == null ? 0 : raw2.length));
     out.write(head, 0, head.length - 1); // without its closing brace
     appendField(out, name1, raw1);
-    if (raw2 != null) {
-      appendField(out, name2, raw2);
-    }
+    appendField(out, name2, raw2);
     out.write('}');
     return out.toByteArray();
   }
 
   private static void appendField(java.io.ByteArrayOutputStream out, String name, byte[] raw) {
+    if (raw == null) {
+      return;
+    }
     byte[] label = (",\"" + name + "\":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     out.write(label, 0, label.length);
     out.write(raw, 0, raw.length);
@@ -173,19 +178,13 @@ final class Codec {
     n.put("s", c.sizeBytes());
     n.put("x", c.timeToLiveExpired());
     n.put("rl", c.rangeLsn());
-    byte[] head = bytes(n);
     byte[] cur =
         c.current() == null
             ? null
             : current != null ? current : io.cosmolab.engine.document.JsonTrees.write(c.current());
     byte[] prev =
         c.previous() == null ? null : io.cosmolab.engine.document.JsonTrees.write(c.previous());
-    if (cur == null && prev == null) {
-      return head;
-    }
-    return cur == null
-        ? withRaw(head, "p", prev, null, null)
-        : withRaw(head, "c", cur, prev == null ? null : "p", prev);
+    return withRaw(bytes(n), "c", cur, "p", prev);
   }
 
   static ChangeRecord decodeChange(byte[] value) {
