@@ -133,6 +133,80 @@ class OrderedWalkTest {
     assertThat(second.metrics().documentsLoaded()).isLessThanOrEqualTo(12);
   }
 
+  /** 3,000 documents with a status of two values; 300 moved between them afterwards. */
+  private static Container fewValues() {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 4);
+    for (int i = 0; i < 3000; i++) {
+      c.create(
+          NODES
+              .objectNode()
+              .put("id", "d" + i)
+              .put("pk", "k" + (i % 50))
+              .put("status", i % 3 == 0 ? "closed" : "open"));
+    }
+    // a new version keeps its RID, so the RIDs of a run are not contiguous
+    Random random = new Random(7);
+    for (int i = 0; i < 300; i++) {
+      int n = random.nextInt(3000);
+      c.upsert(
+          NODES
+              .objectNode()
+              .put("id", "d" + n)
+              .put("pk", "k" + (n % 50))
+              .put("status", random.nextBoolean() ? "closed" : "open"));
+    }
+    return c;
+  }
+
+  @Test
+  void aKeyWithFewValues_pagesResumeInsideARun_inTheModelsOrder() {
+    Container c = fewValues();
+    List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
+    Comparator<JsonNode> order =
+        Comparator.<JsonNode, String>comparing(d -> d.get("status").asText())
+            .thenComparingLong(d -> ResourceIds.documentPart(d.get("_rid").asText()));
+    for (boolean ascending : new boolean[] {true, false}) {
+      List<JsonNode> expected =
+          stored.stream()
+              .sorted(ascending ? order : order.reversed())
+              .map(d -> d.get("id"))
+              .toList();
+      // about 2,000 'open' documents: a run longer than a page of 1,500 and the largest chunk
+      for (int pageSize : new int[] {7, 100, 1500}) {
+        String text = "SELECT VALUE c.id FROM c ORDER BY c.status" + (ascending ? "" : " DESC");
+        assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+            .as("%s in pages of %d", text, pageSize)
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aKeyWithFewValues_loadsAboutTheDocumentsAPageNeeds_notItsWholeRun() {
+    Container c = fewValues();
+    c.query(QueryRequest.of("SELECT VALUE c.id FROM c ORDER BY c.status")); // builds the index
+    for (boolean ascending : new boolean[] {true, false}) {
+      List<String> loaded = new ArrayList<>();
+      OrderedWalk walk =
+          new OrderedWalk(
+              c.reads().ordered(List.of("status"), ascending, true, null),
+              List.of("status"),
+              ascending,
+              ref -> true,
+              (epk, ids) -> {
+                loaded.addAll(ids);
+                return c.reads().byIds(epk, ids, 0);
+              },
+              null);
+      for (int i = 0; i < 101; i++) {
+        walk.next();
+      }
+      // the chunks of 16, 32 and 64 that hold a page of 100 and the row after it, not the run's
+      // 1,000 or 2,000 documents
+      assertThat(loaded).as("ascending %s", ascending).hasSize(16 + 32 + 64);
+    }
+  }
+
   @Test
   void pagesThatWalkAndPagesThatScan_whileWritesRun_areChargedAtMostOnePassTogether()
       throws Exception {

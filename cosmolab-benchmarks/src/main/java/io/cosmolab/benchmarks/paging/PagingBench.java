@@ -17,9 +17,10 @@ import java.util.Locale;
 
 /**
  * Pages through a container of DOCUMENTS documents of about 1 KB on 4 physical partitions, in pages
- * of PAGE, for each query shape, ROUNDS times, and prints per shape and round: the pages, the
- * documents the pages loaded in total, the request units in total and split into the per-partition
- * base, the reads of the returned rows and the loading (the rest), and the wall time.
+ * of PAGE, for each query shape (an ORDER BY of a key with many values and of one with three among
+ * them), ROUNDS times, and prints per shape and round: the pages, the documents the pages loaded in
+ * total, the request units in total and split into the per-partition base, the reads of the
+ * returned rows and the loading (the rest), and the wall time.
  *
  * <pre>
  * java -cp cosmolab-benchmarks/target/benchmarks.jar io.cosmolab.benchmarks.paging.PagingBench \
@@ -36,7 +37,10 @@ public final class PagingBench {
     "SELECT * FROM c",
     "SELECT VALUE c.id FROM c WHERE c.n % 10 = 3",
     "SELECT c.id, c.n FROM c ORDER BY c.n",
+    "SELECT c.id, c.status FROM c ORDER BY c.status",
   };
+
+  private static final String[] STATUSES = {"open", "closed", "on hold"};
 
   public static void main(String[] args) {
     int documents = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
@@ -78,6 +82,7 @@ public final class PagingBench {
       d.put("pk", "k" + (i % 10_000));
       d.put("n", (i * 7919L) % 1_000_003);
       d.put("name", "paging item");
+      d.put("status", STATUSES[i % STATUSES.length]); // few values: long runs of ties
       d.put("s", filler);
       c.create(d);
     }

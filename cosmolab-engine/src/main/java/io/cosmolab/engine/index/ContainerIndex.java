@@ -59,9 +59,12 @@ public final class ContainerIndex {
   /**
    * Documents an ORDER BY walk of a path yields together ({@link #ordered}): those without a value
    * at the path, those with one equal scalar value, or those with an array or object there (whose
-   * values differ: the reader sorts them).
+   * values differ: the reader sorts them), by the document part of their RIDs ({@link
+   * io.cosmolab.engine.resource.ResourceIds#documentPart}), which orders ties.
+   *
+   * @param byRid the run's documents by RID document part, in no order; live: copy what is needed
    */
-  public record Run(Kind kind, JsonNode value, Set<DocRef> refs) {
+  public record Run(Kind kind, JsonNode value, Map<Long, DocRef> byRid) {
     /** Which documents a run holds, in ORDER BY's ascending order of the three. */
     public enum Kind {
       UNDEFINED,
@@ -106,9 +109,13 @@ public final class ContainerIndex {
     /** The computed properties whose definition it holds values of (null: a stored path). */
     final io.cosmolab.query.ComputedProperties definitions;
 
-    final NavigableMap<JsonNode, Set<DocRef>> byValue = new ConcurrentSkipListMap<>(Values.ORDER);
-    final Set<DocRef> undefined = ConcurrentHashMap.newKeySet();
-    final Set<DocRef> containers = ConcurrentHashMap.newKeySet();
+    // every entry holds its documents by RID document part, which orders the ties of a value: in a
+    // hash map, as an ordered one cost writes to a key of few values a quarter of their rate; the
+    // walk finds the next RIDs of a run with one pass over it (OrderedWalk)
+    final NavigableMap<JsonNode, Map<Long, DocRef>> byValue =
+        new ConcurrentSkipListMap<>(Values.ORDER);
+    final Map<Long, DocRef> undefined = new ConcurrentHashMap<>();
+    final Map<Long, DocRef> containers = new ConcurrentHashMap<>();
     volatile boolean complete;
     // while filling: the LSN of the last write that maintained each document (guarded by this)
     private Map<DocRef, Long> maintained = new HashMap<>();
@@ -122,10 +129,13 @@ public final class ContainerIndex {
       this.definitions = definitions;
     }
 
-    /** A write replaced {@code before} by {@code after} (null: deleted) at {@code lsn}. */
-    synchronized void replace(StoredDocument before, StoredDocument after, long lsn) {
+    /**
+     * A write replaced {@code before} by {@code after} (null: deleted) at {@code lsn}; {@code rid}
+     * is the document's RID document part, which a new version keeps.
+     */
+    synchronized void replace(StoredDocument before, StoredDocument after, long lsn, long rid) {
       if (maintained == null) {
-        replace(before, after);
+        replace(before, after, rid);
         return;
       }
       StoredDocument d = after != null ? after : before;
@@ -134,12 +144,12 @@ public final class ContainerIndex {
       // the document has an entry, and the fill will now skip it: add the new entry, then remove
       // the old one unless it is the same
       if (after != null) {
-        replace(null, after);
+        replace(null, after, rid);
       }
       if (before != null
           && (after == null
               || !sameEntry(valueOf.apply(before.body()), valueOf.apply(after.body())))) {
-        replace(before, null);
+        replace(before, null, rid);
       }
     }
 
@@ -148,12 +158,12 @@ public final class ContainerIndex {
       return Run.holds(Run.Kind.of(was), was, is);
     }
 
-    /** The set a document with {@code v} at the path sits in; a value's is made when missing. */
-    private Set<DocRef> entry(JsonNode v) {
+    /** The entry a document with {@code v} at the path sits in; a value's is made when missing. */
+    private Map<Long, DocRef> entry(JsonNode v) {
       return switch (Run.Kind.of(v)) {
         case UNDEFINED -> undefined;
         case CONTAINERS -> containers;
-        case VALUE -> byValue.computeIfAbsent(v, k -> ConcurrentHashMap.newKeySet());
+        case VALUE -> byValue.computeIfAbsent(v, k -> new ConcurrentHashMap<>());
       };
     }
 
@@ -161,7 +171,7 @@ public final class ContainerIndex {
     synchronized void fillOne(StoredDocument d) {
       Long last = maintained == null ? null : maintained.get(new DocRef(d.epk(), d.id()));
       if (last == null || last < d.lsn()) {
-        replace(null, d);
+        replace(null, d, ridOf(d));
       }
     }
 
@@ -170,20 +180,20 @@ public final class ContainerIndex {
       complete = true;
     }
 
-    private void replace(StoredDocument before, StoredDocument after) {
+    private void replace(StoredDocument before, StoredDocument after, long rid) {
       JsonNode was = before == null ? null : valueOf.apply(before.body());
       JsonNode is = after == null ? null : valueOf.apply(after.body());
       if (before != null && after != null && sameEntry(was, is)) {
         return;
       }
       if (after != null) {
-        entry(is).add(new DocRef(after.epk(), after.id()));
+        entry(is).put(rid, new DocRef(after.epk(), after.id()));
       }
       if (before != null) {
-        Set<DocRef> refs =
+        Map<Long, DocRef> refs =
             Run.Kind.of(was) == Run.Kind.VALUE ? byValue.get(was) : entry(was); // not made here
         if (refs != null) {
-          refs.remove(new DocRef(before.epk(), before.id()));
+          refs.remove(rid, new DocRef(before.epk(), before.id()));
           if (refs.isEmpty() && Run.Kind.of(was) == Run.Kind.VALUE) {
             byValue.remove(was);
           }
@@ -331,9 +341,18 @@ public final class ContainerIndex {
    * null for a delete) by the write at {@code lsn}.
    */
   public void onWrite(StoredDocument before, StoredDocument after, long lsn) {
-    for (PathIndex i : byPath.values()) {
-      i.replace(before, after, lsn);
+    if (byPath.isEmpty()) {
+      return;
     }
+    long rid = ridOf(after != null ? after : before); // a new version keeps its document's RID
+    for (PathIndex i : byPath.values()) {
+      i.replace(before, after, lsn, rid);
+    }
+  }
+
+  /** The document part of a stored version's RID, which orders the ties of an index entry. */
+  private static long ridOf(StoredDocument d) {
+    return io.cosmolab.engine.resource.ResourceIds.documentPart(d.body().get("_rid").textValue());
   }
 
   /**
@@ -345,13 +364,13 @@ public final class ContainerIndex {
     if (built == null || stale(built)) {
       return null;
     }
-    NavigableMap<JsonNode, Set<DocRef>> index = built.byValue;
+    NavigableMap<JsonNode, Map<Long, DocRef>> index = built.byValue;
     Set<DocRef> out = new HashSet<>();
     if (p.op() == IndexPredicate.Op.EQUAL) {
       for (JsonNode v : p.values()) {
-        Set<DocRef> hits = index.get(v);
+        Map<Long, DocRef> hits = index.get(v);
         if (hits != null) {
-          out.addAll(hits);
+          out.addAll(hits.values());
         }
       }
       return out;
@@ -360,15 +379,15 @@ public final class ContainerIndex {
     // the type's neighbours in the cross-type order bound the range to values of v's type
     JsonNode below = v.isNumber() ? BooleanNode.TRUE : DoubleNode.valueOf(Double.POSITIVE_INFINITY);
     JsonNode above = v.isNumber() ? TextNode.valueOf("") : emptyArray();
-    NavigableMap<JsonNode, Set<DocRef>> range =
+    NavigableMap<JsonNode, Map<Long, DocRef>> range =
         switch (p.op()) {
           case LESS -> index.subMap(below, false, v, false);
           case LESS_OR_EQUAL -> index.subMap(below, false, v, true);
           case GREATER -> index.subMap(v, false, above, false);
           default -> index.subMap(v, true, above, false);
         };
-    for (Set<DocRef> refs : range.values()) {
-      out.addAll(refs);
+    for (Map<Long, DocRef> refs : range.values()) {
+      out.addAll(refs.values());
     }
     return out;
   }
@@ -420,7 +439,7 @@ public final class ContainerIndex {
    *
    * <p>Weakly consistent, like every lookup: a document written meanwhile may be in the run of its
    * old value, of its new one, or of both, so the reader checks each document it loads against its
-   * run. A run's set is live: copy what is needed of it.
+   * run. A run's map is live: copy what is needed of it.
    */
   public Iterator<Run> ordered(
       List<String> path, boolean ascending, boolean fromStart, JsonNode from) {
@@ -442,7 +461,7 @@ public final class ContainerIndex {
         case UNDEFINED -> parts.add(List.of(none).iterator());
         case CONTAINERS -> parts.add(List.of(others).iterator());
         case VALUE -> {
-          NavigableMap<JsonNode, Set<DocRef>> values = built.byValue;
+          NavigableMap<JsonNode, Map<Long, DocRef>> values = built.byValue;
           if (kind == start) { // from the position's value on
             values = ascending ? values.tailMap(from, true) : values.headMap(from, true);
           }
@@ -479,8 +498,8 @@ public final class ContainerIndex {
     };
   }
 
-  private static Iterator<Run> runs(NavigableMap<JsonNode, Set<DocRef>> values) {
-    Iterator<Map.Entry<JsonNode, Set<DocRef>>> entries = values.entrySet().iterator();
+  private static Iterator<Run> runs(NavigableMap<JsonNode, Map<Long, DocRef>> values) {
+    Iterator<Map.Entry<JsonNode, Map<Long, DocRef>>> entries = values.entrySet().iterator();
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
@@ -489,7 +508,7 @@ public final class ContainerIndex {
 
       @Override
       public Run next() {
-        Map.Entry<JsonNode, Set<DocRef>> e = entries.next();
+        Map.Entry<JsonNode, Map<Long, DocRef>> e = entries.next();
         return new Run(Run.Kind.VALUE, e.getKey(), e.getValue());
       }
     };
