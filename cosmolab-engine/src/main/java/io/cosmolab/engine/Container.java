@@ -935,46 +935,95 @@ public final class Container {
     throttle.spend(range, null, admission, ru, now);
   }
 
+  /** How long a mark or a check waits for a partition's write in progress before giving up. */
+  private static final long QUIET_WAIT_MILLIS = 10;
+
   /**
-   * The physical partitions serving {@code targets}, and each one's LSN, at a moment when none of
-   * them has a document write in progress; null when one has (or the layout no longer has one of
-   * them). An ORDER BY page walks the index only between such a mark and {@link #quietSince}: a
-   * write to its partitions meanwhile could move a document behind the walk.
+   * The physical partitions serving {@code targets}, each one's LSN taken under its write lock (so
+   * every write at or below it has finished, its index update included, and every write above it
+   * starts later), and the change log's position before them; null when the layout no longer has
+   * one of them, or a write held one for longer than {@value #QUIET_WAIT_MILLIS} ms. An ORDER BY
+   * page walks the index from such a mark and then asks {@link #writesSince} what was written in
+   * its partitions meanwhile.
    */
   QuietMark quietMark(List<PartitionKeyRange> targets) {
+    long logPosition = lsn(); // below every LSN a write that starts from now on takes
     Layout l = layout.current();
+    long[] lsns = settledLsns(l, targets);
+    return lsns == null ? null : new QuietMark(l, lsns, logPosition);
+  }
+
+  /**
+   * Each target partition's LSN, read while holding its write lock (one partition at a time); null
+   * when the layout has no such partition, this thread holds a lock already, or a lock was not free
+   * within the wait.
+   */
+  private static long[] settledLsns(Layout l, List<PartitionKeyRange> targets) {
     long[] lsns = new long[targets.size()];
     for (int i = 0; i < lsns.length; i++) {
       Layout.Partition p = l.partition(targets.get(i).id());
-      if (p == null || p.writes.isLocked()) {
-        return null; // a write holds its partition's lock from its first read to its index update
+      if (p == null || p.writes.isHeldByCurrentThread()) {
+        return null; // gone; or a stored procedure's query, inside its own transaction: scan
       }
-      lsns[i] = p.lsn();
+      try {
+        if (!p.writes.tryLock(QUIET_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+          return null;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+      try {
+        lsns[i] = p.lsn();
+      } finally {
+        p.writes.unlock();
+      }
     }
-    return new QuietMark(l, lsns);
+    return lsns;
   }
 
   /**
-   * Whether no document write has run in {@code targets}' partitions since {@code mark}: the same
-   * layout, each partition unlocked, its LSN unchanged (a commit always raises it).
+   * The writes committed in {@code targets}' partitions since {@code mark}, oldest first (none when
+   * their LSNs have not moved), each with the version it replaced; null when they cannot be known:
+   * the layout changed, a write held a partition too long, or the change log's retention passed the
+   * mark (records after the horizon are never dropped, so all of them are there otherwise).
    */
-  boolean quietSince(QuietMark mark, List<PartitionKeyRange> targets) {
+  List<io.cosmolab.engine.store.ChangeRecord> writesSince(
+      QuietMark mark, List<PartitionKeyRange> targets) {
     Layout l = layout.current();
     if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
-      return false;
+      return null;
     }
-    for (int i = 0; i < targets.size(); i++) {
-      Layout.Partition p = l.partition(targets.get(i).id());
-      if (p == null || p.writes.isLocked() || p.lsn() != mark.lsns()[i]) {
-        return false;
+    long[] lsns = settledLsns(l, targets);
+    if (lsns == null) {
+      return null;
+    }
+    if (java.util.Arrays.equals(lsns, mark.lsns())) {
+      return List.of();
+    }
+    if (retention.horizon() > mark.logPosition()) {
+      return null;
+    }
+    List<io.cosmolab.engine.store.ChangeRecord> out = new java.util.ArrayList<>();
+    Iterator<io.cosmolab.engine.store.ChangeRecord> log = store.changesAfter(mark.logPosition());
+    while (log.hasNext()) {
+      io.cosmolab.engine.store.ChangeRecord r = log.next();
+      int i = 0;
+      while (i < targets.size() && !targets.get(i).contains(r.epk())) {
+        i++;
+      }
+      if (i < targets.size() && r.rangeLsn() > mark.lsns()[i] && r.rangeLsn() <= lsns[i]) {
+        out.add(r); // in a target partition, after the mark and before this check
       }
     }
-    return true;
+    // the horizon only rises, and a record is dropped only at or below it: if it is still below
+    // the mark, every record read was there to read
+    return retention.horizon() > mark.logPosition() ? null : out;
   }
 
-  /** See {@link #quietMark}. */
+  /** See {@link #quietMark}; {@code logPosition} is the change log's, {@link #lsn()}. */
   @SuppressWarnings("ArrayRecordComponent") // package-private, made and read by one page
-  record QuietMark(Layout layout, long[] lsns) {}
+  record QuietMark(Layout layout, long[] lsns, long logPosition) {}
 
   /** Asks the budget of the partition that serves {@code epk} in {@code range}; 429 if refused. */
   Admission admit(PartitionKeyRange range, String epk, long now) {

@@ -36,14 +36,21 @@ import java.util.function.Predicate;
  *
  * Writes. The runs are read one after another, so a write during the page that moved a document
  * from a run not yet reached to one already passed would hide it from the page, and one that moved
- * two documents of a batch could show one new and one old. So a page walks only while its physical
- * partitions are quiet (Container.quietMark): QueryRunner marks each one's LSN at a moment when
- * none has a write in progress (a write holds its partition's lock from its first read through its
- * index update) and, after the page, checks that none is locked and no LSN moved; otherwise the
- * page is read again by a scan, as before the walk existed. Writes to other partitions do not
- * matter: the walk reads only documents in the page's partitions. Within a quiet page the documents
- * and the index agree. Each document loaded is still checked against its run (a cheap guard), and
- * the executor checks the order of what it streams.
+ * two documents of a batch could show one new and one old. So QueryRunner marks, before the walk,
+ * each of the page's physical partitions' LSN under its write lock (Container.quietMark: a write
+ * holds that lock from its first read through its index update, so every write at or below the
+ * mark has finished and every one above it starts later) and, after the walk, reads from the
+ * change log the writes committed in those partitions since (Container.writesSince), each with
+ * the version it replaced. The page stands if none of them put a document in, took one from, or
+ * changed one in what the page read: the positions after the page's position up to the last
+ * document it handed on (all after the position, when the walk ran out), old version and new
+ * (untouchedBy). Then the page is what it would have been at any moment of its walk, and writes
+ * elsewhere in the order are for later pages. Otherwise, or when the writes cannot be known (a
+ * split or merge, a write holding its partition past a wait, the change log's retention past the
+ * mark), the page is read again by a scan, as before the walk existed. (The first version stood a
+ * page only when no LSN had moved, so a partition written without pause never walked.) Each
+ * document loaded is still checked against its run (a cheap guard), and the executor checks the
+ * order of what it streams.
  *
  * Cost: a key with few distinct values (ORDER BY c.status) costs a page what its rows load, as a
  * key with many does. Before the entries were kept by RID, a page loaded every run it reached
@@ -67,7 +74,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private final Placed position; // the row an earlier page ended at, or null
   private final boolean ascending;
   private final Comparator<Placed> order;
-  private final ArrayDeque<StoredDocument> ready = new ArrayDeque<>();
+  private final ArrayDeque<Placed> ready = new ArrayDeque<>();
   private ContainerIndex.Run run; // the run being read
   // the run's next documents in the walk's order, taken from it by one pass (take())
   private final ArrayDeque<ContainerIndex.DocRef> taken = new ArrayDeque<>();
@@ -75,6 +82,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private boolean fromCursor; // whether what the run has left starts after the cursor
   private boolean runLeft; // whether the run may hold documents not yet taken
   private int chunk; // how many of the run's documents the next load takes
+  private Placed handed; // the last document handed on, or null
+  private boolean exhausted; // whether the walk ran out
 
   /**
    * @param runs the index's runs from the one holding the position ({@link ContainerIndex#ordered})
@@ -109,6 +118,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       } else if (runs.hasNext()) {
         start(runs.next());
       } else {
+        exhausted = true;
         break;
       }
     }
@@ -120,7 +130,40 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    return ready.poll();
+    handed = ready.poll();
+    return handed.document();
+  }
+
+  /**
+   * Whether none of {@code writes} (committed while the page walked) put a document in, took one
+   * from, or changed one in what the page read: the documents after the position up to the last one
+   * handed on, or all after the position when the walk ran out. Then the page is what it would have
+   * been at any moment of its walk. A write elsewhere in the order changes nothing the page read;
+   * the next page starts from its position and sees it.
+   */
+  boolean untouchedBy(List<io.cosmolab.engine.store.ChangeRecord> writes) {
+    for (io.cosmolab.engine.store.ChangeRecord w : writes) {
+      if (read(w.current()) || read(w.previous())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a version with {@code body} (null: none) sits where the page read. */
+  private boolean read(com.fasterxml.jackson.databind.node.ObjectNode body) {
+    if (body == null) {
+      return false;
+    }
+    Placed p = placed(null, ContainerIndex.valueAt(body, path), body);
+    if (position != null && order.compare(p, position) <= 0) {
+      return false; // an earlier page's place
+    }
+    return exhausted || handed == null || order.compare(p, handed) <= 0;
+  }
+
+  private static Placed placed(StoredDocument d, JsonNode value, JsonNode body) {
+    return new Placed(d, value, ResourceIds.documentPart(body.get("_rid").textValue()));
   }
 
   /**
@@ -213,8 +256,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
         if (!run.holds(value)) {
           continue; // written meanwhile: its run now is another one
         }
-        long rid = ResourceIds.documentPart(d.body().get("_rid").textValue());
-        Placed p = new Placed(d, value, rid);
+        Placed p = placed(d, value, d.body());
         if (position != null && order.compare(p, position) <= 0) {
           continue; // an earlier page's
         }
@@ -222,8 +264,6 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       }
     }
     placed.sort(order);
-    for (Placed p : placed) {
-      ready.add(p.document());
-    }
+    ready.addAll(placed);
   }
 }

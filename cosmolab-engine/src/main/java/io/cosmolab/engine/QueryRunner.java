@@ -224,8 +224,9 @@ final class QueryRunner {
     List<io.cosmolab.query.plan.IndexPredicate> served = container.reads().served(predicates);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
-    // an ORDER BY of one indexed path reads the index in its order, from the position on, when
-    // no write runs in its partitions meanwhile (OrderedWalk); else, or when one ran, it scans
+    // an ORDER BY of one indexed path reads the index in its order, from the position on, and
+    // keeps the page unless a write in its partitions meanwhile touched what it read (OrderedWalk);
+    // else it scans
     List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
@@ -259,7 +260,8 @@ final class QueryRunner {
                   resume.after() == null ? null : resume.after().keys().get(0));
       if (runs != null) {
         read = reader.apply(new Walk(runs, walkPath, ascending));
-        if (!container.quietSince(quiet, targets)) {
+        List<io.cosmolab.engine.store.ChangeRecord> since = container.writesSince(quiet, targets);
+        if (since == null || !read.input().walked().untouchedBy(since)) {
           read = null; // a write may have moved a document behind the walk: scan
         }
       }
@@ -564,6 +566,7 @@ final class QueryRunner {
     private final boolean ordered;
     private final java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates;
     private final Walk walk;
+    private OrderedWalk walked;
     private final long now;
     // with chargeLikeAWalk: each document read, by its RID part: its target << 40 | its bytes
     private final java.util.Map<Long, Long> readByRid;
@@ -616,6 +619,11 @@ final class QueryRunner {
       return walk != null;
     }
 
+    /** The walk that read the documents, once they have been read; null when they were scanned. */
+    OrderedWalk walked() {
+      return walked;
+    }
+
     /** The document a streaming query's row came from: the last one it read. */
     StoredDocument documentOf(Executor.Output row) {
       if (last == null || row.order() != documents - 1) {
@@ -663,16 +671,18 @@ final class QueryRunner {
 
     /** The index's documents in scope (and among the candidates), in ORDER BY order. */
     private Iterator<StoredDocument> walk() {
-      return new OrderedWalk(
-          walk.runs(),
-          walk.path(),
-          walk.ascending(),
-          ref ->
-              scope.contains(ref.epk())
-                  && (exactEpk == null || exactEpk.equals(ref.epk()))
-                  && (candidates == null || candidates.contains(ref)),
-          (epk, ids) -> container.reads().byIds(epk, ids, now),
-          resume.after());
+      walked =
+          new OrderedWalk(
+              walk.runs(),
+              walk.path(),
+              walk.ascending(),
+              ref ->
+                  scope.contains(ref.epk())
+                      && (exactEpk == null || exactEpk.equals(ref.epk()))
+                      && (candidates == null || candidates.contains(ref)),
+              (epk, ids) -> container.reads().byIds(epk, ids, now),
+              resume.after());
+      return walked;
     }
 
     private boolean wanted(String epk, String id) {

@@ -301,6 +301,130 @@ class OrderedWalkTest {
   }
 
   @Test
+  void pagesOfOnePartition_walk_whileItIsWritten_afterWhatTheyRead() throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 300; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k" + i % 7).put("n", i));
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+    Thread writer =
+        new Thread(
+            () -> {
+              // the same partition, without pause, far after the first pages in the order
+              for (int i = 0; !stop.get(); i++) {
+                c.upsert(
+                    NODES.objectNode().put("id", "w" + i % 50).put("pk", "w").put("n", 1000 + i));
+                writes.incrementAndGet();
+              }
+            });
+    writer.start();
+    try {
+      // a walk pays for the documents its filter rejected between its rows (19 for 10 rows); a
+      // scanned page of a walkable query pays for its rows' documents only (10)
+      QueryRequest q =
+          QueryRequest.of("SELECT c.id FROM c WHERE c.n % 2 = 0 ORDER BY c.n").withMaxItemCount(10);
+      c.query(q); // builds the index
+      int walked = 0;
+      long before = writes.get();
+      for (int round = 0; round < 20; round++) {
+        QueryPage page = c.query(q);
+        assertThat(page.rows())
+            .extracting(r -> r.get("id").asText())
+            .containsExactly("d0", "d2", "d4", "d6", "d8", "d10", "d12", "d14", "d16", "d18");
+        walked += page.metrics().documentsLoaded() == 19 ? 1 : 0;
+      }
+      assertThat(writes.get()).as("the writer wrote meanwhile").isGreaterThan(before);
+      // a page also scans when a write is in progress whenever it looks (marks and checks look
+      // again a few hundred times): most pages walk, not all need to
+      assertThat(walked).as("pages that walked, of 20").isGreaterThanOrEqualTo(10);
+    } finally {
+      stop.set(true);
+      writer.join(30_000);
+    }
+  }
+
+  @Test
+  void aWriteWhereThePageRead_sendsItToTheScan_oneElsewhereInTheOrder_doesNot() {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 100; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("n", i));
+    }
+    c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n")); // builds the index
+    java.util.function.IntFunction<ObjectNode> at =
+        n -> c.read(PartitionKeyValue.of("k"), "d" + n).document();
+    java.util.function.BiFunction<Integer, ObjectNode, ObjectNode> moved =
+        (n, body) -> body.deepCopy().put("n", n);
+    // a page that resumed after n = 19 and handed on n = 20 to 30
+    OrderedWalk page = walk(c, 19, at.apply(19));
+    for (int i = 20; i <= 30; i++) {
+      assertThat(page.next().body().get("n").asInt()).isEqualTo(i);
+    }
+    // where it read: a document changed, one deleted, one moved in or out, one created there
+    assertThat(page.untouchedBy(List.of(change(moved.apply(25, at.apply(25)), at.apply(25)))))
+        .isFalse();
+    assertThat(page.untouchedBy(List.of(change(null, at.apply(30))))).isFalse();
+    assertThat(page.untouchedBy(List.of(change(moved.apply(22, at.apply(70)), at.apply(70)))))
+        .isFalse();
+    assertThat(page.untouchedBy(List.of(change(moved.apply(80, at.apply(21)), at.apply(21)))))
+        .isFalse();
+    ObjectNode created = moved.apply(26, at.apply(99)).put("id", "new");
+    created.put("_rid", ResourceIds.encode(ResourceIds.document(new byte[8], 1_000_000)));
+    assertThat(page.untouchedBy(List.of(change(created, null)))).isFalse();
+    // elsewhere: before the position (an earlier page's) or after the last document handed on
+    assertThat(page.untouchedBy(List.of(change(moved.apply(5, at.apply(10)), at.apply(10)))))
+        .isTrue();
+    assertThat(page.untouchedBy(List.of(change(moved.apply(19, at.apply(19)), at.apply(19)))))
+        .isTrue();
+    assertThat(page.untouchedBy(List.of(change(moved.apply(95, at.apply(50)), at.apply(50)))))
+        .isTrue();
+    assertThat(page.untouchedBy(List.of(change(null, at.apply(31))))).isTrue();
+    // a walk that ran out read everything after its position
+    OrderedWalk last = walk(c, 89, at.apply(89));
+    while (last.hasNext()) {
+      last.next();
+    }
+    assertThat(last.untouchedBy(List.of(change(moved.apply(5000, at.apply(3)), at.apply(3)))))
+        .isFalse();
+    assertThat(last.untouchedBy(List.of(change(moved.apply(7, at.apply(3)), at.apply(3)))))
+        .isTrue();
+  }
+
+  /** A walk of c.n ascending from the row with {@code n} and {@code body}. */
+  private static OrderedWalk walk(Container c, int n, ObjectNode body) {
+    JsonNode key = NODES.numberNode(n);
+    return new OrderedWalk(
+        c.reads().ordered(List.of("n"), true, false, key),
+        List.of("n"),
+        true,
+        ref -> true,
+        (epk, ids) -> c.reads().byIds(epk, ids, 0),
+        new io.cosmolab.query.exec.Executor.After(
+            List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0));
+  }
+
+  /** A write that replaced {@code previous} (null: created) by {@code current} (null: deleted). */
+  private static io.cosmolab.engine.store.ChangeRecord change(
+      ObjectNode current, ObjectNode previous) {
+    ObjectNode any = current != null ? current : previous;
+    return new io.cosmolab.engine.store.ChangeRecord(
+        1,
+        0,
+        current == null
+            ? io.cosmolab.engine.store.ChangeRecord.Operation.DELETE
+            : io.cosmolab.engine.store.ChangeRecord.Operation.REPLACE,
+        "epk",
+        any.get("id").asText(),
+        PartitionKeyValue.of("k"),
+        current,
+        previous,
+        0,
+        100,
+        false,
+        1);
+  }
+
+  @Test
   void aPage_seesABatchWholeOrNotAtAll_thoughItsDocumentsSitInRunsFarApart() throws Exception {
     Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
     for (int i = 0; i < 200; i++) {
