@@ -76,8 +76,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private final Comparator<Placed> order;
   private final ArrayDeque<Placed> ready = new ArrayDeque<>();
   private ContainerIndex.Run run; // the run being read
-  // the run's next documents in the walk's order, taken from it by one pass (take())
-  private final ArrayDeque<ContainerIndex.DocRef> taken = new ArrayDeque<>();
+  // the run's next documents in the walk's order, by the RID each was taken under (take())
+  private final ArrayDeque<Map.Entry<Long, ContainerIndex.DocRef>> taken = new ArrayDeque<>();
   private long cursor; // the RID of the last document taken from the run
   private boolean fromCursor; // whether what the run has left starts after the cursor
   private boolean runLeft; // whether the run may hold documents not yet taken
@@ -175,9 +175,9 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     run = next;
     taken.clear();
     if (next.kind() == ContainerIndex.Run.Kind.CONTAINERS) {
-      for (ContainerIndex.DocRef ref : next.byRid().values()) {
-        if (wanted.test(ref)) {
-          taken.add(ref);
+      for (Map.Entry<Long, ContainerIndex.DocRef> e : next.byRid().entrySet()) {
+        if (wanted.test(e.getValue())) {
+          taken.add(Map.entry(e.getKey(), e.getValue()));
         }
       }
       chunk = Integer.MAX_VALUE;
@@ -223,9 +223,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     runLeft = best.size() == MAX_CHUNK; // fewer: the pass found all that is left
     List<Map.Entry<Long, ContainerIndex.DocRef>> inOrder = new ArrayList<>(best);
     inOrder.sort(walkOrder);
-    for (Map.Entry<Long, ContainerIndex.DocRef> e : inOrder) {
-      taken.add(e.getValue());
-    }
+    taken.addAll(inOrder);
     if (!inOrder.isEmpty()) {
       cursor = inOrder.get(inOrder.size() - 1).getKey();
       fromCursor = true;
@@ -237,26 +235,33 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    * order.
    */
   private void load() {
-    Map<String, List<String>> byPartition = new TreeMap<>();
+    // by logical partition: each id with the RID it was taken under
+    Map<String, Map<String, Long>> byPartition = new TreeMap<>();
     for (int n = 0; n < chunk; n++) {
       if (taken.isEmpty() && runLeft) {
         take();
       }
-      ContainerIndex.DocRef ref = taken.poll();
-      if (ref == null) {
+      Map.Entry<Long, ContainerIndex.DocRef> e = taken.poll();
+      if (e == null) {
         break;
       }
-      byPartition.computeIfAbsent(ref.epk(), k -> new ArrayList<>()).add(ref.id());
+      byPartition
+          .computeIfAbsent(e.getValue().epk(), k -> new java.util.HashMap<>())
+          .put(e.getValue().id(), e.getKey());
     }
     chunk = Math.min(chunk, MAX_CHUNK / 2) * 2;
     List<Placed> placed = new ArrayList<>();
-    for (Map.Entry<String, List<String>> e : byPartition.entrySet()) {
-      for (StoredDocument d : loader.load(e.getKey(), e.getValue())) {
+    for (Map.Entry<String, Map<String, Long>> e : byPartition.entrySet()) {
+      Map<String, Long> ridOf = e.getValue();
+      for (StoredDocument d : loader.load(e.getKey(), new ArrayList<>(ridOf.keySet()))) {
         JsonNode value = ContainerIndex.valueAt(d.body(), path);
         if (!run.holds(value)) {
           continue; // written meanwhile: its run now is another one
         }
         Placed p = placed(d, value, d.body());
+        if (p.rid() != ridOf.get(d.id())) {
+          continue; // deleted and created again meanwhile: its new RID sits elsewhere in the order
+        }
         if (position != null && order.compare(p, position) <= 0) {
           continue; // an earlier page's
         }

@@ -222,12 +222,14 @@ final class QueryRunner {
     List<io.cosmolab.query.plan.IndexPredicate> predicates =
         io.cosmolab.query.plan.IndexPredicate.of(searched);
     List<io.cosmolab.query.plan.IndexPredicate> served = container.reads().served(predicates);
+    // an ORDER BY of one indexed path reads the index in its order, from the position on, and
+    // keeps the page unless a write in its partitions since the mark touched what it read
+    // (OrderedWalk); else it scans. The mark comes before the candidates are looked up, so a
+    // write that changed them is one the page checks.
+    List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
+    Container.QuietMark quiet = walkPath == null ? null : container.quietMark(targets);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
-    // an ORDER BY of one indexed path reads the index in its order, from the position on, and
-    // keeps the page unless a write in its partitions meanwhile touched what it read (OrderedWalk);
-    // else it scans
-    List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
     boolean chargeLikeAWalk = walkPath != null;
@@ -247,7 +249,6 @@ final class QueryRunner {
                 walk == null && chargeLikeAWalk,
                 now);
     PageRead read = null;
-    Container.QuietMark quiet = walkPath == null ? null : container.quietMark(targets);
     if (quiet != null) {
       boolean ascending = query.ast().orderBy().get(0).ascending();
       Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs =
