@@ -2,13 +2,8 @@ package io.cosmolab.benchmarks.paging;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.ContainerSettings;
-import io.cosmolab.engine.CosmosEngine;
-import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.throughput.Throughput;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,15 +28,7 @@ public final class LivePagingBench {
     int page = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
     int pages = args.length > 2 ? Integer.parseInt(args[2]) : 100;
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-    Container c =
-        CosmosEngine.builder()
-            .throttling(ThrottlingMode.OFF)
-            .build()
-            .createDatabase("bench")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(1_000_000))
-                    .withPhysicalPartitions(4));
+    Container c = PagingBench.emptyContainer();
     String filler = "x".repeat(880);
     for (int i = 0; i < documents; i++) {
       c.create(

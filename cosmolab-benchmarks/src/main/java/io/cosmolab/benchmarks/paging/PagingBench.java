@@ -65,16 +65,20 @@ public final class PagingBench {
     }
   }
 
+  /** An empty container on 4 physical partitions, throttling off (the paging benchmarks'). */
+  static Container emptyContainer() {
+    return CosmosEngine.builder()
+        .throttling(ThrottlingMode.OFF)
+        .build()
+        .createDatabase("bench")
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(1_000_000))
+                .withPhysicalPartitions(4));
+  }
+
   private static Container load(int documents) {
-    Container c =
-        CosmosEngine.builder()
-            .throttling(ThrottlingMode.OFF)
-            .build()
-            .createDatabase("bench")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(1_000_000))
-                    .withPhysicalPartitions(4));
+    Container c = emptyContainer();
     String filler = "x".repeat(880);
     for (int i = 0; i < documents; i++) {
       ObjectNode d = JsonNodeFactory.instance.objectNode();
