@@ -51,6 +51,7 @@ import java.util.Optional;
  * - ChangeLogRetention, ChangeFeedReader, QueryRunner: the change log kept bounded, read and
  *   queried;
  * - LiveDocuments: what queries read, the live documents and the index's candidates;
+ * - WalkMarks: what lets an ORDER BY page keep its walk while its partitions are written;
  * - Recovery: where a reopened container's counters continue.
  * Readers (point reads, queries, the change feed) take no lock: they read one layout and the
  * store, and the change log only up to the committed LSN.
@@ -86,6 +87,7 @@ public final class Container {
   private final ContainerScripts scripting;
   private final ContainerStats stats;
   private final LiveDocuments reads;
+  private final WalkMarks walkMarks;
 
   private volatile Throughput throughput; // null: the database's shared throughput
   private volatile Integer changeFeedRetentionMinutes; // null: no change feed policy
@@ -193,6 +195,7 @@ public final class Container {
     this.scripting = new ContainerScripts(this, engine, writes);
     this.stats = new ContainerStats(engine, metrics, logical, layout, throttle);
     this.reads = new LiveDocuments(store, ttl, index, writes, engine.clock());
+    this.walkMarks = new WalkMarks(layout, store, retention, this::lsn);
   }
 
   private long retentionHorizon() {
@@ -935,95 +938,12 @@ public final class Container {
     throttle.spend(range, null, admission, ru, now);
   }
 
-  /** How long a mark or a check waits for a partition's write in progress before giving up. */
-  private static final long QUIET_WAIT_MILLIS = 10;
-
   /**
-   * The physical partitions serving {@code targets}, each one's LSN taken under its write lock (so
-   * every write at or below it has finished, its index update included, and every write above it
-   * starts later), and the change log's position before them; null when the layout no longer has
-   * one of them, or a write held one for longer than {@value #QUIET_WAIT_MILLIS} ms. An ORDER BY
-   * page walks the index from such a mark and then asks {@link #writesSince} what was written in
-   * its partitions meanwhile.
+   * Marks an ORDER BY page's partitions before its walk, and tells the writes since (OrderedWalk).
    */
-  QuietMark quietMark(List<PartitionKeyRange> targets) {
-    long logPosition = lsn(); // below every LSN a write that starts from now on takes
-    Layout l = layout.current();
-    long[] lsns = settledLsns(l, targets);
-    return lsns == null ? null : new QuietMark(l, lsns, logPosition);
+  WalkMarks walkMarks() {
+    return walkMarks;
   }
-
-  /**
-   * Each target partition's LSN, read while holding its write lock (one partition at a time); null
-   * when the layout has no such partition, this thread holds a lock already, or a lock was not free
-   * within the wait.
-   */
-  private static long[] settledLsns(Layout l, List<PartitionKeyRange> targets) {
-    long[] lsns = new long[targets.size()];
-    for (int i = 0; i < lsns.length; i++) {
-      Layout.Partition p = l.partition(targets.get(i).id());
-      if (p == null || p.writes.isHeldByCurrentThread()) {
-        return null; // gone; or a stored procedure's query, inside its own transaction: scan
-      }
-      try {
-        if (!p.writes.tryLock(QUIET_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-          return null;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      }
-      try {
-        lsns[i] = p.lsn();
-      } finally {
-        p.writes.unlock();
-      }
-    }
-    return lsns;
-  }
-
-  /**
-   * The writes committed in {@code targets}' partitions since {@code mark}, oldest first (none when
-   * their LSNs have not moved), each with the version it replaced; null when they cannot be known:
-   * the layout changed, a write held a partition too long, or the change log's retention passed the
-   * mark (records after the horizon are never dropped, so all of them are there otherwise).
-   */
-  List<io.cosmolab.engine.store.ChangeRecord> writesSince(
-      QuietMark mark, List<PartitionKeyRange> targets) {
-    Layout l = layout.current();
-    if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
-      return null;
-    }
-    long[] lsns = settledLsns(l, targets);
-    if (lsns == null) {
-      return null;
-    }
-    if (java.util.Arrays.equals(lsns, mark.lsns())) {
-      return List.of();
-    }
-    if (retention.horizon() > mark.logPosition()) {
-      return null;
-    }
-    List<io.cosmolab.engine.store.ChangeRecord> out = new java.util.ArrayList<>();
-    Iterator<io.cosmolab.engine.store.ChangeRecord> log = store.changesAfter(mark.logPosition());
-    while (log.hasNext()) {
-      io.cosmolab.engine.store.ChangeRecord r = log.next();
-      int i = 0;
-      while (i < targets.size() && !targets.get(i).contains(r.epk())) {
-        i++;
-      }
-      if (i < targets.size() && r.rangeLsn() > mark.lsns()[i] && r.rangeLsn() <= lsns[i]) {
-        out.add(r); // in a target partition, after the mark and before this check
-      }
-    }
-    // the horizon only rises, and a record is dropped only at or below it: if it is still below
-    // the mark, every record read was there to read
-    return retention.horizon() > mark.logPosition() ? null : out;
-  }
-
-  /** See {@link #quietMark}; {@code logPosition} is the change log's, {@link #lsn()}. */
-  @SuppressWarnings("ArrayRecordComponent") // package-private, made and read by one page
-  record QuietMark(Layout layout, long[] lsns, long logPosition) {}
 
   /** Asks the budget of the partition that serves {@code epk} in {@code range}; 429 if refused. */
   Admission admit(PartitionKeyRange range, String epk, long now) {

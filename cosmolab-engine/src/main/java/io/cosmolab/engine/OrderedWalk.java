@@ -37,10 +37,10 @@ import java.util.function.Predicate;
  * Writes. The runs are read one after another, so a write during the page that moved a document
  * from a run not yet reached to one already passed would hide it from the page, and one that moved
  * two documents of a batch could show one new and one old. So QueryRunner marks, before the walk,
- * each of the page's physical partitions' LSN under its write lock (Container.quietMark: a write
+ * each of the page's physical partitions' LSN under its write lock (WalkMarks.mark: a write
  * holds that lock from its first read through its index update, so every write at or below the
  * mark has finished and every one above it starts later) and, after the walk, reads from the
- * change log the writes committed in those partitions since (Container.writesSince), each with
+ * change log the writes committed in those partitions since (WalkMarks.writesSince), each with
  * the version it replaced. The page stands if none of them put a document in, took one from, or
  * changed one in what the page read: the positions after the page's position up to the last
  * document it handed on (all after the position, when the walk ran out), old version and new

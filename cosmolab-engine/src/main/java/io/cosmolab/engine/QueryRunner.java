@@ -227,7 +227,7 @@ final class QueryRunner {
     // (OrderedWalk); else it scans. The mark comes before the candidates are looked up, so a
     // write that changed them is one the page checks.
     List<String> walkPath = bySortKey && !targets.isEmpty() ? walkablePath(query.ast()) : null;
-    Container.QuietMark quiet = walkPath == null ? null : container.quietMark(targets);
+    WalkMarks.QuietMark quiet = walkPath == null ? null : container.walkMarks().mark(targets);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
@@ -261,7 +261,8 @@ final class QueryRunner {
                   resume.after() == null ? null : resume.after().keys().get(0));
       if (runs != null) {
         read = reader.apply(new Walk(runs, walkPath, ascending));
-        List<io.cosmolab.engine.store.ChangeRecord> since = container.writesSince(quiet, targets);
+        List<io.cosmolab.engine.store.ChangeRecord> since =
+            container.walkMarks().writesSince(quiet, targets);
         if (since == null || !read.input().walked().untouchedBy(since)) {
           read = null; // a write may have moved a document behind the walk: scan
         }

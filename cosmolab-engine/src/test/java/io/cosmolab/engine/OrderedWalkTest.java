@@ -438,8 +438,8 @@ class OrderedWalkTest {
     }
     c.create(NODES.objectNode().put("id", "before").put("pk", here.get(0)));
     List<PartitionKeyRange> targets = List.of(mine);
-    Container.QuietMark mark = c.quietMark(targets);
-    assertThat(c.writesSince(mark, targets)).isEmpty();
+    WalkMarks.QuietMark mark = c.walkMarks().mark(targets);
+    assertThat(c.walkMarks().writesSince(mark, targets)).isEmpty();
     for (String k : here.subList(0, 3)) {
       c.create(NODES.objectNode().put("id", "in-" + k).put("pk", k));
     }
@@ -447,11 +447,11 @@ class OrderedWalkTest {
       c.create(NODES.objectNode().put("id", "out-" + k).put("pk", k));
     }
     c.delete(PartitionKeyValue.of(here.get(0)), "before");
-    assertThat(c.writesSince(mark, targets))
+    assertThat(c.walkMarks().writesSince(mark, targets))
         .extracting(io.cosmolab.engine.store.ChangeRecord::id)
         .containsExactly("in-" + here.get(0), "in-" + here.get(1), "in-" + here.get(2), "before");
     c.splitPartition(mine.id());
-    assertThat(c.writesSince(mark, targets)).as("after a split").isNull();
+    assertThat(c.walkMarks().writesSince(mark, targets)).as("after a split").isNull();
   }
 
   /** A walk of c.n ascending from the row with {@code n} and {@code body}. */

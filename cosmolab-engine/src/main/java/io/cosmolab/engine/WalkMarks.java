@@ -1,0 +1,128 @@
+package io.cosmolab.engine;
+
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.store.ChangeRecord;
+import io.cosmolab.engine.store.ContainerStore;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * What lets an ORDER BY page keep what it walked while its partitions are written ({@link
+ * OrderedWalk}): a mark of each partition's LSN before the walk, and the writes committed there
+ * since, read from the change log after it.
+ *
+ * <p>Concurrency: stateless but for what it reads; a mark and a check each take one partition's
+ * write lock at a time, briefly, and hold nothing else.
+ */
+final class WalkMarks {
+  private final PartitionLayout layout;
+  private final ContainerStore store;
+  private final ChangeLogRetention retention;
+  private final LongSupplier logPositionNow;
+
+  /**
+   * @param logPositionNow the change log's position: the container-wide LSN of the last committed
+   *     write ({@link Container#lsn()})
+   */
+  WalkMarks(
+      PartitionLayout layout,
+      ContainerStore store,
+      ChangeLogRetention retention,
+      LongSupplier logPositionNow) {
+    this.layout = layout;
+    this.store = store;
+    this.retention = retention;
+    this.logPositionNow = logPositionNow;
+  }
+
+  /** How long a mark or a check waits for a partition's write in progress before giving up. */
+  private static final long QUIET_WAIT_MILLIS = 10;
+
+  /**
+   * The physical partitions serving {@code targets}, each one's LSN taken under its write lock (so
+   * every write at or below it has finished, its index update included, and every write above it
+   * starts later), and the change log's position before them; null when the layout no longer has
+   * one of them, or a write held one for longer than {@value #QUIET_WAIT_MILLIS} ms. An ORDER BY
+   * page walks the index from such a mark and then asks {@link #writesSince} what was written in
+   * its partitions meanwhile.
+   */
+  QuietMark mark(List<PartitionKeyRange> targets) {
+    long logPosition =
+        logPositionNow.getAsLong(); // below every LSN a write that starts from now on takes
+    Layout l = layout.current();
+    long[] lsns = settledLsns(l, targets);
+    return lsns == null ? null : new QuietMark(l, lsns, logPosition);
+  }
+
+  /**
+   * Each target partition's LSN, read while holding its write lock (one partition at a time); null
+   * when the layout has no such partition, this thread holds a lock already, or a lock was not free
+   * within the wait.
+   */
+  private static long[] settledLsns(Layout l, List<PartitionKeyRange> targets) {
+    long[] lsns = new long[targets.size()];
+    for (int i = 0; i < lsns.length; i++) {
+      Layout.Partition p = l.partition(targets.get(i).id());
+      if (p == null || p.writes.isHeldByCurrentThread()) {
+        return null; // gone; or a stored procedure's query, inside its own transaction: scan
+      }
+      try {
+        if (!p.writes.tryLock(QUIET_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+          return null;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+      try {
+        lsns[i] = p.lsn();
+      } finally {
+        p.writes.unlock();
+      }
+    }
+    return lsns;
+  }
+
+  /**
+   * The writes committed in {@code targets}' partitions since {@code mark}, oldest first (none when
+   * their LSNs have not moved), each with the version it replaced; null when they cannot be known:
+   * the layout changed, a write held a partition too long, or the change log's retention passed the
+   * mark (records after the horizon are never dropped, so all of them are there otherwise).
+   */
+  List<ChangeRecord> writesSince(QuietMark mark, List<PartitionKeyRange> targets) {
+    Layout l = layout.current();
+    if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
+      return null;
+    }
+    long[] lsns = settledLsns(l, targets);
+    if (lsns == null) {
+      return null;
+    }
+    if (java.util.Arrays.equals(lsns, mark.lsns())) {
+      return List.of();
+    }
+    if (retention.horizon() > mark.logPosition()) {
+      return null;
+    }
+    List<ChangeRecord> out = new java.util.ArrayList<>();
+    Iterator<ChangeRecord> log = store.changesAfter(mark.logPosition());
+    while (log.hasNext()) {
+      ChangeRecord r = log.next();
+      int i = 0;
+      while (i < targets.size() && !targets.get(i).contains(r.epk())) {
+        i++;
+      }
+      if (i < targets.size() && r.rangeLsn() > mark.lsns()[i] && r.rangeLsn() <= lsns[i]) {
+        out.add(r); // in a target partition, after the mark and before this check
+      }
+    }
+    // the horizon only rises, and a record is dropped only at or below it: if it is still below
+    // the mark, every record read was there to read
+    return retention.horizon() > mark.logPosition() ? null : out;
+  }
+
+  /** See {@link #mark}; {@code logPosition} is the change log's ({@link Container#lsn()}). */
+  @SuppressWarnings("ArrayRecordComponent") // package-private, made and read by one page
+  record QuietMark(Layout layout, long[] lsns, long logPosition) {}
+}
