@@ -163,7 +163,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   }
 
   private static Placed placed(StoredDocument d, JsonNode value, JsonNode body) {
-    return new Placed(d, value, ResourceIds.documentPart(body.get("_rid").textValue()));
+    return new Placed(d, value, ResourceIds.documentPartOf(body));
   }
 
   /**

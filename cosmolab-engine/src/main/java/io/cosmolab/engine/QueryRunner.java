@@ -42,9 +42,9 @@ import java.util.List;
  *     that sorts before the position shifts no row.
  *   - an ORDER BY of one indexed property path over the documents alone (no JOIN) reads the path's
  *     index in sort order from the position's run of equal values (OrderedWalk), and the executor
- *     streams what it reads (no heap): the page loads its own rows' documents and stops. Only while
- *     no write runs in the page's physical partitions (a mark before, a check after); a page
- *     during writes there scans as above.
+ *     streams what it reads (no heap): the page loads its own rows' documents and stops. It keeps
+ *     what it walked unless a write in its physical partitions meanwhile touched what it read (a
+ *     mark before, the change log after: WalkMarks); otherwise it scans as above.
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
  *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
@@ -662,7 +662,7 @@ final class QueryRunner {
           if (!ordered) {
             return new Executor.Input(d.body(), 0);
           }
-          long rid = ResourceIds.documentPart(d.body().get("_rid").textValue());
+          long rid = ResourceIds.documentPartOf(d.body());
           if (readByRid != null) {
             readByRid.put(rid, ((long) target << 40) | d.sizeBytes());
           }

@@ -352,7 +352,7 @@ public final class ContainerIndex {
 
   /** The document part of a stored version's RID, which orders the ties of an index entry. */
   private static long ridOf(StoredDocument d) {
-    return io.cosmolab.engine.resource.ResourceIds.documentPart(d.body().get("_rid").textValue());
+    return io.cosmolab.engine.resource.ResourceIds.documentPartOf(d.body());
   }
 
   /**

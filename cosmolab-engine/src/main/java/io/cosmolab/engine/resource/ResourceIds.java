@@ -95,6 +95,14 @@ public final class ResourceIds {
   }
 
   /**
+   * The document part of a stored document's {@code _rid}: what orders the ties of ORDER BY, the
+   * index's entries and a walk's position.
+   */
+  public static long documentPartOf(com.fasterxml.jackson.databind.JsonNode storedBody) {
+    return documentPart(storedBody.get("_rid").textValue());
+  }
+
+  /**
    * The document part of a text document RID ({@link #documentPart(byte[])} of its bytes), read
    * from the text without decoding it whole: ORDER BY asks it of every document it reads.
    */
