@@ -938,6 +938,11 @@ public final class Container {
     throttle.spend(range, null, admission, ru, now);
   }
 
+  /** The layout and its lock (for tests that hold them). */
+  PartitionLayout partitionLayout() {
+    return layout;
+  }
+
   /**
    * Marks an ORDER BY page's partitions before its walk, and tells the writes since (OrderedWalk).
    */

@@ -273,6 +273,17 @@ public final class CosmosEngine implements AutoCloseable {
     return store;
   }
 
+  /**
+   * Whether a point read of a document ({@code Container.read}) never waits: for a lock another
+   * thread holds, or for I/O. True when the store answers from memory: the read then takes the
+   * layout, the budget and the metrics without a lock (the budget is lock-free, the metrics'
+   * recording never waits) and a server may run it on a network event loop, where a wait would
+   * stall every connection on the loop. A store that reads from disk (RocksDB) says false.
+   */
+  public boolean pointReadsNeverWait() {
+    return store.getNeverWaits();
+  }
+
   int nextOrdinal() {
     return ordinals.getAndIncrement();
   }

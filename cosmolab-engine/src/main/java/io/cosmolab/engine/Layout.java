@@ -44,7 +44,7 @@ record Layout(RoutingMap routing, Map<String, Partition> partitions) {
    * write it committed, which it counts on its own 1, 2, 3… as the service's partitions do.
    *
    * <p>Concurrency: the usage counters and the LSN are written under {@link #writes} (or while the
-   * layout is held exclusively) and read without it; the budget is synchronized.
+   * layout is held exclusively) and read without it; the budget is lock-free.
    */
   static final class Partition {
     final PartitionKeyRange range;

@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
  * apply to a container's dedicated throughput only: a shared database's budgets are not divided
  * by bucket.
  *
- * Concurrency: stateless but for the budgets (synchronized), the metrics (thread-safe) and the
+ * Concurrency: stateless but for the budgets and the metrics (both lock-free) and the
  * bucket configuration (one volatile immutable value, replaced under this object's lock). A range
  * named by a caller may have been split or merged since it read the layout: the budget is then
  * the one that owns the EPK in the layout now, never none.

@@ -3,8 +3,11 @@ package io.cosmolab.engine.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.datasketches.frequencies.ErrorType;
 import org.apache.datasketches.frequencies.ItemsSketch;
 
@@ -37,8 +40,16 @@ import org.apache.datasketches.frequencies.ItemsSketch;
  * are the merge of the partitions' sketches (a key whose partition split is in both halves' and
  * the parent's, and the merge adds them up). The merged error bound is the sum of theirs.
  *
- * Concurrency: updates synchronize on the partition's series; events are a copy-on-write list.
- * Readers take snapshots.
+ * Concurrency: recording never waits; reading may. A recorder that finds its series' lock free
+ * (tryLock) applies the series' inbox and then its own record. One that finds it taken puts its
+ * record in the inbox (a lock-free queue) and goes on. Either way it then applies the inbox while
+ * it is not empty and the lock is free: a record queued while another thread held the lock is
+ * applied by the queuer itself, or, if the lock is still held when the queuer looks, by the holder,
+ * which looks at the inbox after it unlocks (the record was queued before the queuer saw the lock
+ * taken, so the holder's look after unlocking sees it). Uncontended, a record allocates nothing.
+ * So a point read served on a network event loop records its charge without ever waiting for
+ * a thread that holds the series, such as a scrape merging the hot-key sketches (issue 13 item 4).
+ * Readers take the lock, apply the inbox and take snapshots. Events are a copy-on-write list.
  */
 public final class PartitionMetrics {
   /** Seconds of per-second history kept per partition. */
@@ -60,7 +71,18 @@ public final class PartitionMetrics {
   public record Second(
       long epochSecond, double ru, long operations, long throttled, long wouldThrottle) {}
 
+  /** What one call recorded, waiting in its series' inbox. */
+  private record Recorded(long nowMillis, double ru, String keyEpk, Kind kind) {}
+
+  private enum Kind {
+    OPERATION,
+    THROTTLED,
+    WOULD_THROTTLE
+  }
+
   private static final class Series {
+    final ReentrantLock lock = new ReentrantLock();
+    final Queue<Recorded> inbox = new ConcurrentLinkedQueue<>();
     final long[] tags = new long[WINDOW_SECONDS];
     final double[] ru = new double[WINDOW_SECONDS];
     final long[] ops = new long[WINDOW_SECONDS];
@@ -78,6 +100,17 @@ public final class PartitionMetrics {
 
     void updateRecent(long second, String keyEpk, long weight) {
       long w = Math.floorDiv(second, (long) RECENT_WINDOW_SECONDS);
+      if (w < recentWindow) {
+        // a call that read the clock before another's, applied after it (threads race, and an
+        // entry may wait in the inbox): it belongs to the window before, if that is kept
+        if (w == recentWindow - 1) {
+          if (previous == null) {
+            previous = new ItemsSketch<>(MAX_MAP_SIZE);
+          }
+          previous.update(keyEpk, weight);
+        }
+        return;
+      }
       if (w != recentWindow) {
         previous = recentWindow != Long.MIN_VALUE && w == recentWindow + 1 ? recent : null;
         recent = new ItemsSketch<>(MAX_MAP_SIZE);
@@ -102,6 +135,71 @@ public final class PartitionMetrics {
       java.util.Arrays.fill(tags, Long.MIN_VALUE);
     }
 
+    /**
+     * Applies what a call recorded, now if the series is free (the inbox first, so the order of
+     * arrival holds), else through the inbox. Never waits.
+     */
+    void record(long nowMillis, double ru, String keyEpk, Kind kind) {
+      if (lock.tryLock()) {
+        try {
+          applyInbox();
+          apply(nowMillis, ru, keyEpk, kind);
+        } finally {
+          lock.unlock();
+        }
+      } else {
+        inbox.add(new Recorded(nowMillis, ru, keyEpk, kind));
+      }
+      // what others queued while this call held the series (or what this call queued): applied
+      // here unless a holder is still at it, which then sees it after it unlocks
+      while (!inbox.isEmpty() && lock.tryLock()) {
+        try {
+          applyInbox();
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+
+    /** Takes the lock (readers only: they may wait) with the inbox applied. */
+    void lockApplied() {
+      lock.lock();
+      applyInbox();
+    }
+
+    /** Under the lock. */
+    private void applyInbox() {
+      for (Recorded r; (r = inbox.poll()) != null; ) {
+        apply(r.nowMillis(), r.ru(), r.keyEpk(), r.kind());
+      }
+    }
+
+    private void apply(long nowMillis, double charge, String keyEpk, Kind kind) {
+      long second = Math.floorDiv(nowMillis, 1000);
+      int i = slot(second);
+      switch (kind) {
+        case OPERATION -> {
+          ru[i] += charge;
+          ops[i]++;
+          totalRu += charge;
+          totalOps++;
+          if (keyEpk != null) {
+            long weight = Math.max(1, Math.round(charge * 100));
+            hotKeysByRu.update(keyEpk, weight);
+            updateRecent(second, keyEpk, weight);
+          }
+        }
+        case THROTTLED -> {
+          throttled[i]++;
+          totalThrottled++;
+        }
+        case WOULD_THROTTLE -> {
+          wouldThrottle[i]++;
+          totalWouldThrottle++;
+        }
+      }
+    }
+
     int slot(long second) {
       int i = (int) Math.floorMod(second, (long) WINDOW_SECONDS);
       if (tags[i] != second) {
@@ -119,6 +217,20 @@ public final class PartitionMetrics {
     return series.computeIfAbsent(rangeId, id -> new Series());
   }
 
+  /**
+   * Runs {@code whileHeld} holding the series of {@code rangeId} as a reader does (for tests: what
+   * a slow reader, or a reader descheduled mid-merge, does to recorders).
+   */
+  void holdSeries(String rangeId, Runnable whileHeld) {
+    Series s = of(rangeId);
+    s.lockApplied();
+    try {
+      whileHeld.run();
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
   /** An operation served by a partition, with its charge. */
   public void recordOperation(String rangeId, long nowMillis, double ru) {
     recordOperation(rangeId, nowMillis, ru, null);
@@ -129,34 +241,12 @@ public final class PartitionMetrics {
    * {@code keyEpk} (null: none, as for a query across keys).
    */
   public void recordOperation(String rangeId, long nowMillis, double ru, String keyEpk) {
-    Series s = of(rangeId);
-    synchronized (s) {
-      int i = s.slot(Math.floorDiv(nowMillis, 1000));
-      s.ru[i] += ru;
-      s.ops[i]++;
-      s.totalRu += ru;
-      s.totalOps++;
-      if (keyEpk != null) {
-        long weight = Math.max(1, Math.round(ru * 100));
-        s.hotKeysByRu.update(keyEpk, weight);
-        s.updateRecent(Math.floorDiv(nowMillis, 1000), keyEpk, weight);
-      }
-    }
+    of(rangeId).record(nowMillis, ru, keyEpk, Kind.OPERATION);
   }
 
   /** A 429 (enforce) or a would-be 429 (observe). */
   public void recordThrottle(String rangeId, long nowMillis, boolean enforced) {
-    Series s = of(rangeId);
-    synchronized (s) {
-      int i = s.slot(Math.floorDiv(nowMillis, 1000));
-      if (enforced) {
-        s.throttled[i]++;
-        s.totalThrottled++;
-      } else {
-        s.wouldThrottle[i]++;
-        s.totalWouldThrottle++;
-      }
-    }
+    of(rangeId).record(nowMillis, 0, null, enforced ? Kind.THROTTLED : Kind.WOULD_THROTTLE);
   }
 
   public void recordEvent(PartitionEvent event) {
@@ -183,8 +273,11 @@ public final class PartitionMetrics {
     if (s == null) {
       return new double[4];
     }
-    synchronized (s) {
+    s.lockApplied();
+    try {
       return new double[] {s.totalRu, s.totalOps, s.totalThrottled, s.totalWouldThrottle};
+    } finally {
+      s.lock.unlock();
     }
   }
 
@@ -195,18 +288,23 @@ public final class PartitionMetrics {
   public List<Second> seconds(String rangeId, long fromSecond, long toSecond) {
     List<Second> out = new ArrayList<>();
     Series s = series.get(rangeId);
-    for (long sec = fromSecond; sec < toSecond; sec++) {
-      if (s == null) {
+    if (s == null) {
+      for (long sec = fromSecond; sec < toSecond; sec++) {
         out.add(new Second(sec, 0, 0, 0, 0));
-        continue;
       }
-      synchronized (s) {
+      return out;
+    }
+    s.lockApplied();
+    try {
+      for (long sec = fromSecond; sec < toSecond; sec++) {
         int i = (int) Math.floorMod(sec, (long) WINDOW_SECONDS);
         out.add(
             s.tags[i] == sec
                 ? new Second(sec, s.ru[i], s.ops[i], s.throttled[i], s.wouldThrottle[i])
                 : new Second(sec, 0, 0, 0, 0));
       }
+    } finally {
+      s.lock.unlock();
     }
     return out;
   }
@@ -218,8 +316,11 @@ public final class PartitionMetrics {
   public List<HotKey> hottestKeysByRu(int n) {
     ItemsSketch<String> merged = new ItemsSketch<>(MAX_MAP_SIZE);
     for (Series s : series.values()) {
-      synchronized (s) {
+      s.lockApplied();
+      try {
         merged.merge(s.hotKeysByRu);
+      } finally {
+        s.lock.unlock();
       }
     }
     return top(merged, n);
@@ -233,8 +334,11 @@ public final class PartitionMetrics {
     long w = Math.floorDiv(Math.floorDiv(nowMillis, 1000), (long) RECENT_WINDOW_SECONDS);
     ItemsSketch<String> merged = new ItemsSketch<>(MAX_MAP_SIZE);
     for (Series s : series.values()) {
-      synchronized (s) {
+      s.lockApplied();
+      try {
         s.mergeRecent(merged, w);
+      } finally {
+        s.lock.unlock();
       }
     }
     return top(merged, n);

@@ -28,6 +28,15 @@ public interface DocumentStore extends AutoCloseable {
    */
   void saveCatalog(String catalogJson, java.util.Collection<String> dropped);
 
+  /**
+   * Whether {@link ContainerStore#get} answers from memory, without I/O and without waiting for a
+   * lock: then the engine's point reads never wait, and a server may run them on a network event
+   * loop ({@code CosmosEngine.pointReadsNeverWait}). False unless a store promises it.
+   */
+  default boolean getNeverWaits() {
+    return false;
+  }
+
   @Override
   default void close() {}
 }

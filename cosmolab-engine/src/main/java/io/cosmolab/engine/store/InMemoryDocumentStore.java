@@ -44,6 +44,12 @@ public final class InMemoryDocumentStore implements DocumentStore {
   /** An empty store. */
   public InMemoryDocumentStore() {}
 
+  /** A get is a lookup in a concurrent map: no I/O, no lock. */
+  @Override
+  public boolean getNeverWaits() {
+    return true;
+  }
+
   @Override
   public ContainerStore open(String containerRid) {
     return containers.computeIfAbsent(containerRid, rid -> new Container());

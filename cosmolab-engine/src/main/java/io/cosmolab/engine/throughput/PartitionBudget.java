@@ -1,6 +1,7 @@
 package io.cosmolab.engine.throughput;
 
 import io.cosmolab.engine.limits.Limits;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The per-second RU budget of one physical partition (or one slice of a shared-throughput
@@ -41,22 +42,84 @@ import io.cosmolab.engine.limits.Limits;
  * as everything else it counts per physical partition here, share × R each second.
  *
  * Time comes from the caller (the injected clock), so tests and rehearsals are deterministic.
- * Concurrency: every method is synchronized; contention is per partition.
+ *
+ * Concurrency: lock-free. The counters are one immutable State behind an AtomicReference; every
+ * method reads the state, rolls it to its own time, decides, and installs the state it computed
+ * with one compare-and-set, trying again from the new state if another thread got there first. So
+ * no caller ever waits for another: a point read served on a network event loop may ask and pay
+ * without the loop stalling behind a thread that was descheduled mid-update (issue 13 item 4). Each
+ * method is linearizable at its successful compare-and-set; as before, every call persists its
+ * roll, so the arithmetic is the one a synchronized version did, call for call. (It was
+ * synchronized; a monitor is the one thing a loop must not wait on.)
  */
 public final class PartitionBudget {
-  private double rate;
   private final boolean burstEnabled;
   private final double burstSpendRate;
-  private long second; // the epoch second the counters below belong to
-  private double used; // RU attributed to that second, carried debt included
-  private double burstUsed; // RU drawn from the bank in that second
-  private double bank;
-  // the last second a high-priority request was refused (MIN_VALUE: never)
-  private long highRefusedSecond = Long.MIN_VALUE;
-  // per throughput bucket (index = id): RU attributed to the current second, carried debt included,
-  // and the RU per second its share allowed when it last ran
-  private final double[] bucketUsed = new double[RequestClass.MAX_BUCKET + 1];
-  private final double[] bucketRate = new double[RequestClass.MAX_BUCKET + 1];
+  private final AtomicReference<State> state;
+
+  /** The counters at one moment; never changed once published. */
+  private static final class State {
+    final double rate;
+    final long second; // the epoch second the counters below belong to
+    final double used; // RU attributed to that second, carried debt included
+    final double burstUsed; // RU drawn from the bank in that second
+    final double bank;
+    // the last second a high-priority request was refused (MIN_VALUE: never)
+    final long highRefusedSecond;
+    // per throughput bucket (index = id): RU attributed to the current second, carried debt
+    // included, and the RU per second its share allowed when it last ran; null until a bucket ran.
+    // Copied, never written, once published.
+    final double[] bucketUsed;
+    final double[] bucketRate;
+
+    State(
+        double rate,
+        long second,
+        double used,
+        double burstUsed,
+        double bank,
+        long highRefusedSecond,
+        double[] bucketUsed,
+        double[] bucketRate) {
+      this.rate = rate;
+      this.second = second;
+      this.used = used;
+      this.burstUsed = burstUsed;
+      this.bank = bank;
+      this.highRefusedSecond = highRefusedSecond;
+      this.bucketUsed = bucketUsed;
+      this.bucketRate = bucketRate;
+    }
+
+    State withRate(double next) {
+      return new State(
+          next, second, used, burstUsed, bank, highRefusedSecond, bucketUsed, bucketRate);
+    }
+
+    State withHighRefused() {
+      return highRefusedSecond == second
+          ? this
+          : new State(rate, second, used, burstUsed, bank, second, bucketUsed, bucketRate);
+    }
+
+    /** Whole seconds that carried debt fills beyond the current one. */
+    long debtSeconds() {
+      return used > rate ? (long) Math.floor((used - rate) / rate) : 0;
+    }
+
+    /** Whether a high-priority request was refused in this second or the one before. */
+    boolean contended() {
+      return highRefusedSecond != Long.MIN_VALUE && second - highRefusedSecond <= 1;
+    }
+
+    boolean bucketFull(Ask ask) {
+      return ask.capped() && bucketUsed(ask.bucket()) >= ask.bucketShare() * rate;
+    }
+
+    double bucketUsed(int bucket) {
+      return bucketUsed == null ? 0 : bucketUsed[bucket];
+    }
+  }
 
   /**
    * What an operation asks of the budget beyond its charge.
@@ -99,125 +162,167 @@ public final class PartitionBudget {
   }
 
   public PartitionBudget(double ruPerSecond, boolean burstEnabled, Limits limits, long nowMillis) {
-    this.rate = ruPerSecond;
     this.burstEnabled = burstEnabled;
     this.burstSpendRate = limits.burstMaxRuPerSecond();
-    this.second = Math.floorDiv(nowMillis, 1000);
+    this.state =
+        new AtomicReference<>(
+            new State(
+                ruPerSecond, Math.floorDiv(nowMillis, 1000), 0, 0, 0, Long.MIN_VALUE, null, null));
   }
 
   /** RU per second this partition may consume. */
-  public synchronized double ruPerSecond() {
-    return rate;
+  public double ruPerSecond() {
+    return state.get().rate;
   }
 
   /** Changes the rate (throughput changed without a split); carried debt is kept. */
-  public synchronized void setRuPerSecond(double ruPerSecond, long nowMillis) {
-    roll(nowMillis);
-    this.rate = ruPerSecond;
-  }
-
-  private boolean burstEligible() {
-    return burstEnabled && rate < burstSpendRate;
-  }
-
-  /** Moves the window to the current second, repaying debt and banking unused budget. */
-  private void roll(long nowMillis) {
-    long now = Math.floorDiv(nowMillis, 1000);
-    if (now <= second) {
-      return;
+  public void setRuPerSecond(double ruPerSecond, long nowMillis) {
+    for (; ; ) {
+      State s = state.get();
+      if (state.compareAndSet(s, rolled(s, nowMillis).withRate(ruPerSecond))) {
+        return;
+      }
     }
-    long elapsed = now - second;
-    if (burstEligible()) {
-      double unused = Math.max(0, rate - used) + rate * Math.max(0, elapsed - 1 - debtSeconds());
+  }
+
+  private boolean burstEligible(State s) {
+    return burstEnabled && s.rate < burstSpendRate;
+  }
+
+  /**
+   * {@code s} moved to the current second, debt repaid and unused budget banked; {@code s} itself
+   * when the second has not changed.
+   */
+  private State rolled(State s, long nowMillis) {
+    long now = Math.floorDiv(nowMillis, 1000);
+    if (now <= s.second) {
+      return s;
+    }
+    long elapsed = now - s.second;
+    double rate = s.rate;
+    double bank = s.bank;
+    if (burstEligible(s)) {
+      double unused =
+          Math.max(0, rate - s.used) + rate * Math.max(0, elapsed - 1 - s.debtSeconds());
       bank = Math.min(bank + unused, Limits.BURST_BANK_SECONDS * rate);
     }
-    used = Math.max(0, used - rate * elapsed);
-    for (int b = 1; b < bucketUsed.length; b++) {
-      bucketUsed[b] = Math.max(0, bucketUsed[b] - bucketRate[b] * elapsed);
+    double[] bucketUsed = s.bucketUsed;
+    if (bucketUsed != null) {
+      bucketUsed = bucketUsed.clone();
+      for (int b = 1; b < bucketUsed.length; b++) {
+        bucketUsed[b] = Math.max(0, bucketUsed[b] - s.bucketRate[b] * elapsed);
+      }
     }
-    burstUsed = 0;
-    second = now;
+    return new State(
+        rate,
+        now,
+        Math.max(0, s.used - rate * elapsed),
+        0,
+        bank,
+        s.highRefusedSecond,
+        bucketUsed,
+        s.bucketRate);
   }
 
-  /** Whole seconds that carried debt fills beyond the current one. */
-  private long debtSeconds() {
-    return used > rate ? (long) Math.floor((used - rate) / rate) : 0;
+  /** The state rolled to {@code nowMillis}, installed (as every call did when it was locked). */
+  private State settled(long nowMillis) {
+    for (; ; ) {
+      State s = state.get();
+      State r = rolled(s, nowMillis);
+      if (r == s || state.compareAndSet(s, r)) {
+        return r;
+      }
+    }
   }
 
   /** Whether a high-priority operation may run now. Does not consume anything. */
-  public synchronized Admission admit(long nowMillis) {
+  public Admission admit(long nowMillis) {
     return admit(nowMillis, Ask.HIGH);
   }
 
   /** Whether an operation of {@code priority}, in no bucket, may run now. */
-  public synchronized Admission admit(long nowMillis, Priority priority) {
+  public Admission admit(long nowMillis, Priority priority) {
     return admit(nowMillis, Ask.of(priority));
   }
 
   /** Whether an operation asking {@code ask} may run now. Does not consume anything. */
-  public synchronized Admission admit(long nowMillis, Ask ask) {
-    roll(nowMillis);
-    if (ask.priority() == Priority.LOW && contended()) {
-      return Admission.THROTTLED;
+  public Admission admit(long nowMillis, Ask ask) {
+    for (; ; ) {
+      State s = state.get();
+      State r = rolled(s, nowMillis);
+      State next = r;
+      Admission a;
+      if (ask.priority() == Priority.LOW && r.contended()) {
+        a = Admission.THROTTLED;
+      } else if (r.bucketFull(ask)) {
+        a = Admission.THROTTLED;
+      } else if (r.used < r.rate) {
+        a = Admission.ADMITTED;
+      } else if (burstEligible(r) && r.bank > 0 && r.burstUsed < burstSpendRate - r.rate) {
+        a = Admission.BURST;
+      } else {
+        if (ask.priority() == Priority.HIGH) {
+          next = r.withHighRefused();
+        }
+        a = Admission.THROTTLED;
+      }
+      if (next == s || state.compareAndSet(s, next)) {
+        return a;
+      }
     }
-    if (bucketFull(ask)) {
-      return Admission.THROTTLED;
-    }
-    if (used < rate) {
-      return Admission.ADMITTED;
-    }
-    if (burstEligible() && bank > 0 && burstUsed < burstSpendRate - rate) {
-      return Admission.BURST;
-    }
-    if (ask.priority() == Priority.HIGH) {
-      highRefusedSecond = second;
-    }
-    return Admission.THROTTLED;
   }
 
   /**
    * Why {@link #admit(long, Ask)} would refuse {@code ask} now, in the order it checks: priority,
    * bucket, budget.
    */
-  public synchronized Refusal refusal(long nowMillis, Ask ask) {
-    roll(nowMillis);
-    if (ask.priority() == Priority.LOW && contended()) {
+  public Refusal refusal(long nowMillis, Ask ask) {
+    State r = settled(nowMillis);
+    if (ask.priority() == Priority.LOW && r.contended()) {
       return Refusal.LOW_PRIORITY;
     }
-    return bucketFull(ask) ? Refusal.BUCKET : Refusal.BUDGET;
-  }
-
-  private boolean bucketFull(Ask ask) {
-    return ask.capped() && bucketUsed[ask.bucket()] >= ask.bucketShare() * rate;
-  }
-
-  /** Whether a high-priority request was refused in this second or the one before. */
-  private boolean contended() {
-    return highRefusedSecond != Long.MIN_VALUE && second - highRefusedSecond <= 1;
+    return r.bucketFull(ask) ? Refusal.BUCKET : Refusal.BUDGET;
   }
 
   /** Pays for an operation admitted as {@code admission}, in no bucket. */
-  public synchronized void charge(double ru, Admission admission, long nowMillis) {
+  public void charge(double ru, Admission admission, long nowMillis) {
     charge(ru, admission, nowMillis, Ask.HIGH);
   }
 
   /** Pays for an operation admitted as {@code admission}; its bucket is charged too. */
-  public synchronized void charge(double ru, Admission admission, long nowMillis, Ask ask) {
-    roll(nowMillis);
-    if (admission == Admission.BURST) {
-      bank -= ru;
-      burstUsed += ru;
-    } else {
-      used += ru;
-    }
-    if (ask.capped()) {
-      bucketUsed[ask.bucket()] += ru;
-      bucketRate[ask.bucket()] = ask.bucketShare() * rate;
+  public void charge(double ru, Admission admission, long nowMillis, Ask ask) {
+    for (; ; ) {
+      State s = state.get();
+      State r = rolled(s, nowMillis);
+      boolean burst = admission == Admission.BURST;
+      double[] bucketUsed = r.bucketUsed;
+      double[] bucketRate = r.bucketRate;
+      if (ask.capped()) {
+        bucketUsed =
+            bucketUsed == null ? new double[RequestClass.MAX_BUCKET + 1] : bucketUsed.clone();
+        bucketRate =
+            bucketRate == null ? new double[RequestClass.MAX_BUCKET + 1] : bucketRate.clone();
+        bucketUsed[ask.bucket()] += ru;
+        bucketRate[ask.bucket()] = ask.bucketShare() * r.rate;
+      }
+      State next =
+          new State(
+              r.rate,
+              r.second,
+              burst ? r.used : r.used + ru,
+              burst ? r.burstUsed + ru : r.burstUsed,
+              burst ? r.bank - ru : r.bank,
+              r.highRefusedSecond,
+              bucketUsed,
+              bucketRate);
+      if (state.compareAndSet(s, next)) {
+        return;
+      }
     }
   }
 
   /** Milliseconds until an operation of {@code priority}, in no bucket, would be admitted again. */
-  public synchronized long retryAfterMillis(long nowMillis, Priority priority) {
+  public long retryAfterMillis(long nowMillis, Priority priority) {
     return retryAfterMillis(nowMillis, Ask.of(priority));
   }
 
@@ -226,41 +331,43 @@ public final class PartitionBudget {
    * low-priority one refused for contention waits for the end of the contention window; one in a
    * full bucket, for the first second its bucket's carried debt leaves room in.
    */
-  public synchronized long retryAfterMillis(long nowMillis, Ask ask) {
-    roll(nowMillis);
-    long wait = retryAfterMillis(nowMillis);
-    if (ask.priority() == Priority.LOW && contended()) {
-      wait = Math.max(wait, (highRefusedSecond + 2) * 1000 - nowMillis);
+  public long retryAfterMillis(long nowMillis, Ask ask) {
+    State r = settled(nowMillis);
+    long wait = retryAfterMillis(r, nowMillis);
+    if (ask.priority() == Priority.LOW && r.contended()) {
+      wait = Math.max(wait, (r.highRefusedSecond + 2) * 1000 - nowMillis);
     }
-    if (bucketFull(ask)) {
-      double cap = ask.bucketShare() * rate;
-      long k = (long) Math.floor(bucketUsed[ask.bucket()] / cap);
-      wait = Math.max(wait, (second + k) * 1000 - nowMillis);
+    if (r.bucketFull(ask)) {
+      double cap = ask.bucketShare() * r.rate;
+      long k = (long) Math.floor(r.bucketUsed(ask.bucket()) / cap);
+      wait = Math.max(wait, (r.second + k) * 1000 - nowMillis);
     }
     return Math.max(1, wait);
   }
 
   /** Milliseconds until an operation would be admitted again; at least 1. */
-  public synchronized long retryAfterMillis(long nowMillis) {
-    roll(nowMillis);
-    if (used < rate) {
+  public long retryAfterMillis(long nowMillis) {
+    return retryAfterMillis(settled(nowMillis), nowMillis);
+  }
+
+  private static long retryAfterMillis(State r, long nowMillis) {
+    if (r.used < r.rate) {
       return 1;
     }
     // the first second k ahead with used - k × rate < rate
-    long k = (long) Math.floor(used / rate);
-    long due = (second + k) * 1000;
+    long k = (long) Math.floor(r.used / r.rate);
+    long due = (r.second + k) * 1000;
     return Math.max(1, due - nowMillis);
   }
 
   /** RU banked for bursts (0 when burst is off or the partition is not eligible). */
-  public synchronized double burstBank(long nowMillis) {
-    roll(nowMillis);
-    return bank;
+  public double burstBank(long nowMillis) {
+    return settled(nowMillis).bank;
   }
 
   /** RU left in the current second (negative while carried debt exceeds it). */
-  public synchronized double remaining(long nowMillis) {
-    roll(nowMillis);
-    return rate - used;
+  public double remaining(long nowMillis) {
+    State r = settled(nowMillis);
+    return r.rate - r.used;
   }
 }

@@ -134,4 +134,32 @@ class PartitionBudgetTest {
     assertThat(b.admit(T0 + 1, etl)).isEqualTo(Admission.THROTTLED);
     assertThat(b.refusal(T0 + 1, etl)).isEqualTo(Refusal.BUDGET);
   }
+
+  @Test
+  void chargesFromManyThreadsAtOnce_addUpAsIfMadeOneAtATime() throws Exception {
+    PartitionBudget b = new PartitionBudget(1e9, false, Limits.SERVICE, T0);
+    Ask bucket = new Ask(Priority.HIGH, 2, 0.5);
+    int threads = 4;
+    int each = 25_000;
+    java.util.List<Thread> all = new java.util.ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread th =
+          new Thread(
+              () -> {
+                for (int i = 0; i < each; i++) {
+                  Admission a = b.admit(T0 + 500, bucket);
+                  assertThat(a).isEqualTo(Admission.ADMITTED);
+                  b.charge(1.0, a, T0 + 500, i % 2 == 0 ? bucket : Ask.HIGH);
+                }
+              });
+      all.add(th);
+      th.start();
+    }
+    for (Thread th : all) {
+      th.join();
+    }
+    // every charge counted once: 100,000 RU used of this second; the next second repays them
+    assertThat(b.remaining(T0 + 999)).isEqualTo(1e9 - threads * each);
+    assertThat(b.remaining(T0 + 1_000)).isEqualTo(1e9);
+  }
 }
