@@ -13,6 +13,7 @@ import io.cosmolab.gateway.http.JdkHttpTransport;
 import io.cosmolab.gateway.http.WorkerPool;
 import io.cosmolab.gateway.observe.Observability;
 import io.cosmolab.gateway.observe.ObservedProtocol;
+import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -580,7 +581,7 @@ public final class GatewayServer implements AutoCloseable {
       try {
         GatewayChannelInitializer connectionSetUp =
             new GatewayChannelInitializer(
-                tls, ssl, maxBody, workers, connections, protocol, resolved);
+                tls, ssl, maxBody, workers, connections, protocol, resolved, LoopPolicy.of(engine));
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)

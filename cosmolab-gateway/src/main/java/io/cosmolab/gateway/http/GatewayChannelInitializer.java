@@ -1,6 +1,7 @@
 package io.cosmolab.gateway.http;
 
 import io.cosmolab.gateway.ConnectionLimits;
+import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -27,9 +28,10 @@ import java.util.function.Function;
  * </pre>
  *
  * The gateway handler runs every request off the event loop, on the connection's lane over the
- * shared worker pool, keeping each connection's responses in order. {@link ConnectionTimeouts}
- * closes connections that send too slowly or sit idle too long, and a connection over the cap gets
- * only {@link ConnectionCap}'s refusal instead of this pipeline.
+ * shared worker pool, keeping each connection's responses in order; a point read that never waits
+ * ({@link LoopPolicy}) runs on the loop when nothing of its connection is on the lane. {@link
+ * ConnectionTimeouts} closes connections that send too slowly or sit idle too long, and a
+ * connection over the cap gets only {@link ConnectionCap}'s refusal instead of this pipeline.
  */
 public final class GatewayChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -46,9 +48,11 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
   private final ChannelGroup connections;
   private final ConnectionLimits limits;
   private final ConnectionCap cap;
+  private final LoopPolicy onLoop;
 
   /**
    * @param limits the connection limits, {@linkplain ConnectionLimits#resolved() resolved}
+   * @param onLoop which requests may run on the event loop, without the hand-off to a worker
    */
   public GatewayChannelInitializer(
       boolean tlsOn,
@@ -57,8 +61,10 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
       Executor workers,
       ChannelGroup connections,
       Function<WireRequest, WireResponse> protocol,
-      ConnectionLimits limits) {
+      ConnectionLimits limits,
+      LoopPolicy onLoop) {
     this.connections = connections;
+    this.onLoop = onLoop;
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
     this.protocol = protocol;
@@ -94,7 +100,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     p.addLast("continue", new HttpServerExpectContinueHandler());
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
     p.addLast("timeouts-messages", timeouts.messages);
-    p.addLast("gateway", new GatewayHttpHandler(protocol, tlsOn, workers));
+    p.addLast("gateway", new GatewayHttpHandler(protocol, tlsOn, workers, onLoop));
   }
 
   /** The aggregator, answering an oversized body with the service's JSON 413 and closing. */

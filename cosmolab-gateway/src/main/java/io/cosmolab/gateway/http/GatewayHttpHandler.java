@@ -1,6 +1,7 @@
 package io.cosmolab.gateway.http;
 
 import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -28,18 +29,21 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * The last stage of a connection's pipeline: turns a decoded request into a {@link WireRequest},
- * hands it to the protocol off the event loop, and writes the {@link WireResponse}. Every failure
- * becomes a response here — decoder failures as 400, the error family as its status, anything
- * unexpected as a 500 whose details go to the log, never to the wire — and the connection survives
- * unless the client asked to close it or the request could not be framed.
+ * hands it to the protocol off the event loop (a point read that never waits runs on it), and
+ * writes the {@link WireResponse}. Every failure becomes a response here — decoder failures as 400,
+ * the error family as its status, anything unexpected as a 500 whose details go to the log, never
+ * to the wire — and the connection survives unless the client asked to close it or the request
+ * could not be framed.
  *
  * <p>Concurrency: one instance per connection. Its channel callbacks are confined to the
  * connection's event loop; the requests are handled one at a time, in order, on the connection's
- * {@link ConnectionLane} over the shared worker pool, and cross to it as immutable copies.
+ * {@link ConnectionLane} over the shared worker pool, and cross to it as immutable copies; or on
+ * the loop itself when the policy allows it and nothing of the connection is on the lane.
  */
 final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
@@ -49,10 +53,16 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
    * and the engine takes locks and touches storage: one request stalled there would freeze every
    * connection on the loop. So the loop only decodes a request and copies what the protocol reads
    * (method, target, headers, body: copies the protocol made before, now made earlier) and
-   * releases Netty's buffer; the connection's lane runs the protocol on a worker thread and writes
-   * the response, which Netty hands back to the loop to encode and send. Every request takes that
-   * path, the microsecond point read and the long query alike, so there is no rule to keep in step
-   * with the engine about which operations may block.
+   * releases Netty's buffer; the connection's lane runs the protocol on a worker thread and hands
+   * the response back to the loop to encode and send.
+   *
+   * The exception is the one request that never waits: a document point read on an engine that
+   * promises it (LoopPolicy states the rule and why it holds). It runs on the loop, without the
+   * two hand-offs, but only when nothing of its connection is on the lane or on its way back from
+   * it: `pending` (the lane's count) is read first, then `handedBack` (responses the lane computed
+   * and handed to the loop, not yet written). The lane raises handedBack before it lowers pending,
+   * and the loop lowers it in the task that writes, so when both read 0 every earlier response of
+   * the connection is already written, and the point read's answer leaves after them.
    *
    * The lane runs one request of its connection at a time, so a pipelining client's answers leave
    * in request order; a request that blocks holds up its own connection and one worker thread,
@@ -69,14 +79,21 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   private final Function<WireRequest, WireResponse> protocol;
   private final String scheme;
   private final ConnectionLane lane;
+  private final LoopPolicy onLoop;
+  private final AtomicInteger handedBack = new AtomicInteger();
 
   /** Written on the event loop only; read by the lane to know when to wake the reading. */
   private volatile boolean paused;
 
-  GatewayHttpHandler(Function<WireRequest, WireResponse> protocol, boolean tls, Executor workers) {
+  GatewayHttpHandler(
+      Function<WireRequest, WireResponse> protocol,
+      boolean tls,
+      Executor workers,
+      LoopPolicy onLoop) {
     this.protocol = protocol;
     this.scheme = tls ? "https" : "http";
     this.lane = new ConnectionLane(workers);
+    this.onLoop = onLoop;
   }
 
   /**
@@ -111,6 +128,10 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
     Exchange exchange = Exchange.of(msg); // the buffer is released when this returns
+    if (lane.pending() == 0 && handedBack.get() == 0 && servesOnLoop(exchange)) {
+      process(ctx, exchange); // in order: nothing of this connection is before it (see above)
+      return;
+    }
     lane.execute(() -> serve(ctx, exchange));
     if (lane.pending() > MAX_QUEUED && !paused) {
       paused = true;
@@ -135,6 +156,13 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         ctx.channel().eventLoop().execute(() -> resume(ctx));
       }
     }
+  }
+
+  private boolean servesOnLoop(Exchange exchange) {
+    return exchange.malformed() == null
+        && onLoop.servesOnLoop(
+            exchange.method().equals("GET") && LoopPolicy.isDocumentPath(exchange.uri()),
+            exchange.headers().get(Headers.AUTHORIZATION));
   }
 
   /** On the event loop. */
@@ -169,7 +197,18 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
               msg.receivedNanos());
       keepAlive &= !Exchanges.closesConnection(response);
     }
-    write(ctx, response, activityId, keepAlive);
+    if (ctx.executor().inEventLoop()) {
+      write(ctx, response, activityId, keepAlive);
+      return;
+    }
+    boolean close = !keepAlive;
+    handedBack.incrementAndGet(); // before the lane lowers its count: see the class comment
+    ctx.executor()
+        .execute(
+            () -> {
+              handedBack.decrementAndGet();
+              write(ctx, response, activityId, !close);
+            });
   }
 
   /**

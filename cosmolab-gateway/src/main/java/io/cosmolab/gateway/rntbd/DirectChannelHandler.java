@@ -10,13 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The last stage of a direct-mode connection: answers the context negotiation on the event loop,
- * runs each request on the worker pool, and closes the connection after a malformed frame or when
+ * serves point reads there too when they cannot wait ({@link DirectDispatcher#servesOnLoop}), runs
+ * every other request on the worker pool, and closes the connection after a malformed frame or when
  * it has been idle, with nothing in flight, for the idle timeout.
  *
  * <p>Unlike HTTP/1.1, RNTBD multiplexes: a client sends many requests on one connection without
  * waiting, and each response carries the request's transport id, so responses may leave in any
- * order. Requests therefore run independently on the shared workers; past {@value #MAX_IN_FLIGHT}
- * in flight the connection stops reading until it is down to {@value #RESUME_AT}.
+ * order. Requests therefore run independently: a point read answered on the loop may overtake a
+ * write still on a worker, as it may on the service's replicas. Past {@value #MAX_IN_FLIGHT} in
+ * flight the connection stops reading until it is down to {@value #RESUME_AT}. Answers made on the
+ * loop are flushed once per read from the socket ({@link #channelReadComplete}), so the reads a
+ * client sent together leave in one write.
  *
  * <p>Concurrency: one instance per connection. Channel callbacks are confined to the event loop;
  * the in-flight count is an atomic shared with the workers, which only write responses (Netty hands
@@ -32,6 +36,8 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
   private final long idleTimeoutSeconds;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean paused;
+  // answers written on the loop and not yet flushed (loop only)
+  private boolean unflushed;
 
   DirectChannelHandler(DirectDispatcher dispatcher, Executor workers, long idleTimeoutSeconds) {
     this.dispatcher = dispatcher;
@@ -45,7 +51,12 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
       var unused = ctx.writeAndFlush(FrameEncoder.encode(context(c), ctx.alloc(), true));
     } else if (msg instanceof Inbound.Request r) {
       inFlight.incrementAndGet();
-      workers.execute(() -> serve(ctx, r));
+      if (dispatcher.servesOnLoop(r)) {
+        serve(ctx, r, false);
+        unflushed = true;
+        return;
+      }
+      workers.execute(() -> serve(ctx, r, true));
       if (inFlight.get() > MAX_IN_FLIGHT && !paused) {
         paused = true;
         ctx.channel().config().setAutoRead(false);
@@ -58,11 +69,21 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
     }
   }
 
-  /** On a worker. */
-  private void serve(ChannelHandlerContext ctx, Inbound.Request r) {
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (unflushed) {
+      unflushed = false;
+      ctx.flush();
+    }
+    ctx.fireChannelReadComplete();
+  }
+
+  /** On a worker ({@code flush}: each answer leaves at once), or on the loop (flushed later). */
+  private void serve(ChannelHandlerContext ctx, Inbound.Request r, boolean flush) {
     try {
       Outbound out = dispatcher.serve(r);
-      ctx.writeAndFlush(FrameEncoder.encode(out, ctx.alloc(), false))
+      var frame = FrameEncoder.encode(out, ctx.alloc(), false);
+      (flush ? ctx.writeAndFlush(frame) : ctx.write(frame))
           .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (RuntimeException | Error e) {
       // serve answers every request itself; what still escapes (an encoding bug, a failed write)

@@ -6,6 +6,7 @@ import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.gateway.resources.Addresses;
+import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
@@ -51,10 +52,20 @@ final class DirectDispatcher {
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
   private final Function<WireRequest, WireResponse> protocol;
   private final CosmosEngine engine;
+  private final LoopPolicy onLoop;
 
   DirectDispatcher(Function<WireRequest, WireResponse> protocol, CosmosEngine engine) {
     this.protocol = protocol;
     this.engine = engine;
+    this.onLoop = LoopPolicy.of(engine);
+  }
+
+  /** Whether {@code r} may be served on its connection's event loop ({@link LoopPolicy}). */
+  boolean servesOnLoop(Inbound.Request r) {
+    return onLoop.servesOnLoop(
+        r.operationType() == Tokens.Operation.READ
+            && r.resourceType() == Tokens.ResourceType.DOCUMENT,
+        r.string(Tokens.Request.AUTHORIZATION));
   }
 
   Outbound serve(Inbound.Request r) {
