@@ -41,11 +41,13 @@ import java.util.function.Predicate;
  * holds that lock from its first read through its index update, so every write at or below the
  * mark has finished and every one above it starts later) and, after the walk, reads from the
  * change log the writes committed in those partitions since (WalkMarks.writesSince), each with
- * the version it replaced. The page stands if none of them put a document in, took one from, or
- * changed one in what the page read: the positions after the page's position up to the last
- * document it handed on (all after the position, when the walk ran out), old version and new
- * (untouchedBy). Then the page is what it would have been at any moment of its walk, and writes
- * elsewhere in the order are for later pages. Otherwise, or when the writes cannot be known (a
+ * the version it replaced. The page stands if none of them took a document from, or changed one
+ * in, what the page read: the positions after the page's position up to the last document it
+ * handed on (all after the position, when the walk ran out), old version and new; and if the
+ * documents created there that it handed on are the oldest of those created there (untouchedBy).
+ * Then the page is what was there at one moment of its walk, and writes elsewhere in the order are
+ * for later pages. (Before creations were let through, the first page of a feed of recent items,
+ * ORDER BY c.ts DESC under appends, always went to the scan.) Otherwise, or when the writes cannot be known (a
  * split or merge, a write holding its partition past a wait, the change log's retention past the
  * mark), the page is read again by a scan, as before the walk existed. (The first version stood a
  * page only when no LSN had moved, so a partition written without pause never walked.) Each
@@ -83,6 +85,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private boolean runLeft; // whether the run may hold documents not yet taken
   private int chunk; // how many of the run's documents the next load takes
   private Placed handed; // the last document handed on, or null
+  private long[] handedRids = new long[16]; // the RID document parts of all handed on, in order
+  private int handedCount;
   private boolean exhausted; // whether the walk ran out
 
   /**
@@ -131,21 +135,59 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       throw new NoSuchElementException();
     }
     handed = ready.poll();
+    if (handedCount == handedRids.length) {
+      handedRids = java.util.Arrays.copyOf(handedRids, handedCount * 2);
+    }
+    handedRids[handedCount++] = handed.rid();
     return handed.document();
   }
 
   /**
-   * Whether none of {@code writes} (committed while the page walked) put a document in, took one
-   * from, or changed one in what the page read: the documents after the position up to the last one
-   * handed on, or all after the position when the walk ran out. Then the page is what it would have
-   * been at any moment of its walk. A write elsewhere in the order changes nothing the page read;
-   * the next page starts from its position and sees it.
+   * Whether the page is what the documents it read were at some moment of its walk, given {@code
+   * writes} (committed in its partitions while it walked, oldest first). What it read: the
+   * documents after the position up to the last one handed on, or all after the position when the
+   * walk ran out. A write elsewhere in the order changes nothing the page read; the next page
+   * starts from its position and sees it. Where the page read:
+   *
+   * <ul>
+   *   <li>a document changed, deleted or moved (a write with a previous version there, or a new
+   *       version of an existing document there) fails the page: the walk may hold either version;
+   *   <li>documents created there (no previous version) let it stand when the ones it handed on are
+   *       the oldest of them: the page is then what was there right after the last of those, before
+   *       the next. The walk sees a creation if it was not past its place yet; so with appends to
+   *       the top of a descending order (the newest first, a feed of recent items), a walk sees
+   *       those before it started and none after, and the page stands.
+   * </ul>
+   *
+   * The order is the change log's, which is each partition's commit order; across partitions the
+   * page asks for one order too, a stricter demand than the service makes of a cross-partition
+   * query (each partition's part at its own moment), so it may send a sound page to the scan, never
+   * keep a torn one.
    */
   boolean untouchedBy(List<io.cosmolab.engine.store.ChangeRecord> writes) {
+    long[] seen = null;
+    boolean missedOne = false;
     for (io.cosmolab.engine.store.ChangeRecord w : writes) {
-      if (read(w.current()) || read(w.previous())) {
-        return false;
+      boolean there = read(w.current());
+      if (w.previous() != null) {
+        if (there || read(w.previous())) {
+          return false; // a change or a deletion where the page read
+        }
+        continue;
       }
+      if (!there) {
+        continue; // a creation elsewhere
+      }
+      if (seen == null) {
+        seen = java.util.Arrays.copyOf(handedRids, handedCount);
+        java.util.Arrays.sort(seen);
+      }
+      boolean handedOn =
+          java.util.Arrays.binarySearch(seen, ResourceIds.documentPartOf(w.current())) >= 0;
+      if (handedOn && missedOne) {
+        return false; // it holds a creation and not one before it: never the case at any moment
+      }
+      missedOne |= !handedOn;
     }
     return true;
   }

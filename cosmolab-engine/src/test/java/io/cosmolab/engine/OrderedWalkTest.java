@@ -367,7 +367,7 @@ class OrderedWalkTest {
     for (int i = 20; i <= 30; i++) {
       assertThat(page.next().body().get("n").asInt()).isEqualTo(i);
     }
-    // where it read: a document changed, one deleted, one moved in or out, one created there
+    // where it read: a document changed, one deleted, one moved in or out
     assertThat(page.untouchedBy(List.of(change(moved.apply(25, at.apply(25)), at.apply(25)))))
         .isFalse();
     assertThat(page.untouchedBy(List.of(change(null, at.apply(30))))).isFalse();
@@ -375,9 +375,10 @@ class OrderedWalkTest {
         .isFalse();
     assertThat(page.untouchedBy(List.of(change(moved.apply(80, at.apply(21)), at.apply(21)))))
         .isFalse();
+    // (one created there, which the walk did not hand on, leaves the page as it was before it)
     ObjectNode created = moved.apply(26, at.apply(99)).put("id", "new");
     created.put("_rid", ResourceIds.encode(ResourceIds.document(new byte[8], 1_000_000)));
-    assertThat(page.untouchedBy(List.of(change(created, null)))).isFalse();
+    assertThat(page.untouchedBy(List.of(change(created, null)))).isTrue();
     // elsewhere: before the position (an earlier page's) or after the last document handed on
     assertThat(page.untouchedBy(List.of(change(moved.apply(5, at.apply(10)), at.apply(10)))))
         .isTrue();
@@ -470,9 +471,15 @@ class OrderedWalkTest {
   /** A write that replaced {@code previous} (null: created) by {@code current} (null: deleted). */
   private static io.cosmolab.engine.store.ChangeRecord change(
       ObjectNode current, ObjectNode previous) {
+    return change(current, previous, 1);
+  }
+
+  /** {@link #change(ObjectNode, ObjectNode)} at change-log position {@code lsn}. */
+  private static io.cosmolab.engine.store.ChangeRecord change(
+      ObjectNode current, ObjectNode previous, long lsn) {
     ObjectNode any = current != null ? current : previous;
     return new io.cosmolab.engine.store.ChangeRecord(
-        1,
+        lsn,
         0,
         current == null
             ? io.cosmolab.engine.store.ChangeRecord.Operation.DELETE
@@ -486,6 +493,101 @@ class OrderedWalkTest {
         100,
         false,
         1);
+  }
+
+  @Test
+  void creationsWhereThePageRead_letItStand_whenWhatItHandedOnAreTheOldestOfThem() {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 100; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("n", i));
+    }
+    c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n")); // builds the index
+    // two documents created before the walk passed their place: it hands them on
+    ObjectNode seenA =
+        c.create(NODES.objectNode().put("id", "a").put("pk", "k").put("n", 22)).document();
+    ObjectNode seenB =
+        c.create(NODES.objectNode().put("id", "b").put("pk", "k").put("n", 27)).document();
+    OrderedWalk page = walk(c, 19, c.read(PartitionKeyValue.of("k"), "d19").document());
+    List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 13; i++) {
+      ids.add(page.next().body().get("id").asText());
+    }
+    assertThat(ids).contains("a", "b").endsWith("d30");
+    // one created at n = 25 that it did not hand on (created after the walk passed, say)
+    ObjectNode missed = seenA.deepCopy().put("id", "m").put("n", 25);
+    missed.put("_rid", ResourceIds.encode(ResourceIds.document(new byte[8], 1_000_000)));
+    // handed on the oldest creations, missed the newest: the page is the moment between them
+    assertThat(page.untouchedBy(List.of(change(seenA, null, 5), change(seenB, null, 6)))).isTrue();
+    assertThat(
+            page.untouchedBy(
+                List.of(change(seenA, null, 5), change(seenB, null, 6), change(missed, null, 7))))
+        .isTrue();
+    // missed one older than one it handed on: no moment held those two so
+    assertThat(
+            page.untouchedBy(
+                List.of(change(seenA, null, 5), change(missed, null, 6), change(seenB, null, 7))))
+        .isFalse();
+    // a creation is still judged with the changes: one change where it read fails the page
+    ObjectNode at24 = c.read(PartitionKeyValue.of("k"), "d24").document();
+    assertThat(
+            page.untouchedBy(
+                List.of(
+                    change(seenA, null, 5),
+                    change(at24.deepCopy().put("v", 1), at24, 6),
+                    change(missed, null, 7))))
+        .isFalse();
+    // creations after the last document handed on are a later page's
+    ObjectNode later = missed.deepCopy().put("n", 60);
+    assertThat(
+            page.untouchedBy(
+                List.of(change(later, null, 5), change(seenA, null, 6), change(seenB, null, 7))))
+        .isTrue();
+  }
+
+  @Test
+  void theFirstPageOfTheNewestFirst_walks_whileNewerDocumentsAreAppended() throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 2_000; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("ts", i));
+    }
+    QueryRequest q =
+        QueryRequest.of("SELECT c.id, c.ts FROM c WHERE c.ts % 2 = 0 ORDER BY c.ts DESC")
+            .withMaxItemCount(20);
+    c.query(q); // builds the index
+    java.util.concurrent.atomic.AtomicInteger next =
+        new java.util.concurrent.atomic.AtomicInteger(2_000);
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread appender =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                int ts = next.getAndIncrement();
+                c.create(NODES.objectNode().put("id", "d" + ts).put("pk", "k").put("ts", ts));
+                Thread.onSpinWait();
+              }
+            });
+    appender.start();
+    try {
+      int walked = 0;
+      for (int round = 0; round < 20; round++) {
+        QueryPage page = c.query(q);
+        List<Integer> ts = new java.util.ArrayList<>();
+        page.rows().forEach(r -> ts.add(r.get("ts").asInt()));
+        // the newest 20 even ones at one moment: no gap, the first at most the newest created yet
+        assertThat(ts).hasSize(20);
+        for (int i = 1; i < ts.size(); i++) {
+          assertThat(ts.get(i)).isEqualTo(ts.get(i - 1) - 2);
+        }
+        assertThat(ts.get(0)).isLessThan(next.get());
+        // a walk pays for the odd documents between its rows too (39 or 40 for 20 rows); a scanned
+        // page of a walkable query pays for its rows' documents only (20)
+        walked += page.metrics().documentsLoaded() > 20 ? 1 : 0;
+      }
+      assertThat(walked).as("pages that walked, of 20").isGreaterThanOrEqualTo(10);
+    } finally {
+      stop.set(true);
+      appender.join(30_000);
+    }
   }
 
   @Test
