@@ -46,9 +46,7 @@ class PointReadsOnTheLoopTest {
   }
 
   private static String read(String id) {
-    return "GET /dbs/db/colls/c/docs/"
-        + id
-        + " HTTP/1.1\r\nHost: localhost\r\nx-ms-documentdb-partitionkey: [\"p\"]\r\n\r\n";
+    return RawConnection.readDocument("db", "c", id, "p");
   }
 
   private static String create(String id) {

@@ -41,6 +41,19 @@ final class RawConnection implements AutoCloseable {
     return "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
   }
 
+  /** An unsigned point read of document {@code id} with the partition key {@code ["pk"]}. */
+  static String readDocument(String db, String coll, String id, String pk) {
+    return "GET /dbs/"
+        + db
+        + "/colls/"
+        + coll
+        + "/docs/"
+        + id
+        + " HTTP/1.1\r\nHost: localhost\r\nx-ms-documentdb-partitionkey: [\""
+        + pk
+        + "\"]\r\n\r\n";
+  }
+
   void send(String text) throws IOException {
     socket.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
     socket.getOutputStream().flush();
