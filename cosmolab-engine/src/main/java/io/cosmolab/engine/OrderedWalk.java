@@ -159,15 +159,35 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    *       those before it started and none after, and the page stands.
    * </ul>
    *
-   * The order is the change log's, which is each partition's commit order; across partitions the
-   * page asks for one order too, a stricter demand than the service makes of a cross-partition
-   * query (each partition's part at its own moment), so it may send a sound page to the scan, never
-   * keep a torn one.
+   * A transaction (a batch, a stored procedure) counts as one creation: its records each have their
+   * own LSN, but no reader ever saw some of them and not the others, so a page holding some of its
+   * documents and missing others fails. Records of one transaction share their logical partition
+   * and their time and have consecutive LSNs in their physical partition; records that look so are
+   * taken as one transaction, which is safe when they were not (a page goes to the scan).
+   *
+   * <p>The order is the change log's, which is each partition's commit order; across partitions the
+   * page asks for one order too. That is stricter than the service, whose cross-partition query
+   * reads each partition at its own moment, but not sound for a single moment of the whole
+   * container: partitions make their writes visible on their own, so a page may be true of each
+   * partition's moment and of no single one of all, as a page of the service's may.
    */
   boolean untouchedBy(List<io.cosmolab.engine.store.ChangeRecord> writes) {
     long[] seen = null;
-    boolean missedOne = false;
+    // the transaction of each record (see above): per logical partition, its last record's time,
+    // LSN in its partition and transaction number
+    Map<String, long[]> lastOf = new java.util.HashMap<>();
+    long transactions = 0;
+    long missedIn = -1; // the transaction of the first creation the walk did not hand on
+    long handedIn = -1; // the transaction of the last creation it handed on
     for (io.cosmolab.engine.store.ChangeRecord w : writes) {
+      long[] last = lastOf.get(w.epk());
+      long transaction;
+      if (last != null && last[0] == w.timestampMillis() && last[1] + 1 == w.rangeLsn()) {
+        transaction = last[2];
+      } else {
+        transaction = ++transactions;
+      }
+      lastOf.put(w.epk(), new long[] {w.timestampMillis(), w.rangeLsn(), transaction});
       boolean there = read(w.current());
       if (w.previous() != null) {
         if (there || read(w.previous())) {
@@ -184,10 +204,19 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       }
       boolean handedOn =
           java.util.Arrays.binarySearch(seen, ResourceIds.documentPartOf(w.current())) >= 0;
-      if (handedOn && missedOne) {
-        return false; // it holds a creation and not one before it: never the case at any moment
+      if (handedOn) {
+        if (missedIn != -1) {
+          return false; // it holds a creation and misses one before it (or of its transaction)
+        }
+        handedIn = transaction;
+      } else {
+        if (transaction == handedIn) {
+          return false; // part of a transaction
+        }
+        if (missedIn == -1) {
+          missedIn = transaction;
+        }
       }
-      missedOne |= !handedOn;
     }
     return true;
   }

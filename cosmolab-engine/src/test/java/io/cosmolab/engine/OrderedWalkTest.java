@@ -477,10 +477,16 @@ class OrderedWalkTest {
   /** {@link #change(ObjectNode, ObjectNode)} at change-log position {@code lsn}. */
   private static io.cosmolab.engine.store.ChangeRecord change(
       ObjectNode current, ObjectNode previous, long lsn) {
+    return change(current, previous, lsn, 0, 1);
+  }
+
+  /** {@link #change(ObjectNode, ObjectNode, long)} at a time and an LSN in its partition. */
+  private static io.cosmolab.engine.store.ChangeRecord change(
+      ObjectNode current, ObjectNode previous, long lsn, long time, long rangeLsn) {
     ObjectNode any = current != null ? current : previous;
     return new io.cosmolab.engine.store.ChangeRecord(
         lsn,
-        0,
+        time,
         current == null
             ? io.cosmolab.engine.store.ChangeRecord.Operation.DELETE
             : io.cosmolab.engine.store.ChangeRecord.Operation.REPLACE,
@@ -492,7 +498,7 @@ class OrderedWalkTest {
         0,
         100,
         false,
-        1);
+        rangeLsn);
   }
 
   @Test
@@ -536,6 +542,17 @@ class OrderedWalkTest {
                     change(at24.deepCopy().put("v", 1), at24, 6),
                     change(missed, null, 7))))
         .isFalse();
+    // one transaction (a batch: one logical partition, one time, consecutive LSNs in the
+    // partition) is seen whole or not at all: a page with one of its creations and not another
+    // fails
+    assertThat(
+            page.untouchedBy(
+                List.of(change(seenA, null, 5, 100, 7), change(missed, null, 6, 100, 8))))
+        .isFalse();
+    assertThat(
+            page.untouchedBy(
+                List.of(change(seenA, null, 5, 100, 7), change(missed, null, 6, 101, 8))))
+        .isTrue();
     // creations after the last document handed on are a later page's
     ObjectNode later = missed.deepCopy().put("n", 60);
     assertThat(

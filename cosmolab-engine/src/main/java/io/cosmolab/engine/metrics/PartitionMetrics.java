@@ -46,7 +46,12 @@ import org.apache.datasketches.frequencies.ItemsSketch;
  * it is not empty and the lock is free: a record queued while another thread held the lock is
  * applied by the queuer itself, or, if the lock is still held when the queuer looks, by the holder,
  * which looks at the inbox after it unlocks (the record was queued before the queuer saw the lock
- * taken, so the holder's look after unlocking sees it). Uncontended, a record allocates nothing.
+ * taken, so the holder's look after unlocking sees it); a reader that held the lock leaves what
+ * was queued meanwhile to the next recorder or reader, and every reader applies the inbox before
+ * it reads, so nothing recorded before a read is missing from it. A recorder applies at most
+ * INBOX_TURNS rounds of INBOX_BATCH queued records, so one on an event loop is not kept doing others' work while
+ * they go on recording; what it leaves is applied the same way. Uncontended, a record allocates
+ * nothing.
  * So a point read served on a network event loop records its charge without ever waiting for
  * a thread that holds the series, such as a scrape merging the hot-key sketches (issue 13 item 4).
  * Readers take the lock, apply the inbox and take snapshots. Events are a copy-on-write list.
@@ -59,6 +64,14 @@ public final class PartitionMetrics {
   public static final int RECENT_WINDOW_SECONDS = 300;
 
   private static final int MAX_MAP_SIZE = 1024;
+
+  /**
+   * A recorder applies at most INBOX_TURNS rounds of at most INBOX_BATCH of others' queued records
+   * (see the class comment).
+   */
+  private static final int INBOX_TURNS = 2;
+
+  private static final int INBOX_BATCH = 256;
 
   /** Metrics with no history yet. */
   public PartitionMetrics() {}
@@ -142,7 +155,7 @@ public final class PartitionMetrics {
     void record(long nowMillis, double ru, String keyEpk, Kind kind) {
       if (lock.tryLock()) {
         try {
-          applyInbox();
+          applyInbox(INBOX_BATCH);
           apply(nowMillis, ru, keyEpk, kind);
         } finally {
           lock.unlock();
@@ -152,9 +165,9 @@ public final class PartitionMetrics {
       }
       // what others queued while this call held the series (or what this call queued): applied
       // here unless a holder is still at it, which then sees it after it unlocks
-      while (!inbox.isEmpty() && lock.tryLock()) {
+      for (int turn = 0; turn < INBOX_TURNS && !inbox.isEmpty() && lock.tryLock(); turn++) {
         try {
-          applyInbox();
+          applyInbox(INBOX_BATCH);
         } finally {
           lock.unlock();
         }
@@ -164,12 +177,13 @@ public final class PartitionMetrics {
     /** Takes the lock (readers only: they may wait) with the inbox applied. */
     void lockApplied() {
       lock.lock();
-      applyInbox();
+      applyInbox(Integer.MAX_VALUE);
     }
 
-    /** Under the lock. */
-    private void applyInbox() {
-      for (Recorded r; (r = inbox.poll()) != null; ) {
+    /** Under the lock: applies up to {@code max} queued records. */
+    private void applyInbox(int max) {
+      Recorded r;
+      for (int n = 0; n < max && (r = inbox.poll()) != null; n++) {
         apply(r.nowMillis(), r.ru(), r.keyEpk(), r.kind());
       }
     }
@@ -214,7 +228,10 @@ public final class PartitionMetrics {
   }
 
   private Series of(String rangeId) {
-    return series.computeIfAbsent(rangeId, id -> new Series());
+    // get first: computeIfAbsent locks the key's bin when the key is not the bin's first entry,
+    // and a recorder must not wait on a monitor
+    Series s = series.get(rangeId);
+    return s != null ? s : series.computeIfAbsent(rangeId, id -> new Series());
   }
 
   /**

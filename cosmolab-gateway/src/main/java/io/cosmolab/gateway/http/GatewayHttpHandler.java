@@ -207,7 +207,14 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         .execute(
             () -> {
               handedBack.decrementAndGet();
-              write(ctx, response, activityId, !close);
+              try {
+                write(ctx, response, activityId, !close);
+              } catch (RuntimeException | Error e) {
+                // as on the lane: a response that cannot be written ends its connection, so a
+                // pipelining client never pairs a later answer with this request
+                LOG.log(Level.ERROR, "a response could not be written; closing its connection", e);
+                var unused = ctx.close();
+              }
             });
   }
 
