@@ -47,9 +47,9 @@ import java.util.function.Predicate;
  * documents created there that it handed on are the oldest of those created there (untouchedBy).
  * Then the page is what was there at one moment of its walk, and writes elsewhere in the order are
  * for later pages. (Before creations were let through, the first page of a feed of recent items,
- * ORDER BY c.ts DESC under appends, always went to the scan.) Otherwise, or when the writes cannot be known (a
- * split or merge, a write holding its partition past a wait, the change log's retention past the
- * mark), the page is read again by a scan, as before the walk existed. (The first version stood a
+ * ORDER BY c.ts DESC under appends, always went to the scan.) Otherwise, or when the writes
+ * cannot be known (a split or merge, a write holding its partition past a wait, the change log's
+ * retention past the mark), the page is read again by a scan, as before the walk existed. (The first version stood a
  * page only when no LSN had moved, so a partition written without pause never walked.) Each
  * document loaded is still checked against its run (a cheap guard), and the executor checks the
  * order of what it streams.

@@ -353,11 +353,7 @@ class OrderedWalkTest {
 
   @Test
   void aWriteWhereThePageRead_sendsItToTheScan_oneElsewhereInTheOrder_doesNot() {
-    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
-    for (int i = 0; i < 100; i++) {
-      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("n", i));
-    }
-    c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n")); // builds the index
+    Container c = hundredByN();
     java.util.function.IntFunction<ObjectNode> at =
         n -> c.read(PartitionKeyValue.of("k"), "d" + n).document();
     java.util.function.BiFunction<Integer, ObjectNode, ObjectNode> moved =
@@ -468,6 +464,16 @@ class OrderedWalkTest {
             List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0));
   }
 
+  /** d0 to d99 with n = 0 to 99, in one logical partition, the index of /n built. */
+  private static Container hundredByN() {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 100; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("n", i));
+    }
+    c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n")); // builds the index
+    return c;
+  }
+
   /** A write that replaced {@code previous} (null: created) by {@code current} (null: deleted). */
   private static io.cosmolab.engine.store.ChangeRecord change(
       ObjectNode current, ObjectNode previous) {
@@ -503,11 +509,7 @@ class OrderedWalkTest {
 
   @Test
   void creationsWhereThePageRead_letItStand_whenWhatItHandedOnAreTheOldestOfThem() {
-    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
-    for (int i = 0; i < 100; i++) {
-      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("n", i));
-    }
-    c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.n")); // builds the index
+    Container c = hundredByN();
     // two documents created before the walk passed their place: it hands them on
     ObjectNode seenA =
         c.create(NODES.objectNode().put("id", "a").put("pk", "k").put("n", 22)).document();

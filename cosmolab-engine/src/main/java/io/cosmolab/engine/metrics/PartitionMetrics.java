@@ -46,15 +46,15 @@ import org.apache.datasketches.frequencies.ItemsSketch;
  * it is not empty and the lock is free: a record queued while another thread held the lock is
  * applied by the queuer itself, or, if the lock is still held when the queuer looks, by the holder,
  * which looks at the inbox after it unlocks (the record was queued before the queuer saw the lock
- * taken, so the holder's look after unlocking sees it); a reader that held the lock leaves what
- * was queued meanwhile to the next recorder or reader, and every reader applies the inbox before
- * it reads, so nothing recorded before a read is missing from it. A recorder applies at most
- * INBOX_TURNS rounds of INBOX_BATCH queued records, so one on an event loop is not kept doing others' work while
- * they go on recording; what it leaves is applied the same way. Uncontended, a record allocates
- * nothing.
- * So a point read served on a network event loop records its charge without ever waiting for
- * a thread that holds the series, such as a scrape merging the hot-key sketches (issue 13 item 4).
- * Readers take the lock, apply the inbox and take snapshots. Events are a copy-on-write list.
+ * taken, so the holder's look after unlocking sees it); a reader that held the lock leaves what was
+ * queued meanwhile to the next recorder or reader, and every reader applies the inbox before it
+ * reads, so nothing recorded before a read is missing from it. A recorder applies at most
+ * INBOX_TURNS rounds of INBOX_BATCH queued records, so one on an event loop is not kept doing
+ * others' work while they go on recording; what it leaves is applied the same way. Uncontended, a
+ * record allocates nothing. So a point read served on a network event loop records its charge
+ * without ever waiting for a thread that holds the series, such as a scrape merging the hot-key
+ * sketches (issue 13 item 4). Readers take the lock, apply the inbox and take snapshots. Events are
+ * a copy-on-write list.
  */
 public final class PartitionMetrics {
   /** Seconds of per-second history kept per partition. */

@@ -2,6 +2,7 @@ package io.cosmolab.engine.throughput;
 
 import io.cosmolab.engine.limits.Limits;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * The per-second RU budget of one physical partition (or one slice of a shared-throughput
@@ -96,6 +97,28 @@ public final class PartitionBudget {
           next, second, used, burstUsed, bank, highRefusedSecond, bucketUsed, bucketRate);
     }
 
+    /** This state after an operation paid {@code ru}, from the bank if {@code burst}. */
+    State charged(double ru, boolean burst, Ask ask) {
+      double[] buckets = bucketUsed;
+      double[] bucketRates = bucketRate;
+      if (ask.capped()) {
+        buckets = buckets == null ? new double[RequestClass.MAX_BUCKET + 1] : buckets.clone();
+        bucketRates =
+            bucketRates == null ? new double[RequestClass.MAX_BUCKET + 1] : bucketRates.clone();
+        buckets[ask.bucket()] += ru;
+        bucketRates[ask.bucket()] = ask.bucketShare() * rate;
+      }
+      return new State(
+          rate,
+          second,
+          burst ? used : used + ru,
+          burst ? burstUsed + ru : burstUsed,
+          burst ? bank - ru : bank,
+          highRefusedSecond,
+          buckets,
+          bucketRates);
+    }
+
     State withHighRefused() {
       return highRefusedSecond == second
           ? this
@@ -177,12 +200,7 @@ public final class PartitionBudget {
 
   /** Changes the rate (throughput changed without a split); carried debt is kept. */
   public void setRuPerSecond(double ruPerSecond, long nowMillis) {
-    for (; ; ) {
-      State s = state.get();
-      if (state.compareAndSet(s, rolled(s, nowMillis).withRate(ruPerSecond))) {
-        return;
-      }
-    }
+    update(nowMillis, r -> r.withRate(ruPerSecond));
   }
 
   private boolean burstEligible(State s) {
@@ -226,11 +244,20 @@ public final class PartitionBudget {
 
   /** The state rolled to {@code nowMillis}, installed (as every call did when it was locked). */
   private State settled(long nowMillis) {
+    return update(nowMillis, r -> r);
+  }
+
+  /**
+   * Installs {@code change} of the state rolled to {@code nowMillis}, from whatever state is
+   * current when it succeeds (another thread's update first means computing it again); returns what
+   * it installed. Admission has its own loop: it returns a decision besides the state.
+   */
+  private State update(long nowMillis, UnaryOperator<State> change) {
     for (; ; ) {
       State s = state.get();
-      State r = rolled(s, nowMillis);
-      if (r == s || state.compareAndSet(s, r)) {
-        return r;
+      State next = change.apply(rolled(s, nowMillis));
+      if (next == s || state.compareAndSet(s, next)) {
+        return next;
       }
     }
   }
@@ -291,31 +318,11 @@ public final class PartitionBudget {
 
   /** Pays for an operation admitted as {@code admission}; its bucket is charged too. */
   public void charge(double ru, Admission admission, long nowMillis, Ask ask) {
+    // update's loop written out: a capturing lambda on every operation's path costs a few ns here
     for (; ; ) {
       State s = state.get();
-      State r = rolled(s, nowMillis);
-      boolean burst = admission == Admission.BURST;
-      double[] bucketUsed = r.bucketUsed;
-      double[] bucketRate = r.bucketRate;
-      if (ask.capped()) {
-        bucketUsed =
-            bucketUsed == null ? new double[RequestClass.MAX_BUCKET + 1] : bucketUsed.clone();
-        bucketRate =
-            bucketRate == null ? new double[RequestClass.MAX_BUCKET + 1] : bucketRate.clone();
-        bucketUsed[ask.bucket()] += ru;
-        bucketRate[ask.bucket()] = ask.bucketShare() * r.rate;
-      }
-      State next =
-          new State(
-              r.rate,
-              r.second,
-              burst ? r.used : r.used + ru,
-              burst ? r.burstUsed + ru : r.burstUsed,
-              burst ? r.bank - ru : r.bank,
-              r.highRefusedSecond,
-              bucketUsed,
-              bucketRate);
-      if (state.compareAndSet(s, next)) {
+      if (state.compareAndSet(
+          s, rolled(s, nowMillis).charged(ru, admission == Admission.BURST, ask))) {
         return;
       }
     }

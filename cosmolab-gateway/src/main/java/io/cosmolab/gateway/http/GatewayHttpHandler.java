@@ -201,14 +201,14 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       write(ctx, response, activityId, keepAlive);
       return;
     }
-    boolean close = !keepAlive;
+    boolean keepOpen = keepAlive; // the lambda needs it final
     handedBack.incrementAndGet(); // before the lane lowers its count: see the class comment
     ctx.executor()
         .execute(
             () -> {
               handedBack.decrementAndGet();
               try {
-                write(ctx, response, activityId, !close);
+                write(ctx, response, activityId, keepOpen);
               } catch (RuntimeException | Error e) {
                 // as on the lane: a response that cannot be written ends its connection, so a
                 // pipelining client never pairs a later answer with this request
