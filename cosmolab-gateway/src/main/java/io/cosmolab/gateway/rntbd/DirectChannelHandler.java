@@ -1,5 +1,6 @@
 package io.cosmolab.gateway.rntbd;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -38,6 +39,8 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
   private volatile boolean paused;
   // answers written on the loop and not yet flushed (loop only)
   private boolean unflushed;
+  // a frame did not parse: the connection closes once the requests before it are answered
+  private volatile boolean closing;
 
   DirectChannelHandler(DirectDispatcher dispatcher, Executor workers, long idleTimeoutSeconds) {
     this.dispatcher = dispatcher;
@@ -62,10 +65,19 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
         ctx.channel().config().setAutoRead(false);
       }
     } else if (msg instanceof Inbound.Malformed m) {
-      // after a frame that does not parse nothing later can be framed: this connection ends, the
-      // others are untouched
+      // After a frame that does not parse nothing later can be framed: this connection ends, the
+      // others are untouched. The requests framed before it are answered first (those answered
+      // here are flushed now, those on workers close the connection when the last is written).
       LOG.log(Level.DEBUG, "closing a direct-mode connection: " + m.reason());
-      var unused = ctx.close();
+      closing = true;
+      ctx.channel().config().setAutoRead(false);
+      if (unflushed) {
+        unflushed = false;
+        ctx.flush();
+      }
+      if (inFlight.get() == 0) {
+        var unused = ctx.close();
+      }
     }
   }
 
@@ -80,23 +92,34 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
 
   /** On a worker ({@code flush}: each answer leaves at once), or on the loop (flushed later). */
   private void serve(ChannelHandlerContext ctx, Inbound.Request r, boolean flush) {
+    ChannelFuture written = null;
     try {
       Outbound out = dispatcher.serve(r);
       var frame = FrameEncoder.encode(out, ctx.alloc(), false);
-      (flush ? ctx.writeAndFlush(frame) : ctx.write(frame))
-          .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      written = flush ? ctx.writeAndFlush(frame) : ctx.write(frame);
+      written.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (RuntimeException | Error e) {
       // serve answers every request itself; what still escapes (an encoding bug, a failed write)
       // ends this connection, never the worker
       LOG.log(Level.ERROR, "a direct-mode request's task failed; closing its connection", e);
       var unused = ctx.close();
     } finally {
-      if (inFlight.decrementAndGet() <= RESUME_AT && paused) {
+      int left = inFlight.decrementAndGet();
+      // The last answer before a malformed frame closes the connection once written. The loop
+      // closes it instead when it sees none in flight: one of the two sees the other's write.
+      if (left == 0 && closing) {
+        if (written != null) {
+          written.addListener(ChannelFutureListener.CLOSE);
+        } else {
+          var unused = ctx.close();
+        }
+      }
+      if (left <= RESUME_AT && paused) {
         ctx.channel()
             .eventLoop()
             .execute(
                 () -> {
-                  if (paused) {
+                  if (paused && !closing) {
                     paused = false;
                     ctx.channel().config().setAutoRead(true);
                   }

@@ -112,6 +112,29 @@ class DirectChannelHandlerTest {
   }
 
   @Test
+  void aMalformedFrame_closesTheConnection_afterAnsweringTheRequestsBeforeIt() {
+    EmbeddedChannel ch = channel(CosmosEngine.builder().build());
+    ch.pipeline().fireChannelRead(request(Tokens.Operation.READ, 1, MASTER)); // on the loop
+    ch.pipeline().fireChannelRead(request(Tokens.Operation.CREATE, 2, MASTER)); // on a worker
+    ch.pipeline().fireChannelRead(new Inbound.Malformed("a token's length is past the frame"));
+    assertThat(answers(ch)).isEqualTo(1); // the loop's answer, flushed before anything closes
+    assertThat(ch.isOpen()).isTrue(); // the create is still being served
+    assertThat(ch.config().isAutoRead()).isFalse(); // and nothing more is read
+
+    workerTasks.poll().run();
+    ch.runPendingTasks();
+    assertThat(answers(ch)).isEqualTo(1);
+    assertThat(ch.isOpen()).isFalse();
+  }
+
+  @Test
+  void aMalformedFrame_withNothingInFlight_closesAtOnce() {
+    EmbeddedChannel ch = channel(CosmosEngine.builder().build());
+    ch.pipeline().fireChannelRead(new Inbound.Malformed("the frame does not parse"));
+    assertThat(ch.isOpen()).isFalse();
+  }
+
+  @Test
   void aPointRead_waitsForAWorker_whenTheStoreMayWait_orTheTokenIsAResourceToken() {
     EmbeddedChannel onDisk = channel(CosmosEngine.builder().store(new StallingStore()).build());
     onDisk.writeInbound(request(Tokens.Operation.READ, 1, MASTER));
