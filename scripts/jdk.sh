@@ -43,10 +43,6 @@ cosmolab_find_jdk() {
         export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
         COSMOLAB_JVM_FLAGS="--sun-misc-unsafe-memory-access=allow"
       fi
-      if [ "$v" -ge 22 ]; then
-        # BoringSSL (netty-tcnative) and RocksDB load native libraries: JDK 22+ warns otherwise
-        COSMOLAB_JVM_FLAGS="$COSMOLAB_JVM_FLAGS --enable-native-access=ALL-UNNAMED"
-      fi
       export COSMOLAB_JVM_FLAGS
       return 0
     fi

@@ -10,7 +10,6 @@ module io.cosmolab.gateway {
   requires io.netty.codec.http;
   requires io.netty.common;
   requires io.netty.handler;
-  requires io.netty.tcnative.classes.openssl; // BoringSSL (TlsEngine), loaded by Netty's handler
   requires io.netty.transport;
   requires micrometer.core; // /metrics (package observe), loaded at the first scrape
   requires micrometer.registry.prometheus;

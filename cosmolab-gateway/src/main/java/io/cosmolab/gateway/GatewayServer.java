@@ -16,8 +16,6 @@ import io.cosmolab.gateway.observe.ObservedProtocol;
 import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.resources.Protocol;
 import io.cosmolab.gateway.tls.GatewayCertificate;
-import io.cosmolab.gateway.tls.TlsEngine;
-import io.cosmolab.gateway.tls.internal.ServerTls;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.bootstrap.ServerBootstrap;
@@ -27,6 +25,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -86,9 +85,6 @@ public final class GatewayServer implements AutoCloseable {
   private final ConnectionLimits limits;
   private final Observability observability;
 
-  /** The TLS contexts new connections get, or null with plain HTTP. */
-  private ServerTls tlsContexts;
-
   /** The direct-mode listener and the workers it owns (null when it shares the gateway's). */
   private io.cosmolab.gateway.rntbd.DirectListener direct;
 
@@ -142,23 +138,6 @@ public final class GatewayServer implements AutoCloseable {
 
   public Transport transport() {
     return transport;
-  }
-
-  /**
-   * The TLS implementation new HTTPS and direct-mode connections get now: {@link TlsEngine#JDK} or
-   * {@link TlsEngine#OPENSSL}; null with plain HTTP. With {@link TlsEngine#AUTO} this is the JDK's
-   * until BoringSSL has loaded in the background ({@link #tlsEngineSettled()}).
-   */
-  public TlsEngine tlsEngine() {
-    return tlsContexts == null ? null : tlsContexts.serving();
-  }
-
-  /**
-   * The TLS implementation new connections get once start-up's background work is done (for {@link
-   * TlsEngine#AUTO}, BoringSSL where it loads); null with plain HTTP.
-   */
-  public java.util.concurrent.CompletableFuture<TlsEngine> tlsEngineSettled() {
-    return tlsContexts == null ? null : tlsContexts.settled();
   }
 
   /** The connection limits in force, the cap decided. */
@@ -287,7 +266,6 @@ public final class GatewayServer implements AutoCloseable {
     private java.util.function.Consumer<AlertEvent> alertListener = AlertEvaluator.log();
     private Integer directPort; // null: the port after the gateway's, or any when that is 0
     private boolean directMode = true;
-    private TlsEngine tlsEngine = TlsEngine.AUTO;
 
     private Builder(CosmosEngine engine) {
       if (engine == null) {
@@ -387,18 +365,6 @@ public final class GatewayServer implements AutoCloseable {
         }
         allowedHosts.add(n);
       }
-      return this;
-    }
-
-    /**
-     * The TLS implementation for HTTPS and direct mode; default {@link TlsEngine#AUTO} (BoringSSL
-     * where its native library loads, else the JDK's). The JDK transport always uses the JDK's.
-     */
-    public Builder tlsEngine(TlsEngine engine) {
-      if (engine == null) {
-        throw new IllegalArgumentException("tlsEngine must be AUTO, JDK or OPENSSL, was null");
-      }
-      this.tlsEngine = engine;
       return this;
     }
 
@@ -511,30 +477,20 @@ public final class GatewayServer implements AutoCloseable {
       // runs on its own thread while Netty's event loops come up on this one.
       Path certDir =
           certificateDirectory != null ? certificateDirectory : defaultCertificateDirectory();
-      // The JDK transport serves TLS with the JDK's engine whatever was asked. BoringSSL, asked
-      // for, is loaded now (a start fails where it cannot load); AUTO opens on the JDK's engine
-      // and moves to BoringSSL in the background once the server is up (ServerTls).
-      TlsEngine tlsAsked =
-          transport == Transport.JDK || !tls
-              ? TlsEngine.JDK
-              : tlsEngine == TlsEngine.OPENSSL ? tlsEngine.resolved() : tlsEngine;
       java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture =
           tls
               ? java.util.concurrent.CompletableFuture.supplyAsync(
                   () -> {
                     GatewayCertificate c = GatewayCertificate.loadOrCreate(certDir);
-                    if (tlsAsked != TlsEngine.OPENSSL) {
-                      c.serverContext(); // warms the JDK's TLS classes; cheap to build again
-                      // one in-memory handshake, while the server binds: the first client's
-                      // handshake then runs on loaded classes
-                      Thread warm = new Thread(c::warmUp, "cosmolab-tls-warm-up");
-                      warm.setDaemon(true);
-                      warm.start();
-                    }
+                    c.serverContext(); // warms the JDK's TLS classes; cheap to build again
+                    // one in-memory handshake, while the server binds: the first client's
+                    // handshake then runs on loaded classes
+                    Thread warm = new Thread(c::warmUp, "cosmolab-tls-warm-up");
+                    warm.setDaemon(true);
+                    warm.start();
                     return c;
                   })
               : java.util.concurrent.CompletableFuture.completedFuture(null);
-      ServerTls tlsContexts = tls ? ServerTls.of(certFuture, tlsAsked) : null;
       String scheme = tls ? "https" : "http";
       // The body limit leaves room around the 2 MB document limit, which the engine enforces
       // with its own 413 naming the document.
@@ -556,10 +512,7 @@ public final class GatewayServer implements AutoCloseable {
               observability);
       GatewayServer server;
       try {
-        server =
-            bindAndServe(
-                protocol, certFuture, tlsContexts, maxBody, endpointText, scheme, observability);
-        server.tlsContexts = tlsContexts;
+        server = bindAndServe(protocol, certFuture, maxBody, endpointText, scheme, observability);
       } catch (RuntimeException | Error e) {
         observability.close();
         throw e;
@@ -572,9 +525,6 @@ public final class GatewayServer implements AutoCloseable {
           throw e;
         }
         directPortNow.set(server.directPort());
-      }
-      if (tlsContexts != null) {
-        tlsContexts.upgradeInBackground();
       }
       return server;
     }
@@ -596,7 +546,8 @@ public final class GatewayServer implements AutoCloseable {
       server.direct =
           io.cosmolab.gateway.rntbd.DirectListener.start(
               at,
-              server.tlsContexts,
+              java.util.concurrent.CompletableFuture.completedFuture(
+                  server.certificate.serverContext()),
               protocol,
               engine,
               workers,
@@ -610,7 +561,6 @@ public final class GatewayServer implements AutoCloseable {
     private GatewayServer bindAndServe(
         java.util.function.Function<WireRequest, WireResponse> protocol,
         java.util.concurrent.CompletableFuture<GatewayCertificate> certFuture,
-        ServerTls tlsContexts,
         int maxBody,
         java.util.concurrent.atomic.AtomicReference<String> endpointText,
         String scheme,
@@ -626,16 +576,12 @@ public final class GatewayServer implements AutoCloseable {
       ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
       // The port opens before TLS is ready: a client's connect and hello then overlap the rest
       // of the TLS set-up, and its connection waits in initChannel until the context exists.
+      java.util.concurrent.CompletableFuture<SslContext> ssl =
+          certFuture.thenApply(c -> c == null ? null : c.serverContext());
       try {
         GatewayChannelInitializer connectionSetUp =
             new GatewayChannelInitializer(
-                tlsContexts,
-                maxBody,
-                workers,
-                connections,
-                protocol,
-                resolved,
-                LoopPolicy.of(engine));
+                tls, ssl, maxBody, workers, connections, protocol, resolved, LoopPolicy.of(engine));
         Channel ch =
             new ServerBootstrap()
                 .group(boss, io)

@@ -84,16 +84,6 @@ public final class ServeCommand implements Callable<Integer> {
   boolean http;
 
   @Option(
-      names = "--tls-engine",
-      paramLabel = "ENGINE",
-      defaultValue = "auto",
-      description =
-          "TLS for HTTPS and direct mode: openssl (BoringSSL, cheaper per request; native"
-              + " libraries for Linux, macOS and Windows on x86-64 and ARM64), jdk (the JDK's,"
-              + " everywhere), or auto: openssl where it loads, else jdk (${DEFAULT-VALUE}).")
-  String tlsEngine;
-
-  @Option(
       names = "--key",
       description = "Master key clients sign with (default: the well-known emulator key).")
   String key = MasterKeyAuthenticator.EMULATOR_KEY;
@@ -234,7 +224,6 @@ public final class ServeCommand implements Callable<Integer> {
       if (http) {
         b.plainHttp();
       }
-      b.tlsEngine(io.cosmolab.gateway.tls.TlsEngine.parse(tlsEngine));
       if (directPort != null) {
         b.directPort(directPort);
       }
@@ -346,10 +335,7 @@ public final class ServeCommand implements Callable<Integer> {
             : "  direct mode off (plain HTTP): Java clients need gatewayMode()");
     if (server.isTls()) {
       out.printf(
-          "  TLS         %s (--tls-engine %s); self-signed for localhost, kept in %s%n",
-          settledTlsEngine(server).describe(),
-          tlsEngine.toLowerCase(Locale.ROOT),
-          server.certificate().file());
+          "  TLS         self-signed for localhost, kept in %s%n", server.certificate().file());
       out.println("              export it: cosmolab cert pem  |  cosmolab cert truststore <file>");
     }
     out.println();
@@ -386,21 +372,6 @@ public final class ServeCommand implements Callable<Integer> {
     out.println();
     out.println("Stop with Ctrl-C.");
     out.flush();
-  }
-
-  /**
-   * The TLS engine new connections get once the server's background start-up work is done: the
-   * banner names what serves, not what opened (with auto, BoringSSL loads after the port opens).
-   */
-  private static io.cosmolab.gateway.tls.TlsEngine settledTlsEngine(GatewayServer server) {
-    try {
-      return server.tlsEngineSettled().get(10, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      return server.tlsEngine(); // still loading, or failed: what serves now
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return server.tlsEngine();
-    }
   }
 
   /** A signed {@code GET /} over the server's own endpoint; returns the status line. */

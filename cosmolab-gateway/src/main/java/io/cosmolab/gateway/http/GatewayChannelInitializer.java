@@ -2,7 +2,6 @@ package io.cosmolab.gateway.http;
 
 import io.cosmolab.gateway.ConnectionLimits;
 import io.cosmolab.gateway.resources.LoopPolicy;
-import io.cosmolab.gateway.tls.internal.ServerTls;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -15,6 +14,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -40,7 +40,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
   private static final int MAX_HEADER_BYTES = 64 * 1024;
 
-  private final ServerTls tls; // null: plain HTTP
+  private final java.util.concurrent.CompletableFuture<SslContext> tls;
   private final int maxBodyBytes;
   private final Function<WireRequest, WireResponse> protocol;
   private final boolean tlsOn;
@@ -55,7 +55,8 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
    * @param onLoop which requests may run on the event loop, without the hand-off to a worker
    */
   public GatewayChannelInitializer(
-      ServerTls tls,
+      boolean tlsOn,
+      java.util.concurrent.CompletableFuture<SslContext> tls,
       int maxBodyBytes,
       Executor workers,
       ChannelGroup connections,
@@ -67,7 +68,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     this.tls = tls;
     this.maxBodyBytes = maxBodyBytes;
     this.protocol = protocol;
-    this.tlsOn = tls != null;
+    this.tlsOn = tlsOn;
     this.workers = workers;
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), tlsOn);
@@ -87,9 +88,9 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
       return;
     }
     ChannelPipeline p = ch.pipeline();
-    if (tls != null) {
-      // waits only for the first connections of a cold start
-      SslHandler tlsHandler = tls.current().newHandler(ch.alloc());
+    SslContext ssl = tls.join(); // waits only for the first connections of a cold start
+    if (ssl != null) {
+      SslHandler tlsHandler = ssl.newHandler(ch.alloc());
       tlsHandler.setHandshakeTimeoutMillis(limits.tlsHandshakeTimeout().toMillis());
       p.addLast("tls", tlsHandler);
     }

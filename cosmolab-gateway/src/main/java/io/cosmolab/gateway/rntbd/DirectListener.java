@@ -3,7 +3,6 @@ package io.cosmolab.gateway.rntbd;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.gateway.http.ConnectionCap;
 import io.cosmolab.gateway.http.GuardedServerSocketChannel;
-import io.cosmolab.gateway.tls.internal.ServerTls;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import io.netty.bootstrap.ServerBootstrap;
@@ -15,11 +14,13 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -55,8 +56,7 @@ public final class DirectListener implements AutoCloseable {
   /**
    * Binds and starts serving.
    *
-   * @param tls the TLS contexts new connections get (direct mode is TLS only: the SDK always
-   *     connects with TLS)
+   * @param tls the server's TLS context (direct mode is TLS only: the SDK always connects with TLS)
    * @param handshakeTimeout how long a TLS handshake may take (the gateway's {@code
    *     tlsHandshakeTimeout})
    * @param maxPayloadBytes the largest request body accepted, as over HTTP
@@ -66,7 +66,7 @@ public final class DirectListener implements AutoCloseable {
    */
   public static DirectListener start(
       InetSocketAddress bindTo,
-      ServerTls tls,
+      CompletableFuture<SslContext> tls,
       Function<WireRequest, WireResponse> protocol,
       CosmosEngine engine,
       Executor workers,
@@ -93,7 +93,7 @@ public final class DirectListener implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel c) {
                       connections.add(c);
-                      SslHandler ssl = tls.current().newHandler(c.alloc());
+                      SslHandler ssl = tls.join().newHandler(c.alloc());
                       ssl.setHandshakeTimeoutMillis(handshakeTimeout.toMillis());
                       c.pipeline()
                           .addLast("tls", ssl)

@@ -5,8 +5,6 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -273,25 +271,6 @@ public final class GatewayCertificate {
    */
   @SuppressWarnings("exports")
   public SslContext serverContext() {
-    return serverContext(TlsEngine.JDK);
-  }
-
-  /**
-   * The Netty server context serving this certificate on the given engine ({@link
-   * TlsEngine#resolved()} first for {@link TlsEngine#AUTO}).
-   */
-  @SuppressWarnings("exports")
-  public SslContext serverContext(TlsEngine engine) {
-    if (engine.resolved() == TlsEngine.OPENSSL) {
-      try {
-        return SslContextBuilder.forServer(key, certificate)
-            .sslProvider(SslProvider.OPENSSL)
-            .build();
-      } catch (javax.net.ssl.SSLException e) {
-        throw new IllegalStateException(
-            "cannot set up BoringSSL with " + file + ": " + e.getMessage(), e);
-      }
-    }
     return new JdkSslContext(
         jdkServerContext(),
         false,
