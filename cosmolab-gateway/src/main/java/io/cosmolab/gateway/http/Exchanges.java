@@ -8,7 +8,6 @@ import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.TraceLine;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
-import java.lang.System.Logger.Level;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -22,8 +21,6 @@ import java.util.function.Function;
  */
 final class Exchanges {
   private Exchanges() {}
-
-  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
 
   /**
    * The protocol's answer to one request, or the error response it failed with.
@@ -72,14 +69,14 @@ final class Exchanges {
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri, e);
+      OffLoopLog.GATEWAY.error("activity " + activityId + ": " + method + " " + uri, e);
       return ErrorResponses.internal(activityId);
     } catch (Error e) {
       // An Error escaping a request must not end the thread that serves this connection and the
       // others on its lane: the request gets its 500 and the connection is closed, since state
       // shared with the failed request (a half-read stream, a half-built answer) can't be trusted.
-      // The logger is called with what is already loaded, before any formatting of its own.
-      LOG.log(Level.ERROR, "activity " + activityId + ": " + method + " " + uri + " failed", e);
+      // The report is queued (OffLoopLog: this may be an event loop); its writer formats it.
+      OffLoopLog.GATEWAY.error("activity " + activityId + ": " + method + " " + uri + " failed", e);
       return ErrorResponses.internal(activityId).withHeader(CONNECTION, "close");
     }
   }

@@ -149,7 +149,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     } catch (Throwable e) {
       // process answers every request itself; what still escapes (say, a failed write) ends this
       // connection, never the worker thread, which serves other connections too
-      LOG.log(Level.ERROR, "a request's task failed; closing its connection", e);
+      OffLoopLog.GATEWAY.error("a request's task failed; closing its connection", e);
       var unused = ctx.close();
     } finally {
       if (paused && lane.pending() - 1 <= RESUME_AT) { // this task still counts as pending
@@ -212,7 +212,8 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
               } catch (RuntimeException | Error e) {
                 // as on the lane: a response that cannot be written ends its connection, so a
                 // pipelining client never pairs a later answer with this request
-                LOG.log(Level.ERROR, "a response could not be written; closing its connection", e);
+                OffLoopLog.GATEWAY.error(
+                    "a response could not be written; closing its connection", e);
                 var unused = ctx.close();
               }
             });

@@ -1,6 +1,6 @@
 package io.cosmolab.gateway.rntbd;
 
-import io.netty.channel.ChannelFuture;
+import io.cosmolab.gateway.http.OffLoopLog;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -66,8 +66,9 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
       }
     } else if (msg instanceof Inbound.Malformed m) {
       // After a frame that does not parse nothing later can be framed: this connection ends, the
-      // others are untouched. The requests framed before it are answered first (those answered
-      // here are flushed now, those on workers close the connection when the last is written).
+      // others are untouched. The requests framed before it are answered first: those answered
+      // here are flushed now; whoever sees none left in flight (this loop, or the worker that
+      // answers last) closes the connection (closeAfterQueuedWrites).
       LOG.log(Level.DEBUG, "closing a direct-mode connection: " + m.reason());
       closing = true;
       ctx.channel().config().setAutoRead(false);
@@ -76,7 +77,7 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
         ctx.flush();
       }
       if (inFlight.get() == 0) {
-        var unused = ctx.close();
+        closeAfterQueuedWrites(ctx);
       }
     }
   }
@@ -92,27 +93,20 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
 
   /** On a worker ({@code flush}: each answer leaves at once), or on the loop (flushed later). */
   private void serve(ChannelHandlerContext ctx, Inbound.Request r, boolean flush) {
-    ChannelFuture written = null;
     try {
       Outbound out = dispatcher.serve(r);
       var frame = FrameEncoder.encode(out, ctx.alloc(), false);
-      written = flush ? ctx.writeAndFlush(frame) : ctx.write(frame);
-      written.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      (flush ? ctx.writeAndFlush(frame) : ctx.write(frame))
+          .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (RuntimeException | Error e) {
       // serve answers every request itself; what still escapes (an encoding bug, a failed write)
       // ends this connection, never the worker
-      LOG.log(Level.ERROR, "a direct-mode request's task failed; closing its connection", e);
+      OffLoopLog.GATEWAY.error("a direct-mode request's task failed; closing its connection", e);
       var unused = ctx.close();
     } finally {
       int left = inFlight.decrementAndGet();
-      // The last answer before a malformed frame closes the connection once written. The loop
-      // closes it instead when it sees none in flight: one of the two sees the other's write.
-      if (left == 0 && closing) {
-        if (written != null) {
-          written.addListener(ChannelFutureListener.CLOSE);
-        } else {
-          var unused = ctx.close();
-        }
+      if (left == 0 && closing) { // the last answer before a malformed frame: see channelRead0
+        closeAfterQueuedWrites(ctx);
       }
       if (left <= RESUME_AT && paused) {
         ctx.channel()
@@ -126,6 +120,23 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
                 });
       }
     }
+  }
+
+  /**
+   * Closes the connection behind every answer already handed to it. A worker's write is a task on
+   * the connection's event loop, queued before the worker lowers {@code inFlight}; so once the
+   * count is 0, a close queued on the same loop runs after all of them, and TLS's close_notify
+   * follows their bytes. (A close called directly could overtake writes still queued.) The flag and
+   * the count are both sequentially consistent, so whichever of the loop and the last worker acts
+   * second sees the other's step: at least one of them closes, a second close is harmless.
+   */
+  private static void closeAfterQueuedWrites(ChannelHandlerContext ctx) {
+    ctx.channel()
+        .eventLoop()
+        .execute(
+            () -> {
+              var unused = ctx.close();
+            });
   }
 
   private Outbound context(Inbound.ContextRequest c) {

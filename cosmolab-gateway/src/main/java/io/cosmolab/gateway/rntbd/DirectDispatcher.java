@@ -5,6 +5,7 @@ import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.gateway.http.OffLoopLog;
 import io.cosmolab.gateway.resources.Addresses;
 import io.cosmolab.gateway.resources.LoopPolicy;
 import io.cosmolab.gateway.wire.ErrorResponses;
@@ -13,7 +14,6 @@ import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.TraceLine;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
-import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -49,7 +49,6 @@ import java.util.function.Function;
  * <p>Thread-safe: no state of its own beyond the engine's, which is thread-safe.
  */
 final class DirectDispatcher {
-  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
   private final Function<WireRequest, WireResponse> protocol;
   private final CosmosEngine engine;
   private final LoopPolicy onLoop;
@@ -100,7 +99,7 @@ final class DirectDispatcher {
     } catch (CosmosException e) {
       response = ErrorResponses.of(e, activityId);
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "activity " + activityId + ": a direct-mode request failed", e);
+      OffLoopLog.GATEWAY.error("activity " + activityId + ": a direct-mode request failed", e);
       response = ErrorResponses.internal(activityId);
     }
     response = withReplicaHeaders(response, container, range);

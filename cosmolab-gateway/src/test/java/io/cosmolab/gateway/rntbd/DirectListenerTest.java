@@ -109,6 +109,35 @@ class DirectListenerTest {
     }
   }
 
+  @Test
+  void aMalformedFrame_afterRequests_isPrecededByTheirAnswers() throws Exception {
+    try (SSLSocket s = connect()) {
+      exchange(s, Frames.context());
+      java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+      for (long id = 1; id <= 20; id++) {
+        burst.write(Frames.readDatabase("missing-" + id, id)); // answered by workers
+      }
+      burst.write(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F, 1}); // then garbage
+      s.getOutputStream().write(burst.toByteArray()); // in one write: one read on the server
+      s.getOutputStream().flush();
+      java.util.Set<Object> answered = new java.util.TreeSet<>();
+      for (Answer a; (a = readOrEnd(s.getInputStream())) != null; ) {
+        assertThat(a.status()).isEqualTo(404);
+        answered.add(a.tokens().get(Tokens.Response.TRANSPORT_REQUEST_ID));
+      }
+      assertThat(answered).hasSize(20); // every one answered, then the connection ended
+    }
+  }
+
+  /** The next answer, or null once the server has closed the connection. */
+  private static Answer readOrEnd(InputStream in) throws IOException {
+    try {
+      return read(in);
+    } catch (javax.net.ssl.SSLException | java.net.SocketException e) {
+      return null; // TLS's close, or a reset: closed all the same
+    }
+  }
+
   private static boolean endOfStream(InputStream in) throws IOException {
     try {
       return in.read() == -1;

@@ -1,0 +1,99 @@
+package io.cosmolab.gateway.http;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Error reports made where nothing may wait, event loops above all, written by a thread of their
+ * own.
+ *
+ * <p>A logger writes to a console or a file synchronously: a full pipe or a slow disk would stall
+ * the caller, and on an event loop that is every connection the loop serves. A report here is
+ * queued and returns at once. When the queue is full (a burst of failures, a log nobody drains) the
+ * report is dropped and counted, and the next report written says how many were lost.
+ */
+public final class OffLoopLog {
+  /** One report: a level, a message and the failure, if any. */
+  public record Report(Level level, String message, Throwable cause) {}
+
+  private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
+
+  /** The gateway's: reports go to the {@code io.cosmolab.gateway} logger. */
+  public static final OffLoopLog GATEWAY =
+      new OffLoopLog(r -> LOG.log(r.level(), r.message(), r.cause()), 1024);
+
+  private final Consumer<Report> sink;
+  private final BlockingQueue<Report> queue;
+  private final AtomicLong dropped = new AtomicLong();
+  private final Object startLock = new Object();
+  private volatile boolean started;
+
+  /**
+   * @param sink where reports are written, on the log's own thread
+   * @param capacity reports waiting at most; more are dropped and counted
+   */
+  public OffLoopLog(Consumer<Report> sink, int capacity) {
+    this.sink = sink;
+    this.queue = new ArrayBlockingQueue<>(capacity);
+  }
+
+  /** Queues an error report; never waits. */
+  public void error(String message, Throwable cause) {
+    if (!queue.offer(new Report(Level.ERROR, message, cause))) {
+      dropped.incrementAndGet();
+    }
+    if (!started) {
+      start();
+    }
+  }
+
+  /** Reports dropped so far because the queue was full. */
+  public long dropped() {
+    return dropped.get();
+  }
+
+  private void start() {
+    synchronized (startLock) { // once per process, at the first report
+      if (started) {
+        return;
+      }
+      Thread t = new Thread(this::drain, "cosmolab-error-log");
+      t.setDaemon(true);
+      t.start();
+      started = true;
+    }
+  }
+
+  private void drain() {
+    long reportedDrops = 0;
+    while (true) {
+      Report r;
+      try {
+        r = queue.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      long lost = dropped.get() - reportedDrops;
+      if (lost > 0) {
+        reportedDrops += lost;
+        write(
+            new Report(
+                Level.ERROR,
+                lost + " error report(s) dropped: they came faster than the log was written",
+                null));
+      }
+      write(r);
+    }
+  }
+
+  private void write(Report r) {
+    try {
+      sink.accept(r);
+    } catch (RuntimeException e) {
+      // a broken sink must not end the thread that writes every later report
+    }
+  }
+}
