@@ -8,12 +8,17 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -145,8 +150,14 @@ final class DirectReads {
     long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
     long end = warmEnd + TimeUnit.SECONDS.toNanos(seconds);
     SslContext tls =
-        SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE).build();
-    EventLoopGroup loops = new NioEventLoopGroup(threads);
+        SslContextBuilder.forClient()
+            .trustManager(InsecureTrustManagerFactory.INSTANCE)
+            // as pgbench, whose TLS is OpenSSL's: the driver's own TLS cost is not the server's
+            .sslProvider(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK)
+            .build();
+    boolean epoll = Epoll.isAvailable();
+    EventLoopGroup loops =
+        epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
     CountDownLatch finished = new CountDownLatch(connections);
     List<Driver> drivers = new ArrayList<>();
     try {
@@ -156,7 +167,7 @@ final class DirectReads {
         drivers.add(d);
         new Bootstrap()
             .group(loops)
-            .channel(NioSocketChannel.class)
+            .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .handler(
                 new ChannelInitializer<SocketChannel>() {
