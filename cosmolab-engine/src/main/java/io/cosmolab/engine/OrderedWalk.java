@@ -41,7 +41,8 @@ import java.util.function.Predicate;
  * holds that lock from its first read through its index update, so every write at or below the
  * mark has finished and every one above it starts later) and, after the walk, reads from the
  * change log the writes committed in those partitions since (WalkMarks.writesSince), each with
- * the version it replaced. The page stands if none of them took a document from, or changed one
+ * the version it replaced; only those in the query's scope count (a query of one logical partition
+ * reads none of the others' documents, so their writes cannot tear its page). The page stands if none of them took a document from, or changed one
  * in, what the page read: the positions after the page's position up to the last document it
  * handed on (all after the position, when the walk ran out), old version and new; and if the
  * documents created there that it handed on are the oldest of those created there (untouchedBy).

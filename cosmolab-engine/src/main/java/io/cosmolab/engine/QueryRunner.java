@@ -262,7 +262,7 @@ final class QueryRunner {
       if (runs != null) {
         read = reader.apply(new Walk(runs, walkPath, ascending));
         List<io.cosmolab.engine.store.ChangeRecord> since =
-            container.walkMarks().writesSince(quiet, targets);
+            container.walkMarks().writesSince(quiet, targets, inScope);
         if (since == null || !read.input().walked().untouchedBy(since)) {
           read = null; // a write may have moved a document behind the walk: scan
         }

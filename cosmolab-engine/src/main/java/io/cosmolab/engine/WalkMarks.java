@@ -85,12 +85,18 @@ final class WalkMarks {
   }
 
   /**
-   * The writes committed in {@code targets}' partitions since {@code mark}, oldest first (none when
-   * their LSNs have not moved), each with the version it replaced; null when they cannot be known:
-   * the layout changed, a write held a partition too long, or the change log's retention passed the
-   * mark (records after the horizon are never dropped, so all of them are there otherwise).
+   * The writes committed in {@code targets}' partitions since {@code mark} to documents in {@code
+   * scope}, oldest first (none when the partitions' LSNs have not moved), each with the version it
+   * replaced; null when they cannot be known: the layout changed, a write held a partition too
+   * long, or the change log's retention passed the mark (records after the horizon are never
+   * dropped, so all of them are there otherwise). A page reads only documents in its scope (a
+   * logical partition, or a prefix of a hierarchical key, when the query names one), so writes to
+   * the other logical partitions of its physical partitions are no concern of its.
    */
-  List<ChangeRecord> writesSince(QuietMark mark, List<PartitionKeyRange> targets) {
+  List<ChangeRecord> writesSince(
+      QuietMark mark,
+      List<PartitionKeyRange> targets,
+      io.cosmolab.engine.partitioning.EpkRange scope) {
     Layout l = layout.current();
     if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
       return null;
@@ -113,8 +119,11 @@ final class WalkMarks {
       while (i < targets.size() && !targets.get(i).contains(r.epk())) {
         i++;
       }
-      if (i < targets.size() && r.rangeLsn() > mark.lsns()[i] && r.rangeLsn() <= lsns[i]) {
-        out.add(r); // in a target partition, after the mark and before this check
+      if (i < targets.size()
+          && r.rangeLsn() > mark.lsns()[i]
+          && r.rangeLsn() <= lsns[i]
+          && scope.contains(r.epk())) {
+        out.add(r); // in a target partition and the scope, after the mark, before this check
       }
     }
     // the horizon only rises, and a record is dropped only at or below it: if it is still below

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.batch.BatchOperation;
 import io.cosmolab.engine.index.ContainerIndex;
+import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
@@ -436,7 +437,7 @@ class OrderedWalkTest {
     c.create(NODES.objectNode().put("id", "before").put("pk", here.get(0)));
     List<PartitionKeyRange> targets = List.of(mine);
     WalkMarks.QuietMark mark = c.walkMarks().mark(targets);
-    assertThat(c.walkMarks().writesSince(mark, targets)).isEmpty();
+    assertThat(c.walkMarks().writesSince(mark, targets, EpkRange.FULL)).isEmpty();
     for (String k : here.subList(0, 3)) {
       c.create(NODES.objectNode().put("id", "in-" + k).put("pk", k));
     }
@@ -444,11 +445,69 @@ class OrderedWalkTest {
       c.create(NODES.objectNode().put("id", "out-" + k).put("pk", k));
     }
     c.delete(PartitionKeyValue.of(here.get(0)), "before");
-    assertThat(c.walkMarks().writesSince(mark, targets))
+    assertThat(c.walkMarks().writesSince(mark, targets, EpkRange.FULL))
         .extracting(io.cosmolab.engine.store.ChangeRecord::id)
         .containsExactly("in-" + here.get(0), "in-" + here.get(1), "in-" + here.get(2), "before");
+    EpkRange oneKey = new EpkRange(epk(c, here.get(1)), epk(c, here.get(1)) + "00");
+    assertThat(c.walkMarks().writesSince(mark, targets, oneKey))
+        .as("in one logical partition's scope")
+        .extracting(io.cosmolab.engine.store.ChangeRecord::id)
+        .containsExactly("in-" + here.get(1));
     c.splitPartition(mine.id());
-    assertThat(c.walkMarks().writesSince(mark, targets)).as("after a split").isNull();
+    assertThat(c.walkMarks().writesSince(mark, targets, EpkRange.FULL))
+        .as("after a split")
+        .isNull();
+  }
+
+  @Test
+  void aPageOfOneLogicalPartition_walks_whileAnotherOneIsRewrittenWhereItReads() throws Exception {
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    for (int i = 0; i < 2_000; i++) {
+      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("ts", i));
+    }
+    for (int i = 0; i < 50; i++) { // another customer's documents, among the newest of "k"
+      c.create(NODES.objectNode().put("id", "o" + i).put("pk", "other").put("ts", 1_960 + i % 40));
+    }
+    QueryRequest q =
+        QueryRequest.of("SELECT c.id, c.ts FROM c WHERE c.ts % 2 = 0 ORDER BY c.ts DESC")
+            .withPartitionKey(PartitionKeyValue.of("k"))
+            .withMaxItemCount(20);
+    c.query(q); // builds the index
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread rewriter =
+        new Thread(
+            () -> {
+              Random r = new Random(7);
+              while (!stop.get()) { // changes, not creations, where the page reads
+                c.upsert(
+                    NODES
+                        .objectNode()
+                        .put("id", "o" + r.nextInt(50))
+                        .put("pk", "other")
+                        .put("ts", 1_960 + r.nextInt(40)));
+                Thread.onSpinWait();
+              }
+            });
+    rewriter.start();
+    try {
+      int walked = 0;
+      for (int round = 0; round < 20; round++) {
+        QueryPage page = c.query(q);
+        List<Integer> ts = new ArrayList<>();
+        page.rows().forEach(row -> ts.add(row.get("ts").asInt()));
+        assertThat(ts).hasSize(20);
+        for (int i = 0; i < ts.size(); i++) {
+          assertThat(ts.get(i)).isEqualTo(1_998 - 2 * i); // only "k"'s, the newest even ones
+        }
+        // a walk pays for the odd documents between its rows too; a scanned page, its rows only
+        walked += page.metrics().documentsLoaded() > 20 ? 1 : 0;
+      }
+      // before writes were read in the page's scope only, every page here went to the scan
+      assertThat(walked).as("pages that walked, of 20").isGreaterThanOrEqualTo(10);
+    } finally {
+      stop.set(true);
+      rewriter.join(30_000);
+    }
   }
 
   /** A walk of c.n ascending from the row with {@code n} and {@code body}. */
