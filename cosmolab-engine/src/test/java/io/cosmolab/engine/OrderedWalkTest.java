@@ -459,12 +459,18 @@ class OrderedWalkTest {
         .isNull();
   }
 
-  @Test
-  void aPageOfOneLogicalPartition_walks_whileAnotherOneIsRewrittenWhereItReads() throws Exception {
+  /** One physical partition; documents d0..d1999 in logical partition "k", ts 0..1999. */
+  private static Container twoThousandTimestamps() {
     Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
     for (int i = 0; i < 2_000; i++) {
       c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("ts", i));
     }
+    return c;
+  }
+
+  @Test
+  void aPageOfOneLogicalPartition_walks_whileAnotherOneIsRewrittenWhereItReads() throws Exception {
+    Container c = twoThousandTimestamps();
     for (int i = 0; i < 50; i++) { // another customer's documents, among the newest of "k"
       c.create(NODES.objectNode().put("id", "o" + i).put("pk", "other").put("ts", 1_960 + i % 40));
     }
@@ -624,10 +630,7 @@ class OrderedWalkTest {
 
   @Test
   void theFirstPageOfTheNewestFirst_walks_whileNewerDocumentsAreAppended() throws Exception {
-    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
-    for (int i = 0; i < 2_000; i++) {
-      c.create(NODES.objectNode().put("id", "d" + i).put("pk", "k").put("ts", i));
-    }
+    Container c = twoThousandTimestamps();
     QueryRequest q =
         QueryRequest.of("SELECT c.id, c.ts FROM c WHERE c.ts % 2 = 0 ORDER BY c.ts DESC")
             .withMaxItemCount(20);
