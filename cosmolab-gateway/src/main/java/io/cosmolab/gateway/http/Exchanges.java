@@ -20,6 +20,9 @@ import java.util.function.Function;
  * stack trace on the wire), and add the headers every response carries.
  */
 final class Exchanges {
+  // loaded with the first request, so its writer runs before any failure needs it
+  private static final OffLoopLog ERRORS = OffLoopLog.GATEWAY;
+
   private Exchanges() {}
 
   /**
@@ -69,14 +72,14 @@ final class Exchanges {
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);
     } catch (RuntimeException e) {
-      OffLoopLog.GATEWAY.error("activity " + activityId + ": " + method + " " + uri, e);
+      ERRORS.error("activity " + activityId + ": " + method + " " + uri, e);
       return ErrorResponses.internal(activityId);
     } catch (Error e) {
       // An Error escaping a request must not end the thread that serves this connection and the
       // others on its lane: the request gets its 500 and the connection is closed, since state
       // shared with the failed request (a half-read stream, a half-built answer) can't be trusted.
       // The report is queued (OffLoopLog: this may be an event loop); its writer formats it.
-      OffLoopLog.GATEWAY.error("activity " + activityId + ": " + method + " " + uri + " failed", e);
+      ERRORS.error("activity " + activityId + ": " + method + " " + uri + " failed", e);
       return ErrorResponses.internal(activityId).withHeader(CONNECTION, "close");
     }
   }

@@ -28,16 +28,20 @@ public final class OffLoopLog {
   private final Consumer<Report> sink;
   private final BlockingQueue<Report> queue;
   private final AtomicLong dropped = new AtomicLong();
-  private final Object startLock = new Object();
-  private volatile boolean started;
 
   /**
+   * Starts the writer thread (a daemon) now, so that a report made later, perhaps while memory or
+   * stack is short, only allocates its record and queues it.
+   *
    * @param sink where reports are written, on the log's own thread
    * @param capacity reports waiting at most; more are dropped and counted
    */
   public OffLoopLog(Consumer<Report> sink, int capacity) {
     this.sink = sink;
     this.queue = new ArrayBlockingQueue<>(capacity);
+    Thread t = new Thread(this::drain, "cosmolab-error-log");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** Queues an error report; never waits. */
@@ -45,26 +49,11 @@ public final class OffLoopLog {
     if (!queue.offer(new Report(Level.ERROR, message, cause))) {
       dropped.incrementAndGet();
     }
-    if (!started) {
-      start();
-    }
   }
 
   /** Reports dropped so far because the queue was full. */
   public long dropped() {
     return dropped.get();
-  }
-
-  private void start() {
-    synchronized (startLock) { // once per process, at the first report
-      if (started) {
-        return;
-      }
-      Thread t = new Thread(this::drain, "cosmolab-error-log");
-      t.setDaemon(true);
-      t.start();
-      started = true;
-    }
   }
 
   private void drain() {
