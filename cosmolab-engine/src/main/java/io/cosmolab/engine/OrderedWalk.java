@@ -37,23 +37,23 @@ import java.util.function.Predicate;
  * Writes. The runs are read one after another, so a write during the page that moved a document
  * from a run not yet reached to one already passed would hide it from the page, and one that moved
  * two documents of a batch could show one new and one old. So QueryRunner marks, before the walk,
- * each of the page's physical partitions' LSN under its write lock (WalkMarks.mark: a write
- * holds that lock from its first read through its index update, so every write at or below the
- * mark has finished and every one above it starts later) and, after the walk, reads from the
- * change log the writes committed in those partitions since (WalkMarks.writesSince), each with
- * the version it replaced; only those in the query's scope count (a query of one logical partition
- * reads none of the others' documents, so their writes cannot tear its page). The page stands if none of them took a document from, or changed one
- * in, what the page read: the positions after the page's position up to the last document it
- * handed on (all after the position, when the walk ran out), old version and new; and if the
- * documents created there that it handed on are the oldest of those created there (untouchedBy).
- * Then the page is what was there at one moment of its walk, and writes elsewhere in the order are
- * for later pages. (Before creations were let through, the first page of a feed of recent items,
- * ORDER BY c.ts DESC under appends, always went to the scan.) Otherwise, or when the writes
- * cannot be known (a split or merge, a write holding its partition past a wait, the change log's
- * retention past the mark), the page is read again by a scan, as before the walk existed. (The first version stood a
- * page only when no LSN had moved, so a partition written without pause never walked.) Each
- * document loaded is still checked against its run (a cheap guard), and the executor checks the
- * order of what it streams.
+ * each of the page's physical partitions' LSN under its write lock (WalkMarks.mark: a write holds
+ * that lock from its first read through its index update, so every write at or below the mark has
+ * finished and every one above it starts later) and, after the walk, reads from the change log the
+ * writes committed in those partitions since (WalkMarks.writesSince), each with the version it
+ * replaced; only those in the query's scope count (a query of one logical partition reads none of
+ * the others' documents, so their writes cannot tear its page). The page stands if none of them
+ * took a document from, or changed one in, what the page read: the positions after the page's
+ * position up to the last document it handed on (all after the position, when the walk ran out),
+ * old version and new; and if the documents created there that it handed on are the oldest of those
+ * created there (untouchedBy). Then the page is what was there at one moment of its walk, and
+ * writes elsewhere in the order are for later pages. (Before creations were let through, the first
+ * page of a feed of recent items, ORDER BY c.ts DESC under appends, always went to the scan.)
+ * Otherwise, or when the writes cannot be known (a split or merge, a write holding its partition
+ * past a wait, the change log's retention past the mark), the page is read again by a scan, as
+ * before the walk existed. (The first version stood a page only when no LSN had moved, so a
+ * partition written without pause never walked.) Each document loaded is still checked against its
+ * run (a cheap guard), and the executor checks the order of what it streams.
  *
  * Cost: a key with few distinct values (ORDER BY c.status) costs a page what its rows load, as a
  * key with many does. Before the entries were kept by RID, a page loaded every run it reached

@@ -1,5 +1,6 @@
 package io.cosmolab.engine;
 
+import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.store.ChangeRecord;
 import io.cosmolab.engine.store.ContainerStore;
@@ -93,10 +94,7 @@ final class WalkMarks {
    * logical partition, or a prefix of a hierarchical key, when the query names one), so writes to
    * the other logical partitions of its physical partitions are no concern of its.
    */
-  List<ChangeRecord> writesSince(
-      QuietMark mark,
-      List<PartitionKeyRange> targets,
-      io.cosmolab.engine.partitioning.EpkRange scope) {
+  List<ChangeRecord> writesSince(QuietMark mark, List<PartitionKeyRange> targets, EpkRange scope) {
     Layout l = layout.current();
     if (!l.equals(mark.layout())) { // the same routing and the same partitions (by identity)
       return null;
