@@ -16,14 +16,14 @@ import java.util.function.Consumer;
  * report is dropped and counted, and the next report written says how many were lost.
  */
 public final class OffLoopLog {
-  /** One report: a level, a message and the failure, if any. */
-  public record Report(Level level, String message, Throwable cause) {}
+  /** One error report: a message and the failure, if any. */
+  public record Report(String message, Throwable cause) {}
 
   private static final System.Logger LOG = System.getLogger("io.cosmolab.gateway");
 
   /** The gateway's: reports go to the {@code io.cosmolab.gateway} logger. */
   public static final OffLoopLog GATEWAY =
-      new OffLoopLog(r -> LOG.log(r.level(), r.message(), r.cause()), 1024);
+      new OffLoopLog(r -> LOG.log(Level.ERROR, r.message(), r.cause()), 1024);
 
   private final Consumer<Report> sink;
   private final BlockingQueue<Report> queue;
@@ -46,7 +46,7 @@ public final class OffLoopLog {
 
   /** Queues an error report; never waits. */
   public void error(String message, Throwable cause) {
-    if (!queue.offer(new Report(Level.ERROR, message, cause))) {
+    if (!queue.offer(new Report(message, cause))) {
       dropped.incrementAndGet();
     }
   }
@@ -70,7 +70,6 @@ public final class OffLoopLog {
         reportedDrops += lost;
         write(
             new Report(
-                Level.ERROR,
                 lost + " error report(s) dropped: they came faster than the log was written",
                 null));
       }
