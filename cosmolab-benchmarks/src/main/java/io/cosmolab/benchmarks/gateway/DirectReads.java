@@ -153,9 +153,9 @@ final class DirectReads {
         SslContextBuilder.forClient()
             .trustManager(InsecureTrustManagerFactory.INSTANCE)
             // as pgbench, whose TLS is OpenSSL's: the driver's own TLS cost is not the server's
-            .sslProvider(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK)
+            .sslProvider(boringSsl() ? SslProvider.OPENSSL : SslProvider.JDK)
             .build();
-    boolean epoll = Epoll.isAvailable();
+    boolean epoll = epoll();
     EventLoopGroup loops =
         epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
     CountDownLatch finished = new CountDownLatch(connections);
@@ -199,6 +199,24 @@ final class DirectReads {
       all.add(d.histogram);
     }
     return new MultiplexedReads.Result(all, seconds);
+  }
+
+  /** BoringSSL for the driver's TLS, where it loads (Netty asks once per process). */
+  private static boolean boringSsl() {
+    return OpenSsl.isAvailable();
+  }
+
+  /** Linux's epoll for the driver's sockets, where it loads (Netty asks once per process). */
+  private static boolean epoll() {
+    return Epoll.isAvailable();
+  }
+
+  /** What the driver runs on, for the run's output: {@code driver TLS: …, sockets: …}. */
+  static String stack() {
+    return "driver TLS: "
+        + (boringSsl() ? "BoringSSL" : "the JDK's SSLEngine")
+        + ", sockets: "
+        + (epoll() ? "epoll" : "the JDK's selector");
   }
 
   /**

@@ -603,11 +603,7 @@ public final class GatewayBench {
                 cpu::close);
     r.print(direct ? "direct-mode RNTBD reads" : "multiplexed HTTP reads", connections, threads);
     if (direct) {
-      System.out.println(
-          "driver TLS: "
-              + (io.netty.handler.ssl.OpenSsl.isAvailable() ? "BoringSSL" : "the JDK's SSLEngine")
-              + ", sockets: "
-              + (io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "the JDK's selector"));
+      System.out.println(DirectReads.stack());
     }
     cpu.print();
   }
