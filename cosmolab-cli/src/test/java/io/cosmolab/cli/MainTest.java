@@ -73,6 +73,31 @@ class MainTest {
   }
 
   @Test
+  void serve_withEventLoops_runsThatManyLoopsPerListener() {
+    int code = run("serve", "--port", "0", "--event-loops", "3", "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("3 event loops per listener (--event-loops)")
+        .contains("self-check HTTP/1.1 200 OK");
+  }
+
+  @Test
+  void serve_byDefault_runsTwoEventLoopsPerCore() {
+    int code = run("serve", "--port", "0", "--http", "--exit-when-ready");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains(
+            2 * Runtime.getRuntime().availableProcessors()
+                + " event loops per listener (--event-loops)");
+  }
+
+  @Test
+  void serve_withEventLoopsBelowOne_isAUsageError() {
+    assertThat(run("serve", "--event-loops", "0", "--exit-when-ready")).isEqualTo(2);
+    assertThat(err.toString()).contains("--event-loops must be at least 1, was 0");
+  }
+
+  @Test
   void serve_withAScriptTimeoutBelowOne_isAUsageError() {
     assertThat(run("serve", "--script-timeout", "0", "--exit-when-ready")).isEqualTo(2);
     assertThat(err.toString()).contains("--script-timeout must be at least 1 ms, was 0");

@@ -75,6 +75,9 @@ public final class GatewayServer implements AutoCloseable {
   private interface Listener {
     int port();
 
+    /** The event-loop threads it reads and writes its connections on (none on the JDK's). */
+    int eventLoops();
+
     void close();
   }
 
@@ -125,6 +128,14 @@ public final class GatewayServer implements AutoCloseable {
    */
   public int directPort() {
     return direct == null ? 0 : direct.port();
+  }
+
+  /**
+   * The event-loop threads each Netty listener runs, the HTTP one and the direct-mode one alike
+   * ({@link Builder#eventLoopThreads}), as their groups were made.
+   */
+  public int eventLoopThreads() {
+    return direct != null ? direct.eventLoops() : listener.eventLoops();
   }
 
   /** The TLS certificate served, or null with plain HTTP. */
@@ -189,6 +200,11 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public int port() {
       return channel.localAddress().getPort();
+    }
+
+    @Override
+    public int eventLoops() {
+      return ((io.netty.channel.MultithreadEventLoopGroup) io).executorCount();
     }
 
     @Override
@@ -257,7 +273,10 @@ public final class GatewayServer implements AutoCloseable {
     private InstantSource authClock = wallClock();
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
-    private int eventLoopThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    // twice the cores, Netty's own default: the loops run point reads, and an emulator shares its
+    // cores with its clients; with one loop per core a loop that lost its core stalled all of its
+    // connections (docs/benchmarks.md, "How many event loops")
+    private int eventLoopThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
     private Transport transport = Transport.NETTY;
     private ConnectionLimits limits = ConnectionLimits.DEFAULTS;
     private final java.util.Set<String> allowedHosts = new java.util.TreeSet<>();
@@ -425,8 +444,9 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Netty: the event loops that read, decode and write the connections (default one per core).
-     * They never run a request.
+     * Netty: the event loops that read, decode and write the connections (default twice the cores),
+     * for the HTTP listener and, as many again, for the direct-mode listener. Of the requests they
+     * run only the point reads that never wait (docs/gateway.md, "Threads and ordering").
      */
     public Builder eventLoopThreads(int n) {
       if (n < 1) {
@@ -555,7 +575,7 @@ public final class GatewayServer implements AutoCloseable {
               server.connectionLimits().maxConnections(),
               limits.idleTimeout(),
               limits.tlsHandshakeTimeout(),
-              Math.max(1, Math.min(2, eventLoopThreads)));
+              eventLoopThreads);
     }
 
     private GatewayServer bindAndServe(
@@ -652,6 +672,11 @@ public final class GatewayServer implements AutoCloseable {
             @Override
             public int port() {
               return http.port();
+            }
+
+            @Override
+            public int eventLoops() {
+              return 0; // a dispatcher thread, and a thread per exchange in progress
             }
 
             @Override

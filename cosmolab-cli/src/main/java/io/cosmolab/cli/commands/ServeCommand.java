@@ -63,6 +63,16 @@ public final class ServeCommand implements Callable<Integer> {
   Integer maxConnections;
 
   @Option(
+      names = "--event-loops",
+      paramLabel = "N",
+      description =
+          "Threads that read and write the connections, for HTTP and as many again for direct"
+              + " mode; they also answer point reads (default twice the cores). With fewer, on a"
+              + " machine the clients share, one thread that loses its core stalls more"
+              + " connections.")
+  Integer eventLoops;
+
+  @Option(
       names = "--script-timeout",
       paramLabel = "MS",
       defaultValue = "5000",
@@ -178,6 +188,9 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--max-connections must be at least 1, was " + maxConnections);
     }
+    if (eventLoops != null && eventLoops < 1) {
+      throw new IllegalArgumentException("--event-loops must be at least 1, was " + eventLoops);
+    }
     io.cosmolab.engine.alerts.AlertRules rules = io.cosmolab.engine.alerts.AlertRules.defaults();
     if (alertRules != null) {
       try {
@@ -229,6 +242,9 @@ public final class ServeCommand implements Callable<Integer> {
       }
       if (maxConnections != null) {
         b.maxConnections(maxConnections);
+      }
+      if (eventLoops != null) {
+        b.eventLoopThreads(eventLoops);
       }
       if (dataDir != null) {
         b.certificateDirectory(dataDir);
@@ -327,6 +343,10 @@ public final class ServeCommand implements Callable<Integer> {
         limits.maxConnections(),
         limits.requestReadTimeout().toSeconds(),
         limits.idleTimeout().toSeconds());
+    out.printf(
+        Locale.ROOT,
+        "  threads     %d event loops per listener (--event-loops)%n",
+        server.eventLoopThreads());
     out.println(
         server.directPort() > 0
             ? "  direct mode rntbd://localhost:"

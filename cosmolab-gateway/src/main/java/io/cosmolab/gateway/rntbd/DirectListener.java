@@ -130,6 +130,11 @@ public final class DirectListener implements AutoCloseable {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
+  /** The event-loop threads the connections are read, answered and written on. */
+  public int eventLoops() {
+    return ((io.netty.channel.MultithreadEventLoopGroup) io).executorCount();
+  }
+
   /** Stops accepting, closes the connections and the event loops, within a few seconds. */
   @Override
   public void close() {
