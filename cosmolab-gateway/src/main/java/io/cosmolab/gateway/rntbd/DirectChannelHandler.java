@@ -19,9 +19,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * waiting, and each response carries the request's transport id, so responses may leave in any
  * order. Requests therefore run independently: a point read answered on the loop may overtake a
  * write still on a worker, as it may on the service's replicas. Past {@value #MAX_IN_FLIGHT} in
- * flight the connection stops reading until it is down to {@value #RESUME_AT}. Answers made on the
- * loop are flushed once per read from the socket ({@link #channelReadComplete}), so the reads a
- * client sent together leave in one write.
+ * flight the connection stops reading until it is down to {@value #RESUME_AT}.
+ *
+ * <p>Each answer is flushed on its own, never two in one flush: the Java SDK cannot read two frames
+ * that arrive together. Its decoder ({@code RntbdResponseDecoder.decode}, azure-cosmos 4.81.0)
+ * keeps a frame's tokens and payload as slices of its input buffer and then compacts that buffer
+ * ({@code discardReadBytes}) before handing the frame on, so bytes of a following frame in the same
+ * read overwrite the one just decoded: a {@code CorruptedFrameException} or "Unable to parse JSON",
+ * after which the SDK closes the connection and retries what was on it as 410s, a second or more
+ * later. Over TLS one flush is one record here, and Netty's client hands on one record per read, so
+ * a frame per flush keeps each frame alone in its read. (Answers of the reads a client sent
+ * together were once flushed together, once per socket read: with 4 threads sharing connections, 6
+ * to 12 reads in 10 s took over 500 ms, one of them 5 s.)
  *
  * <p>Concurrency: one instance per connection. Channel callbacks are confined to the event loop;
  * the in-flight count is an atomic shared with the workers, which only write responses (Netty hands
@@ -37,8 +46,6 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
   private final long idleTimeoutSeconds;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean paused;
-  // answers written on the loop and not yet flushed (loop only)
-  private boolean unflushed;
   // a frame did not parse: the connection closes once the requests before it are answered
   private volatile boolean closing;
 
@@ -55,48 +62,33 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
     } else if (msg instanceof Inbound.Request r) {
       inFlight.incrementAndGet();
       if (dispatcher.servesOnLoop(r)) {
-        serve(ctx, r, false);
-        unflushed = true;
+        serve(ctx, r);
         return;
       }
-      workers.execute(() -> serve(ctx, r, true));
+      workers.execute(() -> serve(ctx, r));
       if (inFlight.get() > MAX_IN_FLIGHT && !paused) {
         paused = true;
         ctx.channel().config().setAutoRead(false);
       }
     } else if (msg instanceof Inbound.Malformed m) {
       // After a frame that does not parse nothing later can be framed: this connection ends, the
-      // others are untouched. The requests framed before it are answered first: those answered
-      // here are flushed now; whoever sees none left in flight (this loop, or the worker that
+      // others are untouched. The requests framed before it are answered first (those answered
+      // here already are); whoever sees none left in flight (this loop, or the worker that
       // answers last) closes the connection (closeAfterQueuedWrites).
       LOG.log(Level.DEBUG, "closing a direct-mode connection: " + m.reason());
       closing = true;
       ctx.channel().config().setAutoRead(false);
-      if (unflushed) {
-        unflushed = false;
-        ctx.flush();
-      }
       if (inFlight.get() == 0) {
         closeAfterQueuedWrites(ctx);
       }
     }
   }
 
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
-    if (unflushed) {
-      unflushed = false;
-      ctx.flush();
-    }
-    ctx.fireChannelReadComplete();
-  }
-
-  /** On a worker ({@code flush}: each answer leaves at once), or on the loop (flushed later). */
-  private void serve(ChannelHandlerContext ctx, Inbound.Request r, boolean flush) {
+  /** On a worker or on the loop; the answer is flushed by itself (see the class comment). */
+  private void serve(ChannelHandlerContext ctx, Inbound.Request r) {
     try {
       Outbound out = dispatcher.serve(r);
-      var frame = FrameEncoder.encode(out, ctx.alloc(), false);
-      (flush ? ctx.writeAndFlush(frame) : ctx.write(frame))
+      ctx.writeAndFlush(FrameEncoder.encode(out, ctx.alloc(), false))
           .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (RuntimeException | Error e) {
       // serve answers every request itself; what still escapes (an encoding bug, a failed write)
