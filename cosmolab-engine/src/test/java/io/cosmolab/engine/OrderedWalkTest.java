@@ -333,19 +333,27 @@ class OrderedWalkTest {
       QueryRequest q =
           QueryRequest.of("SELECT c.id FROM c WHERE c.n % 2 = 0 ORDER BY c.n").withMaxItemCount(10);
       c.query(q); // builds the index
+      // pages are quick: on a busy machine 20 of them can pass before the writer's thread runs at
+      // all, so they start once it writes, and go on (10 s at most) until it wrote among them
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (writes.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
       int walked = 0;
+      int rounds = 0;
       long before = writes.get();
-      for (int round = 0; round < 20; round++) {
+      while (rounds < 20 || (writes.get() < before + 5 && System.nanoTime() < deadline)) {
         QueryPage page = c.query(q);
         assertThat(page.rows())
             .extracting(r -> r.get("id").asText())
             .containsExactly("d0", "d2", "d4", "d6", "d8", "d10", "d12", "d14", "d16", "d18");
         walked += page.metrics().documentsLoaded() == 19 ? 1 : 0;
+        rounds++;
       }
       assertThat(writes.get()).as("the writer wrote meanwhile").isGreaterThan(before);
       // a page also scans when a write holds the partition past the mark's wait: most pages
       // walk, not all need to (before the change-log check, none did)
-      assertThat(walked).as("pages that walked, of 20").isGreaterThanOrEqualTo(10);
+      assertThat(walked).as("pages that walked, of %d", rounds).isGreaterThanOrEqualTo(rounds / 2);
     } finally {
       stop.set(true);
       writer.join(30_000);
