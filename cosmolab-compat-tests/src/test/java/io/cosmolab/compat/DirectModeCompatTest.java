@@ -19,6 +19,13 @@ import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
 import io.cosmolab.testkit.SdkDirectMode;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -135,14 +142,11 @@ class DirectModeCompatTest {
             null);
       }
       long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      java.util.List<String> gone =
-          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-      java.util.concurrent.atomic.AtomicInteger reads =
-          new java.util.concurrent.atomic.AtomicInteger();
-      java.util.concurrent.ExecutorService threads =
-          java.util.concurrent.Executors.newFixedThreadPool(4);
+      List<String> gone = Collections.synchronizedList(new ArrayList<>());
+      AtomicInteger reads = new AtomicInteger();
+      ExecutorService threads = Executors.newFixedThreadPool(4);
       try {
-        java.util.List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+        List<Future<?>> running = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
           int first = t * 25;
           running.add(

@@ -274,8 +274,8 @@ public final class GatewayServer implements AutoCloseable {
     private Duration clockSkew = MasterKeyAuthenticator.DEFAULT_SKEW;
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
     // twice the cores, Netty's own default: the loops run point reads, and an emulator shares its
-    // cores with its clients; with one loop per core a loop that lost its core stalled all of its
-    // connections (docs/benchmarks.md, "How many event loops")
+    // cores with its clients; on 2 cores shared with a driver, one loop per core gave point reads a
+    // p99 of about 2 ms, twice as many 0.7 ms (docs/benchmarks.md, "How many event loops")
     private int eventLoopThreads = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
     private Transport transport = Transport.NETTY;
     private ConnectionLimits limits = ConnectionLimits.DEFAULTS;
