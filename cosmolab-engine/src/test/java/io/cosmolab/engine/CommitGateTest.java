@@ -3,18 +3,26 @@ package io.cosmolab.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosmolab.engine.store.InMemoryDocumentStore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
  * The commit gate's LSNs: handed out once each, given back only when nobody else's came after them.
  */
 class CommitGateTest {
-  private final CommitGate gate =
-      new CommitGate(
-          0,
-          new HighWaterMarks(
-              new InMemoryDocumentStore().open("c"), 0, 0, Map.of(), () -> 0, () -> 0));
+  private final CommitGate gate = new CommitGate(0, marks());
+
+  private static HighWaterMarks marks() {
+    return new HighWaterMarks(
+        new InMemoryDocumentStore().open("c"), 0, 0, Map.of(), () -> 0, () -> 0);
+  }
 
   @Test
   void aFailedTransaction_givesItsLsnsBack_whenNoneWasTakenAfterThem() {
@@ -34,5 +42,62 @@ class CommitGateTest {
     assertThat(gate.committed()).isEqualTo(a2); // b stays committed; a1 and a2 are a gap
     long next = gate.take(true);
     assertThat(next).isGreaterThan(a2).isNotEqualTo(b);
+  }
+
+  @Test
+  void theCommittedLsn_neverPassesAnOpenTransaction_norAGivenBackLsn_underConcurrentWriters()
+      throws Exception {
+    // slots for 2 open transactions at once, so 4 writers also wait for slots
+    for (int openAtOnce : new int[] {2, 64}) {
+      CommitGate shared = new CommitGate(0, marks(), openAtOnce);
+      Set<Long> committedLsns = ConcurrentHashMap.newKeySet();
+      AtomicReference<String> broken = new AtomicReference<>();
+      List<Thread> writers = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        long seed = 42L + w;
+        writers.add(
+            new Thread(
+                () -> {
+                  Random random = new Random(seed);
+                  for (int t = 0; t < 20_000 && broken.get() == null; t++) {
+                    int operations = 1 + random.nextInt(3); // a batch takes one LSN each
+                    long first = shared.take(true);
+                    long last = first;
+                    for (int i = 1; i < operations; i++) {
+                      last = shared.take(false);
+                    }
+                    if (random.nextInt(8) == 0) {
+                      LockSupport.parkNanos(1_000); // let others interleave while this one is open
+                    }
+                    long seen = shared.committed(); // it only grows: its highest so far
+                    if (seen >= first) {
+                      broken.set("committed " + seen + " while LSN " + first + " was open");
+                    }
+                    if (random.nextInt(4) == 0) {
+                      shared.abandon(first, last, operations); // may give them back
+                    } else {
+                      for (long lsn = first; lsn <= last; lsn++) {
+                        // a batch's LSNs need not be consecutive; only its own count
+                        if (lsn == first || lsn == last) {
+                          if (!committedLsns.add(lsn)) {
+                            broken.set("LSN " + lsn + " committed twice");
+                          }
+                        }
+                      }
+                      shared.finish(first);
+                    }
+                  }
+                }));
+      }
+      for (Thread t : writers) {
+        t.start();
+      }
+      for (Thread t : writers) {
+        t.join(60_000);
+      }
+      assertThat(broken.get()).as("with %d slots", openAtOnce).isNull();
+      long next = shared.take(true); // all finished: committed is the last LSN taken
+      assertThat(shared.committed()).isEqualTo(next - 1);
+    }
   }
 }
