@@ -195,7 +195,7 @@ public final class Container {
     this.scripting = new ContainerScripts(this, engine, writes);
     this.stats = new ContainerStats(engine, metrics, logical, layout, throttle);
     this.reads = new LiveDocuments(store, ttl, index, writes, engine.clock());
-    this.walkMarks = new WalkMarks(layout, store, retention, this::lsn);
+    this.walkMarks = new WalkMarks(layout, store, retention, this::lsn, writes::lastTakenLsn);
   }
 
   private long retentionHorizon() {

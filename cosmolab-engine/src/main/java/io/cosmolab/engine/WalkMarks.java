@@ -21,20 +21,24 @@ final class WalkMarks {
   private final ContainerStore store;
   private final ChangeLogRetention retention;
   private final LongSupplier logPositionNow;
+  private final LongSupplier lastTakenNow;
 
   /**
    * @param logPositionNow the change log's position: the container-wide LSN of the last committed
    *     write ({@link Container#lsn()})
+   * @param lastTakenNow the last container-wide LSN taken, by a write finished or not
    */
   WalkMarks(
       PartitionLayout layout,
       ContainerStore store,
       ChangeLogRetention retention,
-      LongSupplier logPositionNow) {
+      LongSupplier logPositionNow,
+      LongSupplier lastTakenNow) {
     this.layout = layout;
     this.store = store;
     this.retention = retention;
     this.logPositionNow = logPositionNow;
+    this.lastTakenNow = lastTakenNow;
   }
 
   /** How long a mark or a check waits for a partition's write in progress before giving up. */
@@ -106,6 +110,10 @@ final class WalkMarks {
     if (java.util.Arrays.equals(lsns, mark.lsns())) {
       return List.of();
     }
+    // every write counted below (at or below a settled LSN) had finished when its partition's lock
+    // was taken, so its record is at or below the last LSN taken now: the log is read that far,
+    // not on behind the writes that other partitions append while it is read
+    long end = lastTakenNow.getAsLong();
     if (retention.horizon() > mark.logPosition()) {
       return null;
     }
@@ -113,6 +121,9 @@ final class WalkMarks {
     Iterator<ChangeRecord> log = store.changesAfter(mark.logPosition());
     while (log.hasNext()) {
       ChangeRecord r = log.next();
+      if (r.lsn() > end) {
+        break;
+      }
       int i = 0;
       while (i < targets.size() && !targets.get(i).contains(r.epk())) {
         i++;

@@ -124,6 +124,11 @@ final class WritePath {
     return gate.committed();
   }
 
+  /** The last LSN taken: every write that has finished wrote at or below it. */
+  long lastTakenLsn() {
+    return gate.lastTaken();
+  }
+
   interface Body {
     ItemResponse run(Transaction tx, Prepared document);
   }
