@@ -23,10 +23,11 @@ import java.util.PriorityQueue;
  * engine's housekeeping after the next write, by a change-feed read, or by {@link
  * Container#expireNow()}.
  *
- * <p>Concurrency: the expiry queue is a monitor (writes to any partition add to it); a new default
- * is set while the container's layout is held exclusively (no write in flight); {@link #isExpired}
- * is safe anywhere. Taking a due entry from the queue does not delete the document: the container
- * does that under the document's partition lock, checking it is still that version.
+ * <p>Concurrency: the expiry queue is a monitor (writes to any partition add to it, those that
+ * expire only); a new default is set while the container's layout is held exclusively (no write in
+ * flight, so a write reads the default without the monitor); {@link #isExpired} is safe anywhere.
+ * Taking a due entry from the queue does not delete the document: the container does that under the
+ * document's partition lock, checking it is still that version.
  */
 final class TimeToLive {
   private volatile Integer defaultSeconds;
@@ -91,10 +92,16 @@ final class TimeToLive {
     }
   }
 
-  /** Remembers when a new version expires. */
-  synchronized void track(StoredDocument d) {
+  /**
+   * Remembers when a new version expires. A version that never does (time to live off, the default,
+   * or an item's -1) takes no lock: every write of every partition comes here.
+   */
+  void track(StoredDocument d) {
     long at = expiresAt(d);
-    if (at != Long.MAX_VALUE) {
+    if (at == Long.MAX_VALUE) {
+      return;
+    }
+    synchronized (this) {
       queue.add(new Entry(at, d.epk(), d.id(), d.lsn()));
       if (at < nextDue) {
         nextDue = at;
