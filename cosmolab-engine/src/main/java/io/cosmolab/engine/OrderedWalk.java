@@ -16,10 +16,12 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * The documents of an ORDER BY page over one property path, in the query's order, read from the
+ * The documents of an ORDER BY page over property paths, in the query's order, read from the first
  * path's index a run of equal values at a time, and within a run by RID in growing chunks: a page
  * loads about the documents of its rows, not the container. Ties are ordered by the RID's document
- * part, ascending with an ascending key and descending otherwise, as the executor orders them.
+ * part, ascending with an ascending first key and descending otherwise, as the executor orders
+ * them. With several ORDER BY items (a composite index's), a run is loaded whole and sorted by the
+ * later items: a page loads the runs of the first item's values that its rows reach.
  */
 /*
  * How and why. Before, every page of an ORDER BY ran the query over the whole scan and kept the
@@ -65,13 +67,30 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     List<StoredDocument> load(String epk, List<String> ids);
   }
 
-  private record Placed(StoredDocument document, JsonNode value, long rid) {}
+  /** A document with its ORDER BY values (the first is the walked path's) and its RID part. */
+  private record Placed(StoredDocument document, List<JsonNode> values, long rid) {
+    JsonNode value() {
+      return values.get(0);
+    }
+  }
 
   static final int FIRST_CHUNK = 16;
   static final int MAX_CHUNK = 1024;
 
+  /**
+   * Thrown, before any document is handed on, by a walk of several ORDER BY items whose first run
+   * holds more documents than its limit: loading such a run whole costs a page more than a scan.
+   */
+  static final class RunTooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RunTooLarge(int documents, int limit) {
+      super("a run of " + documents + " documents, over " + limit, null, false, false);
+    }
+  }
+
   private final Iterator<ContainerIndex.Run> runs;
-  private final List<String> path;
+  private final List<List<String>> paths; // the ORDER BY items'; the first is walked
   private final Predicate<ContainerIndex.DocRef> wanted;
   private final Loader loader;
   private final Placed position; // the row an earlier page ended at, or null
@@ -89,30 +108,41 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private long[] handedRids = new long[16]; // the RID document parts of all handed on, in order
   private int handedCount;
   private boolean exhausted; // whether the walk ran out
+  private final int wholeRunLimit; // with several items: the largest first run worth loading
 
   /**
    * @param runs the index's runs from the one holding the position ({@link ContainerIndex#ordered})
    * @param position the sort key and RID document part of the row an earlier page ended at, or null
    *     from the start
+   * @param wholeRunLimit with several ORDER BY items, the most documents the first run may hold
+   *     (else {@link RunTooLarge})
    */
   OrderedWalk(
       Iterator<ContainerIndex.Run> runs,
-      List<String> path,
-      boolean ascending,
+      List<List<String>> paths,
+      List<Boolean> ascending,
       Predicate<ContainerIndex.DocRef> wanted,
       Loader loader,
-      io.cosmolab.query.exec.Executor.After position) {
+      io.cosmolab.query.exec.Executor.After position,
+      int wholeRunLimit) {
     this.runs = runs;
-    this.path = path;
+    this.wholeRunLimit = wholeRunLimit;
+    this.paths = paths;
     this.wanted = wanted;
     this.loader = loader;
-    this.ascending = ascending;
-    this.position =
-        position == null ? null : new Placed(null, position.keys().get(0), position.order());
-    Comparator<Placed> byKey =
-        Comparator.<Placed, JsonNode>comparing(Placed::value, Values.ORDER)
-            .thenComparingLong(Placed::rid);
-    this.order = ascending ? byKey : byKey.reversed();
+    this.ascending = ascending.get(0);
+    this.position = position == null ? null : new Placed(null, position.keys(), position.order());
+    // each value in its item's direction, then the RID in the first item's (the executor's order)
+    Comparator<Placed> byKeys = null;
+    for (int i = 0; i < paths.size(); i++) {
+      int item = i;
+      Comparator<Placed> byItem =
+          Comparator.comparing((Placed p) -> p.values().get(item), Values.ORDER);
+      byItem = ascending.get(i) ? byItem : byItem.reversed();
+      byKeys = byKeys == null ? byItem : byKeys.thenComparing(byItem);
+    }
+    Comparator<Placed> byRid = Comparator.comparingLong(Placed::rid);
+    this.order = byKeys.thenComparing(this.ascending ? byRid : byRid.reversed());
   }
 
   @Override
@@ -227,26 +257,34 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     if (body == null) {
       return false;
     }
-    Placed p = placed(null, ContainerIndex.valueAt(body, path), body);
+    Placed p = placed(null, body);
     if (position != null && order.compare(p, position) <= 0) {
       return false; // an earlier page's place
     }
     return exhausted || handed == null || order.compare(p, handed) <= 0;
   }
 
-  private static Placed placed(StoredDocument d, JsonNode value, JsonNode body) {
-    return new Placed(d, value, ResourceIds.documentPartOf(body));
+  private Placed placed(StoredDocument d, JsonNode body) {
+    List<JsonNode> values = new ArrayList<>(paths.size());
+    for (List<String> path : paths) {
+      values.add(ContainerIndex.valueAt(body, path));
+    }
+    return new Placed(d, values, ResourceIds.documentPartOf(body));
   }
 
   /**
    * Starts reading a run: one of equal values (or of none) in the walk's RID order, after the
-   * position's RID when it holds the position; the arrays and objects whole, as their values
-   * differ.
+   * position's RID when it holds the position; whole when its documents are ordered by more than
+   * the RID: the arrays and objects, as their values differ, and any run under an ORDER BY of
+   * several items, as the later items order its documents.
    */
   private void start(ContainerIndex.Run next) {
+    if (paths.size() > 1 && handedCount == 0 && next.byRid().size() > wholeRunLimit) {
+      throw new RunTooLarge(next.byRid().size(), wholeRunLimit);
+    }
     run = next;
     taken.clear();
-    if (next.kind() == ContainerIndex.Run.Kind.CONTAINERS) {
+    if (next.kind() == ContainerIndex.Run.Kind.CONTAINERS || paths.size() > 1) {
       for (Map.Entry<Long, ContainerIndex.DocRef> e : next.byRid().entrySet()) {
         if (wanted.test(e.getValue())) {
           taken.add(Map.entry(e.getKey(), e.getValue()));
@@ -326,11 +364,10 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     for (Map.Entry<String, Map<String, Long>> e : byPartition.entrySet()) {
       Map<String, Long> ridOf = e.getValue();
       for (StoredDocument d : loader.load(e.getKey(), new ArrayList<>(ridOf.keySet()))) {
-        JsonNode value = ContainerIndex.valueAt(d.body(), path);
-        if (!run.holds(value)) {
+        Placed p = placed(d, d.body());
+        if (!run.holds(p.value())) {
           continue; // written meanwhile: its run now is another one
         }
-        Placed p = placed(d, value, d.body());
         if (p.rid() != ridOf.get(d.id())) {
           continue; // deleted and created again meanwhile: its new RID sits elsewhere in the order
         }

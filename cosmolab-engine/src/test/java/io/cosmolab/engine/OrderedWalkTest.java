@@ -1,20 +1,28 @@
 package io.cosmolab.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.batch.BatchOperation;
 import io.cosmolab.engine.index.ContainerIndex;
+import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.resource.ResourceIds;
 import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.time.ManualClock;
+import io.cosmolab.query.CompiledQuery;
+import io.cosmolab.query.exec.Executor;
 import io.cosmolab.query.exec.Values;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -92,6 +100,151 @@ class OrderedWalkTest {
             17);
       }
     }
+  }
+
+  /** A container with composite indexes on (v, n) in all four directions' pairs. */
+  private static Container withCompositeIndexes(int partitions) {
+    IndexingPolicy policy = IndexingPolicy.DEFAULT;
+    for (boolean vUp : new boolean[] {true, false}) {
+      for (boolean nUp : new boolean[] {true, false}) {
+        policy =
+            policy.withCompositeIndex(
+                new IndexingPolicy.CompositePath("/v", vUp),
+                new IndexingPolicy.CompositePath("/n", nUp));
+      }
+    }
+    return Engines.onClock(ManualClock.startingAtEpoch2026(), ThrottlingMode.OFF)
+        .createDatabase("db")
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(400))
+                .withPhysicalPartitions(partitions)
+                .withIndexingPolicy(policy));
+  }
+
+  @Test
+  void pagesOfSeveralItems_areTheExecutorsOrder_inEveryDirection_withFiltersAndTop() {
+    for (long seed = 1; seed <= 4; seed++) {
+      Random random = new Random(seed);
+      Container c = withCompositeIndexes(seed % 2 == 0 ? 4 : 1);
+      for (int i = 0; i < 120; i++) {
+        ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
+        if (random.nextInt(8) != 0) {
+          doc.put("n", random.nextInt(4)); // ties on both items; sometimes none at all
+        }
+        randomValue(doc, random);
+        c.create(doc);
+      }
+      for (int i = 0; i < 40; i++) {
+        ObjectNode doc = NODES.objectNode().put("id", "d" + random.nextInt(120)).put("pk", "moved");
+        doc.put("n", random.nextInt(4));
+        randomValue(doc, random);
+        c.upsert(doc);
+      }
+      List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+      List<Executor.Input> inputs =
+          stored.stream()
+              .map(d -> new Executor.Input(d, ResourceIds.documentPart(d.get("_rid").asText())))
+              .toList();
+      for (String dirs : new String[] {"", " DESC", ", c.n DESC", " DESC, c.n"}) {
+        String orderBy =
+            dirs.startsWith(",") || dirs.startsWith(" DESC,")
+                ? " ORDER BY c.v" + dirs
+                : " ORDER BY c.v" + dirs + ", c.n" + dirs;
+        for (String text :
+            List.of(
+                "SELECT VALUE c.id FROM c" + orderBy,
+                "SELECT VALUE c.id FROM c WHERE c.n > 1" + orderBy,
+                "SELECT TOP 17 VALUE c.id FROM c" + orderBy)) {
+          // the oracle: the executor sorting every document at once
+          List<JsonNode> expected =
+              CompiledQuery.compile(text, java.util.Map.of()).execute(inputs, Instant.EPOCH);
+          for (int pageSize : new int[] {1, 3, 50}) {
+            assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+                .as("%s in pages of %d (seed %d)", text, pageSize, seed)
+                .isEqualTo(expected);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aPageOfSeveralItems_loadsTheRunsItsRowsReach_andPaysForItsRows() {
+    Container c = withCompositeIndexes(4);
+    for (int i = 0; i < 2000; i++) {
+      c.create(
+          NODES
+              .objectNode()
+              .put("id", "d" + i)
+              .put("pk", "k" + (i % 50))
+              .put("v", i / 2) // runs of two documents
+              .put("n", i % 7));
+    }
+    QueryRequest q = QueryRequest.of("SELECT c.id, c.v, c.n FROM c ORDER BY c.v DESC, c.n DESC");
+    QueryPage first = c.query(q.withMaxItemCount(10));
+    assertThat(first.rows()).extracting(r -> r.get("v").asInt()).startsWith(999, 999, 998);
+    assertThat(first.rows().get(0).get("n").asInt())
+        .isGreaterThan(first.rows().get(1).get("n").asInt());
+    assertThat(first.metrics().documentsLoaded()).isEqualTo(10); // paid: its rows' documents
+    QueryPage second = c.query(q.withMaxItemCount(10).withContinuation(first.continuation()));
+    assertThat(second.rows()).extracting(r -> r.get("v").asInt()).startsWith(994);
+    // what the walk itself loads: the runs of the rows it hands on (6 runs of 2 for 11 rows)
+    List<String> loaded = new ArrayList<>();
+    OrderedWalk walk =
+        new OrderedWalk(
+            c.reads().ordered(List.of("v"), false, true, null),
+            List.of(List.of("v"), List.of("n")),
+            List.of(false, false),
+            ref -> true,
+            (epk, ids) -> {
+              loaded.addAll(ids);
+              return c.reads().byIds(epk, ids, 0);
+            },
+            null,
+            Integer.MAX_VALUE);
+    for (int i = 0; i < 11; i++) {
+      walk.next();
+    }
+    assertThat(loaded).hasSize(12);
+  }
+
+  @Test
+  void aFirstItemWithFewValues_isScannedInstead_ofLoadingItsRunsWhole_inTheSameOrder() {
+    Container c = withCompositeIndexes(4);
+    Random random = new Random(3);
+    for (int i = 0; i < 3000; i++) {
+      c.create(
+          NODES
+              .objectNode()
+              .put("id", "d" + i)
+              .put("pk", "k" + (i % 50))
+              .put("v", i % 2 == 0 ? "open" : "closed") // runs of 1,500: over 1,024
+              .put("n", random.nextInt(100)));
+    }
+    String text = "SELECT VALUE c.id FROM c ORDER BY c.v DESC, c.n";
+    List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
+    List<JsonNode> expected =
+        CompiledQuery.compile(text, java.util.Map.of())
+            .execute(
+                stored.stream()
+                    .map(
+                        d ->
+                            new Executor.Input(d, ResourceIds.documentPart(d.get("_rid").asText())))
+                    .toList(),
+                Instant.EPOCH);
+    assertThat(Engines.drainQuery(c, QueryRequest.of(text), 700)).isEqualTo(expected);
+    // the walk itself refuses such a run before it hands anything on
+    OrderedWalk walk =
+        new OrderedWalk(
+            c.reads().ordered(List.of("v"), false, true, null),
+            List.of(List.of("v"), List.of("n")),
+            List.of(false, true),
+            ref -> true,
+            (epk, ids) -> c.reads().byIds(epk, ids, 0),
+            null,
+            1024);
+    assertThatThrownBy(walk::hasNext).isInstanceOf(OrderedWalk.RunTooLarge.class);
   }
 
   private static void check(
@@ -192,14 +345,15 @@ class OrderedWalkTest {
       OrderedWalk walk =
           new OrderedWalk(
               c.reads().ordered(List.of("status"), ascending, true, null),
-              List.of("status"),
-              ascending,
+              List.of(List.of("status")),
+              List.of(ascending),
               ref -> true,
               (epk, ids) -> {
                 loaded.addAll(ids);
                 return c.reads().byIds(epk, ids, 0);
               },
-              null);
+              null,
+              Integer.MAX_VALUE);
       for (int i = 0; i < 101; i++) {
         walk.next();
       }
@@ -413,11 +567,12 @@ class OrderedWalkTest {
     OrderedWalk walk =
         new OrderedWalk(
             c.reads().ordered(List.of("status"), true, true, null),
-            List.of("status"),
-            true,
+            List.of(List.of("status")),
+            List.of(true),
             ref -> true,
             (epk, ids) -> c.reads().byIds(epk, ids, 0),
-            null);
+            null,
+            Integer.MAX_VALUE);
     List<JsonNode> seen = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       seen.add(walk.next().body());
@@ -529,12 +684,13 @@ class OrderedWalkTest {
     JsonNode key = NODES.numberNode(n);
     return new OrderedWalk(
         c.reads().ordered(List.of("n"), true, false, key),
-        List.of("n"),
-        true,
+        List.of(List.of("n")),
+        List.of(true),
         ref -> true,
         (epk, ids) -> c.reads().byIds(epk, ids, 0),
         new io.cosmolab.query.exec.Executor.After(
-            List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0));
+            List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0),
+        Integer.MAX_VALUE);
   }
 
   /** d0 to d99 with n = 0 to 99, in one logical partition, the index of /n built. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
@@ -34,7 +35,11 @@ class QueryPagingChargeTest {
             .createContainer(
                 ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
                     .withThroughput(Throughput.manual(100_000))
-                    .withPhysicalPartitions(PARTITIONS));
+                    .withPhysicalPartitions(PARTITIONS)
+                    .withIndexingPolicy(
+                        IndexingPolicy.DEFAULT.withCompositeIndex(
+                            new IndexingPolicy.CompositePath("/grp", true),
+                            new IndexingPolicy.CompositePath("/n", false))));
     String filler = "x".repeat(900); // about 1 KB per document
     for (int i = 0; i < DOCS; i++) {
       ObjectNode d = Json.obj("{'pk':'k" + (i % 37) + "','n':" + (i * 7 % 101) + "}");
@@ -87,6 +92,7 @@ class QueryPagingChargeTest {
         "SELECT VALUE c.id FROM c WHERE c.id >= 'd100'",
         "SELECT c.id FROM c ORDER BY c.id",
         "SELECT c.id, c.n FROM c ORDER BY c.n DESC",
+        "SELECT c.id, c.grp, c.n FROM c ORDER BY c.grp, c.n DESC",
         "SELECT TOP 40 c.id FROM c",
         "SELECT c.id FROM c ORDER BY c.id OFFSET 20 LIMIT 50",
         "SELECT c.grp, COUNT(1) AS n FROM c GROUP BY c.grp",

@@ -8,6 +8,7 @@ import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.cost.CostModel;
 import io.cosmolab.engine.document.DocumentShape;
+import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
@@ -18,9 +19,10 @@ import java.util.Locale;
 /**
  * Pages through a container of DOCUMENTS documents of about 1 KB on 4 physical partitions, in pages
  * of PAGE, for each query shape (an ORDER BY of a key with many values and of one with three among
- * them), ROUNDS times, and prints per shape and round: the pages, the documents the pages loaded in
- * total, the request units in total and split into the per-partition base, the reads of the
- * returned rows and the loading (the rest), and the wall time.
+ * them, and of each with the other as a second item, a composite index's), ROUNDS times, and prints
+ * per shape and round: the pages, the documents the pages loaded in total, the request units in
+ * total and split into the per-partition base, the reads of the returned rows and the loading (the
+ * rest), and the wall time.
  *
  * <pre>
  * java -cp cosmolab-benchmarks/target/benchmarks.jar io.cosmolab.benchmarks.paging.PagingBench \
@@ -38,6 +40,8 @@ public final class PagingBench {
     "SELECT VALUE c.id FROM c WHERE c.n % 10 = 3",
     "SELECT c.id, c.n FROM c ORDER BY c.n",
     "SELECT c.id, c.status FROM c ORDER BY c.status",
+    "SELECT c.id, c.n, c.status FROM c ORDER BY c.n, c.status",
+    "SELECT c.id, c.status, c.n FROM c ORDER BY c.status, c.n",
   };
 
   private static final String[] STATUSES = {"open", "closed", "on hold"};
@@ -74,7 +78,15 @@ public final class PagingBench {
         .createContainer(
             ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
                 .withThroughput(Throughput.manual(1_000_000))
-                .withPhysicalPartitions(4));
+                .withPhysicalPartitions(4)
+                .withIndexingPolicy(
+                    IndexingPolicy.DEFAULT
+                        .withCompositeIndex(
+                            new IndexingPolicy.CompositePath("/n", true),
+                            new IndexingPolicy.CompositePath("/status", true))
+                        .withCompositeIndex(
+                            new IndexingPolicy.CompositePath("/status", true),
+                            new IndexingPolicy.CompositePath("/n", true))));
   }
 
   private static Container load(int documents) {

@@ -18,6 +18,7 @@ import io.cosmolab.engine.changefeed.ChangeFeedStart;
 import io.cosmolab.engine.changefeed.Retention;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
+import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.metrics.PartitionStats;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
@@ -131,7 +132,15 @@ class ConcurrentContainerModelTest {
             .createContainer(
                 ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
                     .withThroughput(Throughput.manual(40_000))
-                    .withPhysicalPartitions(4));
+                    .withPhysicalPartitions(4)
+                    .withIndexingPolicy(
+                        IndexingPolicy.DEFAULT
+                            .withCompositeIndex(
+                                new IndexingPolicy.CompositePath("/v", true),
+                                new IndexingPolicy.CompositePath("/id", true))
+                            .withCompositeIndex(
+                                new IndexingPolicy.CompositePath("/v", false),
+                                new IndexingPolicy.CompositePath("/id", false))));
     Random setup = new Random(seed);
     List<Writer> writers = new ArrayList<>();
     for (int w = 0; w < WRITERS; w++) {
@@ -427,15 +436,18 @@ class ConcurrentContainerModelTest {
    * runs, so across pages one may come twice or not at all (as in the service: a page resumes after
    * the last row's sort key), but each page must be one moment's: in order, no document twice, and
    * a batch's documents at one version. And no page goes back before where the one before it
-   * stopped.
+   * stopped. Half of them order by the id too (a composite index's two items).
    */
   private static void orderedPagesWhileTheirKeysMove(
       Container c, Random r, ConcurrentLinkedQueue<String> failures) {
     boolean descending = r.nextBoolean();
+    boolean byId = r.nextBoolean();
+    String dir = descending ? " DESC" : "";
     QueryRequest q =
         QueryRequest.of(
                 "SELECT c.pk, c.id, c.v FROM c WHERE STARTSWITH(c.pk, 'b') ORDER BY c.v"
-                    + (descending ? " DESC" : ""))
+                    + dir
+                    + (byId ? ", c.id" + dir : ""))
             .withMaxItemCount(1 + r.nextInt(7));
     Integer stoppedAt = null;
     for (int guard = 0; guard < 1_000; guard++) {
@@ -443,12 +455,21 @@ class ConcurrentContainerModelTest {
       Map<String, Integer> versionOf = new HashMap<>();
       Set<String> ids = new HashSet<>();
       Integer previous = stoppedAt;
+      String previousId = null; // of the page's row before, when there is one
       for (JsonNode row : page.rows()) {
         String pk = row.get("pk").textValue();
         int v = row.get("v").intValue();
         if (previous != null && (descending ? v > previous : v < previous)) {
           failures.add("a page of ORDER BY c.v is out of order or went back: " + page.rows());
         }
+        String id = row.get("id").textValue();
+        if (byId
+            && previousId != null
+            && previous == v
+            && (descending ? id.compareTo(previousId) > 0 : id.compareTo(previousId) < 0)) {
+          failures.add("a page of ORDER BY c.v, c.id is out of order: " + page.rows());
+        }
+        previousId = id;
         if (!ids.add(pk + "/" + row.get("id").textValue())) {
           failures.add("a page of ORDER BY c.v holds a document twice: " + page.rows());
         }

@@ -200,17 +200,17 @@ public final class Executor {
    * As {@link #open(Query, Iterable, long, After)}; with {@code inOrder}, the inputs arrive in the
    * query's ORDER BY order already (keys, then {@link Input#order()} as the tie-breaker), so the
    * rows are not sorted but streamed, and a page reads only as far as its rows. Only for a plain
-   * ORDER BY ({@link #resumesBySortKey}) of one item over one source (no JOIN): each input then
-   * makes at most one row, whose key is the input's. An input out of order fails the query.
+   * ORDER BY ({@link #resumesBySortKey}) over one source (no JOIN): each input then makes at most
+   * one row, whose keys are the input's. An input out of order fails the query.
    */
   public Cursor open(
       Query q, Iterable<Input> inputs, long rowsWanted, After after, boolean inOrder) {
     if (after != null && !resumesBySortKey(q)) {
       throw new IllegalArgumentException("only a plain ORDER BY query resumes by its sort keys");
     }
-    if (inOrder && (!resumesBySortKey(q) || q.orderBy().size() != 1 || q.from().size() != 1)) {
+    if (inOrder && (!resumesBySortKey(q) || q.from().size() != 1)) {
       throw new IllegalArgumentException(
-          "only a plain ORDER BY of one item over one source reads its inputs in order");
+          "only a plain ORDER BY over one source reads its inputs in order");
     }
     Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after, inOrder);
     return () -> {
