@@ -55,25 +55,45 @@ class OrderedWalkTest {
     }
   }
 
+  /**
+   * 120 documents with a random {@code v} of every kind and {@code n} below {@code nValues}
+   * (sometimes none, with {@code sometimesNoN}), then 40 of them rewritten, so that RIDs and values
+   * no longer follow creation order; returns what is stored.
+   */
+  private static List<JsonNode> fill(
+      Container c, Random random, int nValues, boolean sometimesNoN) {
+    for (int i = 0; i < 160; i++) {
+      boolean rewrite = i >= 120;
+      ObjectNode doc =
+          NODES
+              .objectNode()
+              .put("id", "d" + (rewrite ? random.nextInt(120) : i))
+              .put("pk", rewrite ? "moved" : "k" + random.nextInt(6));
+      if (rewrite || !sometimesNoN || random.nextInt(8) != 0) {
+        doc.put("n", random.nextInt(nValues));
+      }
+      randomValue(doc, random);
+      c.upsert(doc);
+    }
+    return Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+  }
+
+  /** The oracle: the executor sorting every stored document at once (ties by RID part). */
+  private static List<JsonNode> sortedAtOnce(String text, List<JsonNode> stored) {
+    return CompiledQuery.compile(text, java.util.Map.of())
+        .execute(
+            stored.stream()
+                .map(d -> new Executor.Input(d, ResourceIds.documentPart(d.get("_rid").asText())))
+                .toList(),
+            Instant.EPOCH);
+  }
+
   @Test
   void pages_areTheModelsOrder_forEveryKindOfValue_inBothDirections_withFiltersAndTop() {
     for (long seed = 1; seed <= 6; seed++) {
       Random random = new Random(seed);
       Container c = Engines.container(ManualClock.startingAtEpoch2026(), seed % 2 == 0 ? 4 : 1);
-      for (int i = 0; i < 120; i++) {
-        ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
-        doc.put("n", random.nextInt(10));
-        randomValue(doc, random);
-        c.create(doc);
-      }
-      // rewrite some, so RIDs and values no longer follow creation order
-      for (int i = 0; i < 40; i++) {
-        ObjectNode doc = NODES.objectNode().put("id", "d" + random.nextInt(120)).put("pk", "moved");
-        doc.put("n", random.nextInt(10));
-        randomValue(doc, random);
-        c.upsert(doc);
-      }
-      List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+      List<JsonNode> stored = fill(c, random, 10, false);
       for (boolean ascending : new boolean[] {true, false}) {
         String dir = ascending ? "" : " DESC";
         check(c, stored, "SELECT VALUE c.id FROM c ORDER BY c.v" + dir, ascending, d -> true, -1);
@@ -127,25 +147,7 @@ class OrderedWalkTest {
     for (long seed = 1; seed <= 4; seed++) {
       Random random = new Random(seed);
       Container c = withCompositeIndexes(seed % 2 == 0 ? 4 : 1);
-      for (int i = 0; i < 120; i++) {
-        ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
-        if (random.nextInt(8) != 0) {
-          doc.put("n", random.nextInt(4)); // ties on both items; sometimes none at all
-        }
-        randomValue(doc, random);
-        c.create(doc);
-      }
-      for (int i = 0; i < 40; i++) {
-        ObjectNode doc = NODES.objectNode().put("id", "d" + random.nextInt(120)).put("pk", "moved");
-        doc.put("n", random.nextInt(4));
-        randomValue(doc, random);
-        c.upsert(doc);
-      }
-      List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
-      List<Executor.Input> inputs =
-          stored.stream()
-              .map(d -> new Executor.Input(d, ResourceIds.documentPart(d.get("_rid").asText())))
-              .toList();
+      List<JsonNode> stored = fill(c, random, 4, true); // ties on both items
       for (String dirs : new String[] {"", " DESC", ", c.n DESC", " DESC, c.n"}) {
         String orderBy =
             dirs.startsWith(",") || dirs.startsWith(" DESC,")
@@ -156,9 +158,7 @@ class OrderedWalkTest {
                 "SELECT VALUE c.id FROM c" + orderBy,
                 "SELECT VALUE c.id FROM c WHERE c.n > 1" + orderBy,
                 "SELECT TOP 17 VALUE c.id FROM c" + orderBy)) {
-          // the oracle: the executor sorting every document at once
-          List<JsonNode> expected =
-              CompiledQuery.compile(text, java.util.Map.of()).execute(inputs, Instant.EPOCH);
+          List<JsonNode> expected = sortedAtOnce(text, stored);
           for (int pageSize : new int[] {1, 3, 50}) {
             assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
                 .as("%s in pages of %d (seed %d)", text, pageSize, seed)
@@ -224,16 +224,8 @@ class OrderedWalkTest {
     }
     String text = "SELECT VALUE c.id FROM c ORDER BY c.v DESC, c.n";
     List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
-    List<JsonNode> expected =
-        CompiledQuery.compile(text, java.util.Map.of())
-            .execute(
-                stored.stream()
-                    .map(
-                        d ->
-                            new Executor.Input(d, ResourceIds.documentPart(d.get("_rid").asText())))
-                    .toList(),
-                Instant.EPOCH);
-    assertThat(Engines.drainQuery(c, QueryRequest.of(text), 700)).isEqualTo(expected);
+    assertThat(Engines.drainQuery(c, QueryRequest.of(text), 700))
+        .isEqualTo(sortedAtOnce(text, stored));
     // the walk itself refuses such a run before it hands anything on
     OrderedWalk walk =
         new OrderedWalk(
