@@ -94,6 +94,10 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private final Predicate<ContainerIndex.DocRef> wanted;
   private final Loader loader;
   private final Placed position; // the row an earlier page ended at, or null
+  // whether the position's document is read again: under a JOIN it may have rows left, which the
+  // executor finds past the position by their index among its rows
+  private final boolean positionRead;
+  private boolean cursorIncluded; // whether the cursor's own RID is still to take (positionRead)
   private final boolean ascending;
   private final Comparator<Placed> order;
   private final ArrayDeque<Placed> ready = new ArrayDeque<>();
@@ -116,6 +120,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    *     from the start
    * @param wholeRunLimit with several ORDER BY items, the most documents the first run may hold
    *     (else {@link RunTooLarge})
+   * @param positionRead whether the position's own document is read again (a query with JOINs,
+   *     whose rows of that document after the position belong to this page)
    */
   OrderedWalk(
       Iterator<ContainerIndex.Run> runs,
@@ -124,8 +130,10 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       Predicate<ContainerIndex.DocRef> wanted,
       Loader loader,
       io.cosmolab.query.exec.Executor.After position,
-      int wholeRunLimit) {
+      int wholeRunLimit,
+      boolean positionRead) {
     this.runs = runs;
+    this.positionRead = positionRead;
     this.wholeRunLimit = wholeRunLimit;
     this.paths = paths;
     this.wanted = wanted;
@@ -258,10 +266,19 @@ final class OrderedWalk implements Iterator<StoredDocument> {
       return false;
     }
     Placed p = placed(null, body);
-    if (position != null && order.compare(p, position) <= 0) {
+    if (beforePosition(p)) {
       return false; // an earlier page's place
     }
     return exhausted || handed == null || order.compare(p, handed) <= 0;
+  }
+
+  /** Whether {@code p} is an earlier page's: before the position, or at it unless read again. */
+  private boolean beforePosition(Placed p) {
+    if (position == null) {
+      return false;
+    }
+    int c = order.compare(p, position);
+    return c < 0 || (c == 0 && !positionRead);
   }
 
   private Placed placed(StoredDocument d, JsonNode body) {
@@ -295,6 +312,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     } else {
       fromCursor = position != null && next.holds(position.value());
       cursor = fromCursor ? position.rid() : 0;
+      cursorIncluded = fromCursor && positionRead;
       chunk = FIRST_CHUNK;
       runLeft = true;
     }
@@ -314,7 +332,9 @@ final class OrderedWalk implements Iterator<StoredDocument> {
         new java.util.PriorityQueue<>(walkOrder.reversed());
     for (Map.Entry<Long, ContainerIndex.DocRef> e : run.byRid().entrySet()) {
       long rid = e.getKey();
-      if (fromCursor && (ascending ? rid <= cursor : rid >= cursor)) {
+      if (fromCursor
+          && (ascending ? rid <= cursor : rid >= cursor)
+          && !(rid == cursor && cursorIncluded)) {
         continue;
       }
       if (best.size() == MAX_CHUNK) {
@@ -337,6 +357,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     if (!inOrder.isEmpty()) {
       cursor = inOrder.get(inOrder.size() - 1).getKey();
       fromCursor = true;
+      cursorIncluded = false;
     }
   }
 
@@ -371,7 +392,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
         if (p.rid() != ridOf.get(d.id())) {
           continue; // deleted and created again meanwhile: its new RID sits elsewhere in the order
         }
-        if (position != null && order.compare(p, position) <= 0) {
+        if (beforePosition(p)) {
           continue; // an earlier page's
         }
         placed.add(p);

@@ -251,8 +251,9 @@ final class QueryRunner {
                 walk,
                 // a walk of several items loads its runs whole: it pays for its rows' documents,
                 // as a page served by the service's composite index would, or the pages of a key
-                // with few values would each pay for their run
-                chargeLikeAWalk && (walk == null || walk.paths().size() > 1),
+                // with few values would each pay for their run; a walk under JOINs reads its
+                // position's document again, which the page before paid for
+                chargeLikeAWalk && (walk == null || walk.paths().size() > 1 || walk.joins()),
                 now);
     PageRead read = null;
     if (quiet != null) {
@@ -270,7 +271,7 @@ final class QueryRunner {
                   resume.after() == null ? null : resume.after().keys().get(0));
       if (runs != null) {
         try {
-          read = reader.apply(new Walk(runs, walkPaths, ascending));
+          read = reader.apply(new Walk(runs, walkPaths, ascending, query.ast().from().size() > 1));
           List<io.cosmolab.engine.store.ChangeRecord> since =
               container.walkMarks().writesSince(quiet, targets, inScope);
           if (since == null || !read.input().walked().untouchedBy(since)) {
@@ -475,12 +476,12 @@ final class QueryRunner {
   /**
    * The property paths of an ORDER BY whose page can walk the first one's index in sort order
    * ({@link OrderedWalk}), or null: every item a property path of the documents (no array position,
-   * no score), over the documents alone (no JOIN, no FROM path), the first on a path the indexing
-   * policy indexes. (Several items need a composite index, which {@link #checkOrderByIsIndexed} has
-   * asked for.)
+   * no score, nothing of a JOIN's), over the documents (no FROM path; JOINs may follow, their rows
+   * keep their document's keys), the first on a path the indexing policy indexes. (Several items
+   * need a composite index, which {@link #checkOrderByIsIndexed} has asked for.)
    */
   private List<List<String>> walkablePaths(io.cosmolab.query.ast.Query q) {
-    if (q.from().size() != 1
+    if (q.from().isEmpty()
         || !(q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased from)
         || !(from.collection() instanceof io.cosmolab.query.ast.Query.Collection.Path p)
         || !p.segments().isEmpty()) {
@@ -502,12 +503,13 @@ final class QueryRunner {
 
   /**
    * What a page walks in ORDER BY order: the first item's index's runs (from the position on), the
-   * items' paths and directions.
+   * items' paths and directions, and whether JOINs make several rows of a document.
    */
   private record Walk(
       Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs,
       List<List<String>> paths,
-      List<Boolean> ascending) {}
+      List<Boolean> ascending,
+      boolean joins) {}
 
   /**
    * The service serves ORDER BY from its indexes, so it refuses what they cannot serve [D]
@@ -630,16 +632,24 @@ final class QueryRunner {
       return new Loaded(bytes.clone(), documents);
     }
 
-    /** What the documents of the rows with these RID parts weigh, per target (recorded reads). */
+    /**
+     * What the documents of the rows with these RID parts weigh, per target (recorded reads): each
+     * document once, however many rows its JOINs made, and not the position's, whose rows began on
+     * the page before (which paid for it).
+     */
     Loaded loadedBy(List<Long> rids) {
       long[] b = new long[targets.size()];
+      java.util.Set<Long> counted = new java.util.HashSet<>();
+      if (resume.after() != null) {
+        counted.add(resume.after().order());
+      }
       for (long rid : rids) {
-        long read = readByRid.get(rid, -1); // target << 40 | bytes: never negative
+        long read = counted.add(rid) ? readByRid.get(rid, -1) : -1; // target << 40 | bytes
         if (read != -1) {
           b[(int) (read >>> 40)] += read & ((1L << 40) - 1);
         }
       }
-      return new Loaded(b, rids.size());
+      return new Loaded(b, counted.size() - (resume.after() != null ? 1 : 0));
     }
 
     /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */
@@ -710,7 +720,8 @@ final class QueryRunner {
                       && (candidates == null || candidates.contains(ref)),
               (epk, ids) -> container.reads().byIds(epk, ids, now),
               resume.after(),
-              wholeRunLimit());
+              wholeRunLimit(),
+              walk.joins());
       return walked;
     }
 

@@ -56,9 +56,9 @@ class OrderedWalkTest {
   }
 
   /**
-   * 120 documents with a random {@code v} of every kind and {@code n} below {@code nValues}
-   * (sometimes none, with {@code sometimesNoN}), then 40 of them rewritten, so that RIDs and values
-   * no longer follow creation order; returns what is stored.
+   * 120 documents with a random {@code v} of every kind, {@code n} below {@code nValues} (sometimes
+   * none, with {@code sometimesNoN}) and 0 to 3 {@code tags}, then 40 of them rewritten, so that
+   * RIDs and values no longer follow creation order; returns what is stored.
    */
   private static List<JsonNode> fill(
       Container c, Random random, int nValues, boolean sometimesNoN) {
@@ -73,9 +73,45 @@ class OrderedWalkTest {
         doc.put("n", random.nextInt(nValues));
       }
       randomValue(doc, random);
+      var tags = doc.putArray("tags"); // 0 to 3 rows under a JOIN
+      for (int t = random.nextInt(4); t > 0; t--) {
+        tags.add("t" + random.nextInt(3));
+      }
       c.upsert(doc);
     }
     return Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+  }
+
+  /**
+   * A walk of {@code paths} (the first one's index, from the start or from {@code position}), the
+   * ids it loads added to {@code loaded} (unless null).
+   */
+  private static OrderedWalk newWalk(
+      Container c,
+      List<List<String>> paths,
+      List<Boolean> ascending,
+      Executor.After position,
+      List<String> loaded,
+      int wholeRunLimit) {
+    return new OrderedWalk(
+        c.reads()
+            .ordered(
+                paths.get(0),
+                ascending.get(0),
+                position == null,
+                position == null ? null : position.keys().get(0)),
+        paths,
+        ascending,
+        ref -> true,
+        (epk, ids) -> {
+          if (loaded != null) {
+            loaded.addAll(ids);
+          }
+          return c.reads().byIds(epk, ids, 0);
+        },
+        position,
+        wholeRunLimit,
+        false);
   }
 
   /** The oracle: the executor sorting every stored document at once (ties by RID part). */
@@ -143,7 +179,7 @@ class OrderedWalkTest {
   }
 
   @Test
-  void pagesOfSeveralItems_areTheExecutorsOrder_inEveryDirection_withFiltersAndTop() {
+  void pagesOfSeveralItemsOrUnderJoins_areTheExecutorsOrder_inEveryDirection_withFiltersAndTop() {
     for (long seed = 1; seed <= 4; seed++) {
       Random random = new Random(seed);
       Container c = withCompositeIndexes(seed % 2 == 0 ? 4 : 1);
@@ -153,11 +189,16 @@ class OrderedWalkTest {
             dirs.startsWith(",") || dirs.startsWith(" DESC,")
                 ? " ORDER BY c.v" + dirs
                 : " ORDER BY c.v" + dirs + ", c.n" + dirs;
+        String oneItem = orderBy.substring(0, orderBy.indexOf(','));
         for (String text :
             List.of(
                 "SELECT VALUE c.id FROM c" + orderBy,
                 "SELECT VALUE c.id FROM c WHERE c.n > 1" + orderBy,
-                "SELECT TOP 17 VALUE c.id FROM c" + orderBy)) {
+                "SELECT TOP 17 VALUE c.id FROM c" + orderBy,
+                // a JOIN's rows share their document's keys; a page may end among them
+                "SELECT c.id, t FROM c JOIN t IN c.tags" + oneItem,
+                "SELECT c.id, t FROM c JOIN t IN c.tags WHERE t != 't1'" + orderBy,
+                "SELECT TOP 17 c.id, t FROM c JOIN t IN c.tags" + oneItem)) {
           List<JsonNode> expected = sortedAtOnce(text, stored);
           for (int pageSize : new int[] {1, 3, 50}) {
             assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
@@ -192,16 +233,12 @@ class OrderedWalkTest {
     // what the walk itself loads: the runs of the rows it hands on (6 runs of 2 for 11 rows)
     List<String> loaded = new ArrayList<>();
     OrderedWalk walk =
-        new OrderedWalk(
-            c.reads().ordered(List.of("v"), false, true, null),
+        newWalk(
+            c,
             List.of(List.of("v"), List.of("n")),
             List.of(false, false),
-            ref -> true,
-            (epk, ids) -> {
-              loaded.addAll(ids);
-              return c.reads().byIds(epk, ids, 0);
-            },
             null,
+            loaded,
             Integer.MAX_VALUE);
     for (int i = 0; i < 11; i++) {
       walk.next();
@@ -228,14 +265,7 @@ class OrderedWalkTest {
         .isEqualTo(sortedAtOnce(text, stored));
     // the walk itself refuses such a run before it hands anything on
     OrderedWalk walk =
-        new OrderedWalk(
-            c.reads().ordered(List.of("v"), false, true, null),
-            List.of(List.of("v"), List.of("n")),
-            List.of(false, true),
-            ref -> true,
-            (epk, ids) -> c.reads().byIds(epk, ids, 0),
-            null,
-            1024);
+        newWalk(c, List.of(List.of("v"), List.of("n")), List.of(false, true), null, null, 1024);
     assertThatThrownBy(walk::hasNext).isInstanceOf(OrderedWalk.RunTooLarge.class);
   }
 
@@ -335,17 +365,8 @@ class OrderedWalkTest {
     for (boolean ascending : new boolean[] {true, false}) {
       List<String> loaded = new ArrayList<>();
       OrderedWalk walk =
-          new OrderedWalk(
-              c.reads().ordered(List.of("status"), ascending, true, null),
-              List.of(List.of("status")),
-              List.of(ascending),
-              ref -> true,
-              (epk, ids) -> {
-                loaded.addAll(ids);
-                return c.reads().byIds(epk, ids, 0);
-              },
-              null,
-              Integer.MAX_VALUE);
+          newWalk(
+              c, List.of(List.of("status")), List.of(ascending), null, loaded, Integer.MAX_VALUE);
       for (int i = 0; i < 101; i++) {
         walk.next();
       }
@@ -557,14 +578,7 @@ class OrderedWalkTest {
     }
     c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.status")); // builds the index
     OrderedWalk walk =
-        new OrderedWalk(
-            c.reads().ordered(List.of("status"), true, true, null),
-            List.of(List.of("status")),
-            List.of(true),
-            ref -> true,
-            (epk, ids) -> c.reads().byIds(epk, ids, 0),
-            null,
-            Integer.MAX_VALUE);
+        newWalk(c, List.of(List.of("status")), List.of(true), null, null, Integer.MAX_VALUE);
     List<JsonNode> seen = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       seen.add(walk.next().body());
@@ -674,14 +688,13 @@ class OrderedWalkTest {
   /** A walk of c.n ascending from the row with {@code n} and {@code body}. */
   private static OrderedWalk walk(Container c, int n, ObjectNode body) {
     JsonNode key = NODES.numberNode(n);
-    return new OrderedWalk(
-        c.reads().ordered(List.of("n"), true, false, key),
+    return newWalk(
+        c,
         List.of(List.of("n")),
         List.of(true),
-        ref -> true,
-        (epk, ids) -> c.reads().byIds(epk, ids, 0),
         new io.cosmolab.query.exec.Executor.After(
             List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0),
+        null,
         Integer.MAX_VALUE);
   }
 

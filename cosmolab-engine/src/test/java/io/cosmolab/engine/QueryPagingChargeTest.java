@@ -93,6 +93,7 @@ class QueryPagingChargeTest {
         "SELECT c.id FROM c ORDER BY c.id",
         "SELECT c.id, c.n FROM c ORDER BY c.n DESC",
         "SELECT c.id, c.grp, c.n FROM c ORDER BY c.grp, c.n DESC",
+        "SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.n",
         "SELECT TOP 40 c.id FROM c",
         "SELECT c.id FROM c ORDER BY c.id OFFSET 20 LIMIT 50",
         "SELECT c.grp, COUNT(1) AS n FROM c GROUP BY c.grp",
@@ -115,6 +116,21 @@ class QueryPagingChargeTest {
       assertThat(beyondBase(paged))
           .as("charges of %s in %d pages of %d", text, paged.size(), pageSize)
           .isCloseTo(beyondBase(whole), Offset.offset(rounding));
+    }
+  }
+
+  @Test
+  void anOrderByUnderAJoin_paysForEachDocumentOnce_notForEachOfItsRows() {
+    QueryPage scan = pages("SELECT * FROM c", 100_000).get(0);
+    for (int pageSize : new int[] {1, 7, 100_000}) {
+      List<QueryPage> paged =
+          pages("SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.n", pageSize);
+      assertThat(rows(paged)).hasSize(3 * DOCS); // three tags each
+      assertThat(paged.stream().mapToLong(p -> p.metrics().documentsLoaded()).sum())
+          .as("documents paid for in pages of %d", pageSize)
+          .isEqualTo(DOCS);
+      assertThat(paged.stream().mapToLong(p -> p.metrics().bytesLoaded()).sum())
+          .isEqualTo(scan.metrics().bytesLoaded());
     }
   }
 

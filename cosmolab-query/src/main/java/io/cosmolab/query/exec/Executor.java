@@ -200,17 +200,17 @@ public final class Executor {
    * As {@link #open(Query, Iterable, long, After)}; with {@code inOrder}, the inputs arrive in the
    * query's ORDER BY order already (keys, then {@link Input#order()} as the tie-breaker), so the
    * rows are not sorted but streamed, and a page reads only as far as its rows. Only for a plain
-   * ORDER BY ({@link #resumesBySortKey}) over one source (no JOIN): each input then makes at most
-   * one row, whose keys are the input's. An input out of order fails the query.
+   * ORDER BY ({@link #resumesBySortKey}) whose keys are its documents' (not a JOIN's): an input's
+   * rows then share its keys and come in the order of their index among its rows, as the order
+   * breaks their ties. An input out of order fails the query.
    */
   public Cursor open(
       Query q, Iterable<Input> inputs, long rowsWanted, After after, boolean inOrder) {
     if (after != null && !resumesBySortKey(q)) {
       throw new IllegalArgumentException("only a plain ORDER BY query resumes by its sort keys");
     }
-    if (inOrder && (!resumesBySortKey(q) || q.from().size() != 1)) {
-      throw new IllegalArgumentException(
-          "only a plain ORDER BY over one source reads its inputs in order");
+    if (inOrder && !resumesBySortKey(q)) {
+      throw new IllegalArgumentException("only a plain ORDER BY reads its inputs in order");
     }
     Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after, inOrder);
     return () -> {
