@@ -130,7 +130,10 @@ class QueryCompatTest {
         // which loses rows against the service too; the engine's differential test covers TOP.)
         "SELECT DISTINCT VALUE c.grp FROM c ORDER BY c.grp OFFSET 1 LIMIT 2",
         "SELECT DISTINCT VALUE c.n FROM c ORDER BY c.n DESC OFFSET 3 LIMIT 4",
-        "SELECT VALUE c.id FROM c WHERE c.n > 25 ORDER BY c.id");
+        "SELECT VALUE c.id FROM c WHERE c.n > 25 ORDER BY c.id",
+        // a JOIN's rows share their document's keys, in their order; pages of 7 end among them
+        "SELECT c.id, t AS tag FROM c JOIN t IN c.tags ORDER BY c.id",
+        "SELECT c.id, t AS tag FROM c JOIN t IN c.tags WHERE t != 'x' ORDER BY c.id DESC");
   }
 
   @ParameterizedTest

@@ -40,13 +40,13 @@ import java.util.List;
  *     again from the sort keys, RID and JOIN index of the last row it returned: it keeps only the
  *     page + 1 rows after that position in a heap (TopK), over a stream of the scan, and a write
  *     that sorts before the position shifts no row.
- *   - an ORDER BY of property paths over the documents alone (no JOIN), the first one indexed,
- *     reads the first path's index in sort order from the position's run of equal values
- *     (OrderedWalk; with several items, a composite index's, each run is loaded whole and sorted
- *     by the others), and the executor streams what it reads (no heap): the page loads its own
- *     rows' documents (or their runs') and stops. It keeps
- *     what it walked unless a write in its physical partitions meanwhile touched what it read (a
- *     mark before, the change log after: WalkMarks); otherwise it scans as above.
+ *   - an ORDER BY of the documents' property paths (JOINs may follow; not a JOIN's value), the
+ *     first one indexed, reads the first path's index in sort order from the position's run of
+ *     equal values (OrderedWalk; with several items, a composite index's, each run is loaded whole
+ *     and sorted by the others), and the executor streams what it reads (no heap): the page loads
+ *     its own rows' documents (or their runs') and stops. It keeps what it walked unless a write
+ *     in its physical partitions meanwhile touched what it read (a mark before, the change log
+ *     after: WalkMarks); otherwise it scans as above.
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
  *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
