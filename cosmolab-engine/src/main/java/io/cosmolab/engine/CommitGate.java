@@ -27,8 +27,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *     the counter pass an open transaction's first LSN sees its slot: the slot was written before
  *     the counter moved. The bound is the committed LSN plus one, which no LSN taken later can be
  *     below (the last LSN taken plus one could: a give-back may move the counter down between
- *     reading it and taking). It is kept negated, so that finish, which looks its slot up by its
- *     LSN, never takes another's bound for it.
+ *     reading it and taking). It is kept negated, so the first take knows it is the first. The
+ *     transaction keeps its slot's index and frees that slot: a slot is never looked up by the
+ *     LSN it holds, as a given-back LSN may be taken again by another transaction while the one
+ *     giving it back still holds its slot (a reviewer found that the first version, which looked
+ *     slots up by LSN, could then free the wrong one).
  *   - The committed LSN is recomputed when a transaction finishes: the counter first, then the
  *     slots; the smallest value found, less one, or the counter when every slot is empty. Each
  *     value so computed was true when it was read (nothing at or below it was open), so the
@@ -70,40 +73,42 @@ final class CommitGate {
     this.marks = marks;
   }
 
-  /** The next LSN; {@code first} says it opens a transaction (which must then be finished). */
-  long take(boolean first) {
-    long lsn;
-    if (first) {
-      int slot = claim();
-      lsn = last.incrementAndGet();
-      slots.set(slot, lsn); // raised from the bound to the LSN: finish looks it up by it
-    } else {
-      lsn = last.incrementAndGet();
+  /**
+   * Opens a transaction: claims a slot for it, which its first {@link #take} fills, and which
+   * {@link #finish} or {@link #abandon} frees. Returns the slot.
+   */
+  int open() {
+    return claim();
+  }
+
+  /** The next LSN of the transaction holding {@code slot}; its first is its position. */
+  long take(int slot) {
+    long lsn = last.incrementAndGet();
+    if (slots.get(slot) < 0) {
+      slots.set(slot, lsn); // its first: raised from the bound (see the class comment)
     }
     marks.coverLsn(lsn); // saved before any commit can use it
     return lsn;
   }
 
-  /** Closes the transaction whose first LSN is {@code firstLsn}, committed or not. */
-  void finish(long firstLsn) {
-    slots.set(slotOf(firstLsn), FREE);
+  /** Closes the transaction holding {@code slot}, committed or not. */
+  void finish(int slot) {
+    slots.set(slot, FREE);
     advance();
   }
 
   /**
-   * Closes a transaction that wrote nothing: its {@code count} LSNs, {@code firstLsn} to {@code
-   * lastLsn}, are given back when they are the last ones taken and no other transaction's came
-   * between them (so a failed write leaves no trace), else they stay a gap. (A batch takes an LSN
-   * per operation, and a write to another partition may take one between two of them: giving the
-   * range back then would hand that write's committed LSN out again.)
+   * Closes the transaction holding {@code slot}, which wrote nothing: its {@code count} LSNs,
+   * {@code firstLsn} to {@code lastLsn}, are given back when they are the last ones taken and no
+   * other transaction's came between them (so a failed write leaves no trace), else they stay a
+   * gap. (A batch takes an LSN per operation, and a write to another partition may take one between
+   * two of them: giving the range back then would hand that write's committed LSN out again.)
    */
-  void abandon(long firstLsn, long lastLsn, int count) {
-    int slot = slotOf(firstLsn);
+  void abandon(int slot, long firstLsn, long lastLsn, int count) {
     if (lastLsn - firstLsn + 1 == count && last.compareAndSet(lastLsn, firstLsn - 1)) {
       givenBack.incrementAndGet(); // after the counter moved, before the slot frees (above)
     }
-    slots.set(slot, FREE);
-    advance();
+    finish(slot);
   }
 
   /**
@@ -119,7 +124,9 @@ final class CommitGate {
     return committed.get();
   }
 
-  /** Claims a free slot for a transaction about to take its first LSN, its lower bound in it. */
+  /**
+   * Claims a free slot for a transaction about to take its first LSN, a lower bound of it in it.
+   */
   private int claim() {
     int home = (int) Thread.currentThread().getId();
     for (int attempt = 0; ; attempt++) {
@@ -136,18 +143,6 @@ final class CommitGate {
         java.util.concurrent.locks.LockSupport.parkNanos(10_000);
       }
     }
-  }
-
-  /** The slot holding an open transaction's first LSN (the one this thread claimed, usually). */
-  private int slotOf(long firstLsn) {
-    int home = (int) Thread.currentThread().getId();
-    for (int i = 0; i <= mask; i++) {
-      int slot = ((home + i) & mask) * STRIDE;
-      if (slots.get(slot) == firstLsn) {
-        return slot;
-      }
-    }
-    throw new IllegalStateException("no open transaction starts at LSN " + firstLsn);
   }
 
   /** Recomputes the committed LSN from the counter and the open slots (see the class comment). */

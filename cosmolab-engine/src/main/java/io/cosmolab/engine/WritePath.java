@@ -468,6 +468,7 @@ final class WritePath {
     private String logicalEpk;
     private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
     private long firstLsn; // positions in the change log (the commit gate's)
+    private int gateSlot = -1; // this transaction's slot in the gate, while it is open
     private long lastLsn;
     private int lsnCount; // LSNs this transaction took: others' may lie between its first and last
     private long firstRangeLsn; // LSNs in the partition's own numbering (what clients see)
@@ -523,7 +524,10 @@ final class WritePath {
 
     /** The next position in the log; the partition's next LSN goes to {@link #lastRangeLsn}. */
     private long nextLsn() {
-      long lsn = gate.take(firstLsn == 0);
+      if (firstLsn == 0) {
+        gateSlot = gate.open();
+      }
+      long lsn = gate.take(gateSlot);
       long rangeLsn = partition.takeLsn();
       marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
       if (firstLsn == 0) {
@@ -877,7 +881,7 @@ final class WritePath {
         }
       } finally {
         partition.commitLsns(); // before the gate: a reader that sees the write sees its LSN
-        gate.finish(firstLsn);
+        gate.finish(gateSlot);
         firstLsn = 0; // committed: a later abandon() must not give its LSNs back
         lsnCount = 0;
       }
@@ -893,7 +897,7 @@ final class WritePath {
     void abandon() {
       if (firstLsn != 0) {
         partition.giveBackLsns(firstRangeLsn);
-        gate.abandon(firstLsn, lastLsn, lsnCount);
+        gate.abandon(gateSlot, firstLsn, lastLsn, lsnCount);
         firstLsn = 0;
         lsnCount = 0;
         lastRangeLsn = 0;

@@ -26,22 +26,40 @@ class CommitGateTest {
 
   @Test
   void aFailedTransaction_givesItsLsnsBack_whenNoneWasTakenAfterThem() {
-    long first = gate.take(true);
-    long second = gate.take(false);
-    gate.abandon(first, second, 2);
-    assertThat(gate.take(true)).isEqualTo(first);
+    int t = gate.open();
+    long first = gate.take(t);
+    long second = gate.take(t);
+    gate.abandon(t, first, second, 2);
+    assertThat(gate.take(gate.open())).isEqualTo(first);
   }
 
   @Test
   void aFailedTransaction_whoseLsnsAnotherInterleaved_givesNoneBack_soNoLsnIsUsedTwice() {
-    long a1 = gate.take(true); // a batch on one partition
-    long b = gate.take(true); // a write on another, between the batch's operations
+    int a = gate.open(); // a batch on one partition
+    long a1 = gate.take(a);
+    int b = gate.open(); // a write on another, between the batch's operations
+    long lsnOfB = gate.take(b);
     gate.finish(b); // committed: its change record is at b
-    long a2 = gate.take(false); // the batch's next operation, then the batch fails
-    gate.abandon(a1, a2, 2);
+    long a2 = gate.take(a); // the batch's next operation, then the batch fails
+    gate.abandon(a, a1, a2, 2);
     assertThat(gate.committed()).isEqualTo(a2); // b stays committed; a1 and a2 are a gap
-    long next = gate.take(true);
-    assertThat(next).isGreaterThan(a2).isNotEqualTo(b);
+    long next = gate.take(gate.open());
+    assertThat(next).isGreaterThan(a2).isNotEqualTo(lsnOfB);
+  }
+
+  @Test
+  void aGivenBackLsnTakenAgain_belongsToItsNewTransaction_whichAloneFreesIt() {
+    int t = gate.open();
+    long f = gate.take(t);
+    gate.abandon(t, f, f, 1); // given back
+    int n = gate.open();
+    assertThat(gate.take(n)).isEqualTo(f); // taken again by another transaction
+    int m = gate.open();
+    long g = gate.take(m);
+    gate.finish(n);
+    assertThat(gate.committed()).isEqualTo(g - 1); // m is still open
+    gate.finish(m);
+    assertThat(gate.committed()).isEqualTo(g).isEqualTo(gate.lastTaken());
   }
 
   @Test
@@ -61,10 +79,11 @@ class CommitGateTest {
                   Random random = new Random(seed);
                   for (int t = 0; t < 20_000 && broken.get() == null; t++) {
                     int operations = 1 + random.nextInt(3); // a batch takes one LSN each
-                    long first = shared.take(true);
+                    int slot = shared.open();
+                    long first = shared.take(slot);
                     long last = first;
                     for (int i = 1; i < operations; i++) {
-                      last = shared.take(false);
+                      last = shared.take(slot);
                     }
                     if (random.nextInt(8) == 0) {
                       LockSupport.parkNanos(1_000); // let others interleave while this one is open
@@ -74,7 +93,7 @@ class CommitGateTest {
                       broken.set("committed " + seen + " while LSN " + first + " was open");
                     }
                     if (random.nextInt(4) == 0) {
-                      shared.abandon(first, last, operations); // may give them back
+                      shared.abandon(slot, first, last, operations); // may give them back
                     } else {
                       for (long lsn = first; lsn <= last; lsn++) {
                         // a batch's LSNs need not be consecutive; only its own count
@@ -84,19 +103,22 @@ class CommitGateTest {
                           }
                         }
                       }
-                      shared.finish(first);
+                      shared.finish(slot);
                     }
                   }
                 }));
       }
       for (Thread t : writers) {
+        // a writer that throws (a finish that found no slot) fails the test, not just its thread
+        t.setUncaughtExceptionHandler((thread, e) -> broken.compareAndSet(null, e.toString()));
         t.start();
       }
       for (Thread t : writers) {
         t.join(60_000);
+        assertThat(t.isAlive()).as("a writer still running after 60 s").isFalse();
       }
       assertThat(broken.get()).as("with %d slots", openAtOnce).isNull();
-      long next = shared.take(true); // all finished: committed is the last LSN taken
+      long next = shared.take(shared.open()); // all finished: committed is the last LSN taken
       assertThat(shared.committed()).isEqualTo(next - 1);
     }
   }
