@@ -392,6 +392,9 @@ final class QueryRunner {
     Loaded start;
     Loaded end;
     String next;
+    // the document of the last row earlier pages returned: paid for by them, though under JOINs
+    // its later rows may be this page's
+    Long paidBefore;
     try {
       // a page that is not streaming runs its query again and needs only its rows and one more
       Executor.Cursor rows =
@@ -409,11 +412,13 @@ final class QueryRunner {
         before = input.loaded(); // re-read to find the rows after the position: the first page's
       }
       int skipped = 0;
+      paidBefore = resume.after() == null ? null : resume.after().order();
       while (row != null
           && (streaming
               ? skipped < resume.rowsOfDocument() && input.isResumeDocument(row)
               : skipped < resume.offset())) {
         skipped++;
+        paidBefore = row.order();
         before = input.loaded();
         row = rows.next();
       }
@@ -468,7 +473,7 @@ final class QueryRunner {
     }
     if (chargeLikeAWalk) {
       start = new Loaded(new long[targets.size()], 0);
-      end = input.loadedBy(rowRids);
+      end = input.loadedBy(rowRids, paidBefore);
     }
     return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
   }
@@ -497,6 +502,11 @@ final class QueryRunner {
         return null;
       }
       paths.add(path);
+    }
+    for (int i = 1; i < q.from().size(); i++) {
+      if (q.from().get(i).alias().equals(from.alias())) {
+        return null; // a JOIN that rebinds the root's alias: the ORDER BY then names its values
+      }
     }
     return !paths.isEmpty() && container.reads().indexes(paths.get(0)) ? paths : null;
   }
@@ -634,14 +644,15 @@ final class QueryRunner {
 
     /**
      * What the documents of the rows with these RID parts weigh, per target (recorded reads): each
-     * document once, however many rows its JOINs made, and not the position's, whose rows began on
-     * the page before (which paid for it).
+     * document once, however many rows its JOINs made, and not {@code paidBefore}'s (the last row
+     * earlier pages returned, resumed after by its position or counted past by an offset; null on
+     * the first page), whose rows began on the page before, which paid for it.
      */
-    Loaded loadedBy(List<Long> rids) {
+    Loaded loadedBy(List<Long> rids, Long paidBefore) {
       long[] b = new long[targets.size()];
       java.util.Set<Long> counted = new java.util.HashSet<>();
-      if (resume.after() != null) {
-        counted.add(resume.after().order());
+      if (paidBefore != null) {
+        counted.add(paidBefore);
       }
       for (long rid : rids) {
         long read = counted.add(rid) ? readByRid.get(rid, -1) : -1; // target << 40 | bytes
@@ -649,7 +660,7 @@ final class QueryRunner {
           b[(int) (read >>> 40)] += read & ((1L << 40) - 1);
         }
       }
-      return new Loaded(b, counted.size() - (resume.after() != null ? 1 : 0));
+      return new Loaded(b, counted.size() - (paidBefore != null ? 1 : 0));
     }
 
     /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */

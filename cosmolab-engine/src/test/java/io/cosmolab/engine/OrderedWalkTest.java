@@ -93,6 +93,18 @@ class OrderedWalkTest {
       Executor.After position,
       List<String> loaded,
       int wholeRunLimit) {
+    return newWalk(c, paths, ascending, position, loaded, wholeRunLimit, false);
+  }
+
+  /** As above; with {@code positionRead}, the position's document is handed on again (JOINs). */
+  private static OrderedWalk newWalk(
+      Container c,
+      List<List<String>> paths,
+      List<Boolean> ascending,
+      Executor.After position,
+      List<String> loaded,
+      int wholeRunLimit,
+      boolean positionRead) {
     return new OrderedWalk(
         c.reads()
             .ordered(
@@ -111,7 +123,7 @@ class OrderedWalkTest {
         },
         position,
         wholeRunLimit,
-        false);
+        positionRead);
   }
 
   /** The oracle: the executor sorting every stored document at once (ties by RID part). */
@@ -207,6 +219,27 @@ class OrderedWalkTest {
           }
         }
       }
+    }
+  }
+
+  @Test
+  void aJoinThatRebindsTheRootsAlias_isNotWalked_itsOrderIsTheJoinsValues() {
+    // found by a review: the walk ordered by the root's c.n while the rows' keys were the kids'
+    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
+    ObjectNode a = NODES.objectNode().put("id", "a").put("pk", "p").put("n", 1);
+    a.putArray("kids").add(NODES.objectNode().put("n", 9)).add(NODES.objectNode().put("n", 2));
+    ObjectNode b = NODES.objectNode().put("id", "b").put("pk", "p").put("n", 2);
+    b.putArray("kids").add(NODES.objectNode().put("n", 5));
+    c.create(a);
+    c.create(b);
+    String text = "SELECT c.n FROM c JOIN c IN c.kids ORDER BY c.n";
+    List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 10);
+    for (int pageSize : new int[] {1, 10}) {
+      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+          .extracting(r -> r.get("n").asInt())
+          .containsExactly(2, 5, 9);
+      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+          .isEqualTo(sortedAtOnce(text, stored));
     }
   }
 
@@ -524,6 +557,36 @@ class OrderedWalkTest {
     } finally {
       stop.set(true);
       writer.join(30_000);
+    }
+  }
+
+  @Test
+  void underJoins_aWalkHandsOnThePositionsDocumentAgain_forItsRowsLeft_inBothDirections() {
+    Container c = hundredByN();
+    for (boolean ascending : new boolean[] {true, false}) {
+      for (boolean positionRead : new boolean[] {true, false}) {
+        ObjectNode d50 = c.read(PartitionKeyValue.of("k"), "d50").document();
+        OrderedWalk walk =
+            newWalk(
+                c,
+                List.of(List.of("n")),
+                List.of(ascending),
+                new Executor.After(
+                    List.of(NODES.numberNode(50)),
+                    ResourceIds.documentPart(d50.get("_rid").asText()),
+                    1, // among its rows: the second
+                    0),
+                null,
+                Integer.MAX_VALUE,
+                positionRead);
+        int next = ascending ? 51 : 49;
+        assertThat(walk.next().body().get("n").asInt())
+            .as("ascending %s, read again %s", ascending, positionRead)
+            .isEqualTo(positionRead ? 50 : next);
+        if (positionRead) {
+          assertThat(walk.next().body().get("n").asInt()).isEqualTo(next);
+        }
+      }
     }
   }
 

@@ -26,7 +26,7 @@ class QueryPagingChargeTest {
   private static final int DOCS = 300;
   private static final int PARTITIONS = 4;
   private final ManualClock clock = ManualClock.startingAtEpoch2026();
-  private final Container container = seeded();
+  private Container container = seeded();
 
   private Container seeded() {
     Container c =
@@ -132,6 +132,31 @@ class QueryPagingChargeTest {
       assertThat(paged.stream().mapToLong(p -> p.metrics().bytesLoaded()).sum())
           .isEqualTo(scan.metrics().bytesLoaded());
     }
+  }
+
+  @Test
+  void anOrderByUnderAJoin_resumedByCount_paysForEachDocumentOnce() {
+    // sort keys over 2 KB resume by a count of rows, not after a position (found by a review:
+    // a document whose rows spanned two pages was paid on both)
+    container =
+        Engines.onClock(clock, ThrottlingMode.OFF)
+            .createDatabase("long")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withThroughput(Throughput.manual(100_000))
+                    .withPhysicalPartitions(2));
+    for (int i = 0; i < 6; i++) {
+      ObjectNode d = Json.obj("{'pk':'k" + i + "','id':'d" + i + "'}");
+      d.put("s", i + "x".repeat(3_000));
+      d.putArray("tags").add("a").add("b").add("c");
+      container.create(d);
+    }
+    QueryPage scan = pages("SELECT * FROM c", 100).get(0);
+    List<QueryPage> paged = pages("SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.s", 2);
+    assertThat(rows(paged)).hasSize(18);
+    assertThat(paged.stream().mapToLong(p -> p.metrics().documentsLoaded()).sum()).isEqualTo(6);
+    assertThat(paged.stream().mapToLong(p -> p.metrics().bytesLoaded()).sum())
+        .isEqualTo(scan.metrics().bytesLoaded());
   }
 
   @Test
