@@ -84,19 +84,9 @@ class OrderedWalkTest {
 
   /**
    * A walk of {@code paths} (the first one's index, from the start or from {@code position}), the
-   * ids it loads added to {@code loaded} (unless null).
+   * ids it loads added to {@code loaded} (unless null); with {@code positionRead}, the position's
+   * document is handed on again (JOINs).
    */
-  private static OrderedWalk newWalk(
-      Container c,
-      List<List<String>> paths,
-      List<Boolean> ascending,
-      Executor.After position,
-      List<String> loaded,
-      int wholeRunLimit) {
-    return newWalk(c, paths, ascending, position, loaded, wholeRunLimit, false);
-  }
-
-  /** As above; with {@code positionRead}, the position's document is handed on again (JOINs). */
   private static OrderedWalk newWalk(
       Container c,
       List<List<String>> paths,
@@ -272,7 +262,8 @@ class OrderedWalkTest {
             List.of(false, false),
             null,
             loaded,
-            Integer.MAX_VALUE);
+            Integer.MAX_VALUE,
+            false);
     for (int i = 0; i < 11; i++) {
       walk.next();
     }
@@ -298,7 +289,8 @@ class OrderedWalkTest {
         .isEqualTo(sortedAtOnce(text, stored));
     // the walk itself refuses such a run before it hands anything on
     OrderedWalk walk =
-        newWalk(c, List.of(List.of("v"), List.of("n")), List.of(false, true), null, null, 1024);
+        newWalk(
+            c, List.of(List.of("v"), List.of("n")), List.of(false, true), null, null, 1024, false);
     assertThatThrownBy(walk::hasNext).isInstanceOf(OrderedWalk.RunTooLarge.class);
   }
 
@@ -399,7 +391,13 @@ class OrderedWalkTest {
       List<String> loaded = new ArrayList<>();
       OrderedWalk walk =
           newWalk(
-              c, List.of(List.of("status")), List.of(ascending), null, loaded, Integer.MAX_VALUE);
+              c,
+              List.of(List.of("status")),
+              List.of(ascending),
+              null,
+              loaded,
+              Integer.MAX_VALUE,
+              false);
       for (int i = 0; i < 101; i++) {
         walk.next();
       }
@@ -641,7 +639,7 @@ class OrderedWalkTest {
     }
     c.query(QueryRequest.of("SELECT * FROM c ORDER BY c.status")); // builds the index
     OrderedWalk walk =
-        newWalk(c, List.of(List.of("status")), List.of(true), null, null, Integer.MAX_VALUE);
+        newWalk(c, List.of(List.of("status")), List.of(true), null, null, Integer.MAX_VALUE, false);
     List<JsonNode> seen = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       seen.add(walk.next().body());
@@ -758,7 +756,8 @@ class OrderedWalkTest {
         new io.cosmolab.query.exec.Executor.After(
             List.of(key), ResourceIds.documentPart(body.get("_rid").asText()), 0, 0),
         null,
-        Integer.MAX_VALUE);
+        Integer.MAX_VALUE,
+        false);
   }
 
   /** d0 to d99 with n = 0 to 99, in one logical partition, the index of /n built. */
