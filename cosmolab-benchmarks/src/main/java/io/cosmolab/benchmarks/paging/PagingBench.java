@@ -19,10 +19,10 @@ import java.util.Locale;
 /**
  * Pages through a container of DOCUMENTS documents of about 1 KB on 4 physical partitions, in pages
  * of PAGE, for each query shape (an ORDER BY of a key with many values and of one with three among
- * them, and of each with the other as a second item, a composite index's), ROUNDS times, and prints
- * per shape and round: the pages, the documents the pages loaded in total, the request units in
- * total and split into the per-partition base, the reads of the returned rows and the loading (the
- * rest), and the wall time.
+ * them, of each with the other as a second item, a composite index's, and of the first under a JOIN
+ * making two rows of each document), ROUNDS times, and prints per shape and round: the pages, the
+ * documents the pages loaded in total, the request units in total and split into the per-partition
+ * base, the reads of the returned rows and the loading (the rest), and the wall time.
  *
  * <pre>
  * java -cp cosmolab-benchmarks/target/benchmarks.jar io.cosmolab.benchmarks.paging.PagingBench \
@@ -42,6 +42,7 @@ public final class PagingBench {
     "SELECT c.id, c.status FROM c ORDER BY c.status",
     "SELECT c.id, c.n, c.status FROM c ORDER BY c.n, c.status",
     "SELECT c.id, c.status, c.n FROM c ORDER BY c.status, c.n",
+    "SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.n",
   };
 
   private static final String[] STATUSES = {"open", "closed", "on hold"};
@@ -100,6 +101,7 @@ public final class PagingBench {
       d.put("name", "paging item");
       d.put("status", STATUSES[i % STATUSES.length]); // few values: long runs of ties
       d.put("s", filler);
+      d.putArray("tags").add("t" + (i % 3)).add("t" + (i % 5)); // two rows under a JOIN
       c.create(d);
     }
     return c;
