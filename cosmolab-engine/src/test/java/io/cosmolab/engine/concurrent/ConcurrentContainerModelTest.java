@@ -115,6 +115,7 @@ class ConcurrentContainerModelTest {
       d.put("tag", tag);
     }
     d.put("pad", "x".repeat(40));
+    d.putArray("twice").add(0).add(1); // two rows under a JOIN
     return d;
   }
 
@@ -442,10 +443,14 @@ class ConcurrentContainerModelTest {
       Container c, Random r, ConcurrentLinkedQueue<String> failures) {
     boolean descending = r.nextBoolean();
     boolean byId = r.nextBoolean();
+    boolean joined = r.nextInt(3) == 0; // each document's two rows, t = 0 then 1
     String dir = descending ? " DESC" : "";
     QueryRequest q =
         QueryRequest.of(
-                "SELECT c.pk, c.id, c.v FROM c WHERE STARTSWITH(c.pk, 'b') ORDER BY c.v"
+                (joined
+                        ? "SELECT c.pk, c.id, c.v, t FROM c JOIN t IN c.twice"
+                        : "SELECT c.pk, c.id, c.v FROM c")
+                    + " WHERE STARTSWITH(c.pk, 'b') ORDER BY c.v"
                     + dir
                     + (byId ? ", c.id" + dir : ""))
             .withMaxItemCount(1 + r.nextInt(7));
@@ -456,6 +461,7 @@ class ConcurrentContainerModelTest {
       Set<String> ids = new HashSet<>();
       Integer previous = stoppedAt;
       String previousId = null; // of the page's row before, when there is one
+      String previousRow = null; // its pk/id/t under the JOIN
       for (JsonNode row : page.rows()) {
         String pk = row.get("pk").textValue();
         int v = row.get("v").intValue();
@@ -470,8 +476,19 @@ class ConcurrentContainerModelTest {
           failures.add("a page of ORDER BY c.v, c.id is out of order: " + page.rows());
         }
         previousId = id;
-        if (!ids.add(pk + "/" + row.get("id").textValue())) {
-          failures.add("a page of ORDER BY c.v holds a document twice: " + page.rows());
+        String doc = pk + "/" + id;
+        if (!ids.add(joined ? doc + "/" + row.get("t").intValue() : doc)) {
+          failures.add("a page of ORDER BY c.v holds a row twice: " + page.rows());
+        }
+        if (joined) {
+          // a document's rows follow one another: after its t = 0 comes its own t = 1, and a t = 1
+          // comes right after its document's t = 0, or first on a page (the rest of one before)
+          int t = row.get("t").intValue();
+          boolean afterItsFirst = (doc + "/0").equals(previousRow) && t == 1;
+          if (previousRow != null && (previousRow.endsWith("/0") || t == 1) && !afterItsFirst) {
+            failures.add("a page of ORDER BY c.v under a JOIN splits a document: " + page.rows());
+          }
+          previousRow = doc + "/" + t;
         }
         Integer other = versionOf.putIfAbsent(pk, v);
         if (other != null && other != v) {
