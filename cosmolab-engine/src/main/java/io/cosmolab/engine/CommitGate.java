@@ -74,11 +74,26 @@ final class CommitGate {
   }
 
   /**
-   * Opens a transaction: claims a slot for it, which its first {@link #take} fills, and which
-   * {@link #finish} or {@link #abandon} frees. Returns the slot.
+   * Opens a transaction: claims a free slot for it with a lower bound of its first LSN in it, which
+   * its first {@link #take} raises to that LSN, and which {@link #finish} or {@link #abandon}
+   * frees. Returns the slot.
    */
   int open() {
-    return claim();
+    int home = (int) Thread.currentThread().getId();
+    for (int attempt = 0; ; attempt++) {
+      long bound = -(committed.get() + 1);
+      for (int i = 0; i <= mask; i++) {
+        int slot = ((home + i) & mask) * STRIDE;
+        if (slots.get(slot) == FREE && slots.compareAndSet(slot, FREE, bound)) {
+          return slot;
+        }
+      }
+      if (attempt < 64) {
+        Thread.onSpinWait(); // every slot open: wait for a transaction to finish
+      } else {
+        java.util.concurrent.locks.LockSupport.parkNanos(10_000);
+      }
+    }
   }
 
   /** The next LSN of the transaction holding {@code slot}; its first is its position. */
@@ -122,27 +137,6 @@ final class CommitGate {
   /** The highest LSN such that no write at or below it is still in progress. */
   long committed() {
     return committed.get();
-  }
-
-  /**
-   * Claims a free slot for a transaction about to take its first LSN, a lower bound of it in it.
-   */
-  private int claim() {
-    int home = (int) Thread.currentThread().getId();
-    for (int attempt = 0; ; attempt++) {
-      long bound = -(committed.get() + 1);
-      for (int i = 0; i <= mask; i++) {
-        int slot = ((home + i) & mask) * STRIDE;
-        if (slots.get(slot) == FREE && slots.compareAndSet(slot, FREE, bound)) {
-          return slot;
-        }
-      }
-      if (attempt < 64) {
-        Thread.onSpinWait(); // every slot open: wait for a transaction to finish
-      } else {
-        java.util.concurrent.locks.LockSupport.parkNanos(10_000);
-      }
-    }
   }
 
   /** Recomputes the committed LSN from the counter and the open slots (see the class comment). */
