@@ -26,20 +26,27 @@ class QueryPagingChargeTest {
   private static final int DOCS = 300;
   private static final int PARTITIONS = 4;
   private final ManualClock clock = ManualClock.startingAtEpoch2026();
-  private Container container = seeded();
+  private final Container container = seeded();
+
+  /** An empty container of {@code partitions} in a database of its own, throttling off. */
+  private Container empty(String database, int partitions, IndexingPolicy policy) {
+    return Engines.onClock(clock, ThrottlingMode.OFF)
+        .createDatabase(database)
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(100_000))
+                .withPhysicalPartitions(partitions)
+                .withIndexingPolicy(policy));
+  }
 
   private Container seeded() {
     Container c =
-        Engines.onClock(clock, ThrottlingMode.OFF)
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(100_000))
-                    .withPhysicalPartitions(PARTITIONS)
-                    .withIndexingPolicy(
-                        IndexingPolicy.DEFAULT.withCompositeIndex(
-                            new IndexingPolicy.CompositePath("/grp", true),
-                            new IndexingPolicy.CompositePath("/n", false))));
+        empty(
+            "db",
+            PARTITIONS,
+            IndexingPolicy.DEFAULT.withCompositeIndex(
+                new IndexingPolicy.CompositePath("/grp", true),
+                new IndexingPolicy.CompositePath("/n", false)));
     String filler = "x".repeat(900); // about 1 KB per document
     for (int i = 0; i < DOCS; i++) {
       ObjectNode d = Json.obj("{'pk':'k" + (i % 37) + "','n':" + (i * 7 % 101) + "}");
@@ -54,10 +61,14 @@ class QueryPagingChargeTest {
 
   /** The pages of a query, drained at {@code pageSize}. */
   private List<QueryPage> pages(String text, int pageSize) {
+    return pages(container, text, pageSize);
+  }
+
+  private static List<QueryPage> pages(Container c, String text, int pageSize) {
     List<QueryPage> out = new ArrayList<>();
     QueryRequest r = QueryRequest.of(text).withMaxItemCount(pageSize);
     for (int guard = 0; guard < 10_000; guard++) {
-      QueryPage page = container.query(r);
+      QueryPage page = c.query(r);
       out.add(page);
       if (page.continuation() == null) {
         return out;
@@ -138,21 +149,15 @@ class QueryPagingChargeTest {
   void anOrderByUnderAJoin_resumedByCount_paysForEachDocumentOnce() {
     // sort keys over 2 KB resume by a count of rows, not after a position (found by a review:
     // a document whose rows spanned two pages was paid on both)
-    container =
-        Engines.onClock(clock, ThrottlingMode.OFF)
-            .createDatabase("long")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(100_000))
-                    .withPhysicalPartitions(2));
+    Container c = empty("long", 2, IndexingPolicy.DEFAULT);
     for (int i = 0; i < 6; i++) {
       ObjectNode d = Json.obj("{'pk':'k" + i + "','id':'d" + i + "'}");
       d.put("s", i + "x".repeat(3_000));
       d.putArray("tags").add("a").add("b").add("c");
-      container.create(d);
+      c.create(d);
     }
-    QueryPage scan = pages("SELECT * FROM c", 100).get(0);
-    List<QueryPage> paged = pages("SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.s", 2);
+    QueryPage scan = pages(c, "SELECT * FROM c", 100).get(0);
+    List<QueryPage> paged = pages(c, "SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.s", 2);
     assertThat(rows(paged)).hasSize(18);
     assertThat(paged.stream().mapToLong(p -> p.metrics().documentsLoaded()).sum()).isEqualTo(6);
     assertThat(paged.stream().mapToLong(p -> p.metrics().bytesLoaded()).sum())
