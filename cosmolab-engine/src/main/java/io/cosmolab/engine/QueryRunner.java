@@ -481,33 +481,30 @@ final class QueryRunner {
   /**
    * The property paths of an ORDER BY whose page can walk the first one's index in sort order
    * ({@link OrderedWalk}), or null: every item a property path of the documents (no array position,
-   * no score, nothing of a JOIN's), over the documents (no FROM path; JOINs may follow, their rows
-   * keep their document's keys), the first on a path the indexing policy indexes. (Several items
-   * need a composite index, which {@link #checkOrderByIsIndexed} has asked for.)
+   * no score, nothing of a JOIN's), over the documents or one path of theirs ({@code FROM c.address
+   * a}: a document makes one row or none; JOINs may follow, their rows keep their document's keys),
+   * the first on a path the indexing policy indexes. (Several items need a composite index, which
+   * {@link #checkOrderByIsIndexed} has asked for.)
    */
   private List<List<String>> walkablePaths(io.cosmolab.query.ast.Query q) {
-    if (q.from().isEmpty()
-        || !(q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased from)
-        || !(from.collection() instanceof io.cosmolab.query.ast.Query.Collection.Path p)
-        || !p.segments().isEmpty()) {
+    List<String> prefix = fromPath(q, false);
+    if (prefix == null) {
       return null;
     }
+    String alias = q.from().get(0).alias();
     List<List<String>> paths = new ArrayList<>(q.orderBy().size());
     for (io.cosmolab.query.ast.Query.OrderItem item : q.orderBy()) {
       List<String> path =
           item.kind() == io.cosmolab.query.ast.Query.Kind.KEY
-              ? io.cosmolab.query.plan.IndexPredicate.path(item.expression(), from.alias())
+              ? io.cosmolab.query.plan.IndexPredicate.path(item.expression(), alias)
               : null;
       if (path == null || path.isEmpty()) {
         return null;
       }
-      paths.add(path);
+      paths.add(concat(prefix, path));
     }
-    for (int i = 1; i < q.from().size(); i++) {
-      if (q.from().get(i).alias().equals(from.alias())) {
-        return null; // a JOIN that rebinds the root's alias: the ORDER BY then names its values
-      }
-    }
+    // (a JOIN that rebinds the root's alias makes the items its values: refused before, as
+    // correlated, by checkOrderByIsIndexed)
     return !paths.isEmpty() && container.reads().indexes(paths.get(0)) ? paths : null;
   }
 
@@ -534,7 +531,15 @@ final class QueryRunner {
     if (q.orderBy().isEmpty() || q.from().isEmpty()) {
       return List.of();
     }
-    String root = q.from().get(0).alias();
+    io.cosmolab.query.ast.Query.FromSource first = q.from().get(0);
+    String root = first.alias();
+    // the FROM's path from the document (FROM c.address a: a.city is /address/city); a FROM
+    // subquery's rows are its own values, named from its alias as before; a FROM path through a
+    // parameter names no path before the query runs, so nothing is checked against the policy
+    List<String> prefix =
+        first.collection() instanceof io.cosmolab.query.ast.Query.Collection.Subquery
+            ? List.of()
+            : fromPath(q, true);
     List<String> paths = new ArrayList<>();
     List<Boolean> ascending = new ArrayList<>();
     List<String> specs = new ArrayList<>();
@@ -544,6 +549,10 @@ final class QueryRunner {
         // a search score: computed by brute force over the documents read (VectorSearch)
         continue;
       }
+      if (correlated(q, item.expression())) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "Order-by over correlated collections is not supported.");
+      }
       List<String> segments =
           io.cosmolab.query.plan.IndexPredicate.documentPath(item.expression(), root);
       if (segments == null) {
@@ -552,6 +561,10 @@ final class QueryRunner {
                 + " document path.",
             io.cosmolab.query.plan.SqlWriter.write(item.expression()));
       }
+      if (prefix == null) {
+        continue;
+      }
+      segments = concat(prefix, segments);
       if (q.orderBy().size() == 1 && !container.reads().indexes(segments)) {
         throw CosmosError.BAD_REQUEST.exception(
             "Order-by item requires a range index to be defined on the corresponding index path:"
@@ -569,6 +582,71 @@ final class QueryRunner {
           String.join(", ", specs));
     }
     return paths.size() > 1 ? specs : List.of();
+  }
+
+  /**
+   * The document path the first FROM source's alias stands for: empty for {@code FROM c}, [address]
+   * for {@code FROM c.address a}, with array positions as segments when {@code positions} (as
+   * {@link io.cosmolab.query.plan.IndexPredicate#documentPath}). Null when its values are not one
+   * document path's: an iteration ({@code FROM t IN c.tags}), a subquery, a path through a
+   * parameter, or (without {@code positions}) through an array position.
+   */
+  private static List<String> fromPath(io.cosmolab.query.ast.Query q, boolean positions) {
+    if (q.from().isEmpty()
+        || !(q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased from)
+        || !(from.collection() instanceof io.cosmolab.query.ast.Query.Collection.Path p)) {
+      return null;
+    }
+    List<String> segments = new ArrayList<>(p.segments().size());
+    for (Object segment : p.segments()) {
+      if (segment instanceof String name) {
+        segments.add(name);
+      } else if (positions && segment instanceof Integer i && i >= 0) {
+        segments.add(Integer.toString(i));
+      } else {
+        return null;
+      }
+    }
+    return segments;
+  }
+
+  private static List<String> concat(List<String> prefix, List<String> path) {
+    if (prefix.isEmpty()) {
+      return path;
+    }
+    List<String> all = new ArrayList<>(prefix.size() + path.size());
+    all.addAll(prefix);
+    all.addAll(path);
+    return all;
+  }
+
+  /**
+   * Whether an ORDER BY item reads a value the FROM clause iterates: a JOIN's alias, or the alias
+   * of {@code FROM t IN c.tags}. The service refuses to sort by those [D]: its indexes order
+   * documents, not the elements of their arrays.
+   */
+  private static boolean correlated(io.cosmolab.query.ast.Query q, io.cosmolab.query.ast.Expr e) {
+    io.cosmolab.query.ast.Expr base = e;
+    while (true) {
+      if (base instanceof io.cosmolab.query.ast.Expr.Member m) {
+        base = m.target();
+      } else if (base instanceof io.cosmolab.query.ast.Expr.Index i) {
+        base = i.target();
+      } else {
+        break;
+      }
+    }
+    if (!(base instanceof io.cosmolab.query.ast.Expr.Identifier id)) {
+      return false;
+    }
+    // the innermost binding of the name: a JOIN may rebind the root's alias
+    for (int i = q.from().size() - 1; i >= 0; i--) {
+      io.cosmolab.query.ast.Query.FromSource source = q.from().get(i);
+      if (source.alias().equals(id.name())) {
+        return i > 0 || source instanceof io.cosmolab.query.ast.Query.FromSource.Iteration;
+      }
+    }
+    return false;
   }
 
   /** What a page has loaded so far, per target: a snapshot, taken between rows. */

@@ -227,6 +227,53 @@ class IndexTest {
   }
 
   @Test
+  void orderByAJoinsValue_orAnIteratedElement_isRefusedAsTheServiceRefusesIt() {
+    Container c = container("o7", IndexingPolicy.DEFAULT);
+    c.create(obj("{'id':'a','pk':'p','tags':['x','y'],'kids':[{'n':2}]}"));
+    for (String text :
+        List.of(
+            "SELECT t FROM c JOIN t IN c.tags ORDER BY t",
+            "SELECT c.id FROM c JOIN k IN c.kids ORDER BY k.n",
+            "SELECT c.id FROM c JOIN k IN c.kids ORDER BY c.id, k.n",
+            "SELECT VALUE t FROM t IN c.tags ORDER BY t",
+            // a JOIN that rebinds the root's alias: c then names the kids
+            "SELECT c.n FROM c JOIN c IN c.kids ORDER BY c.n")) {
+      ContainerDocumentsTest.assertCosmosError(
+          () -> c.query(QueryRequest.of(text)),
+          io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+          "Order-by over correlated collections is not supported");
+    }
+    // the root's paths under a JOIN are the documents': served
+    assertThat(ids(c, "SELECT VALUE c.id FROM c JOIN t IN c.tags ORDER BY c.id"))
+        .containsExactly("a", "a");
+  }
+
+  @Test
+  void orderByUnderAFromPath_isCheckedAgainstTheDocumentsPath_notTheAliass() {
+    // FROM c.address a: a.city is /address/city in the documents and in the policy
+    Container excluded =
+        container(
+            "o8",
+            new IndexingPolicy("consistent", List.of("/*"), List.of("/address/*", "/_etag/?")));
+    excluded.create(obj("{'id':'a','pk':'p','address':{'city':'b'},'city':'z'}"));
+    ContainerDocumentsTest.assertCosmosError(
+        () -> excluded.query(QueryRequest.of("SELECT a.city FROM c.address a ORDER BY a.city")),
+        io.cosmolab.engine.error.CosmosError.BAD_REQUEST,
+        "requires a range index",
+        "/address/city");
+    Container onlyAddress =
+        container("o9", new IndexingPolicy("consistent", List.of("/address/*"), List.of("/*")));
+    onlyAddress.create(obj("{'id':'a','pk':'p','address':{'city':'b'}}"));
+    onlyAddress.create(obj("{'id':'b','pk':'p','address':{'city':'a'}}"));
+    assertThat(
+            onlyAddress
+                .query(QueryRequest.of("SELECT VALUE a.city FROM c.address a ORDER BY a.city"))
+                .rows())
+        .extracting(JsonNode::asText)
+        .containsExactly("a", "b");
+  }
+
+  @Test
   void orderByAnArrayElementsProperty_isServedByItsIndexPath_asTheOfficialSamplesUseIt() {
     // the samples' family documents: ORDER BY c.Children[0].Grade, indexed as /Children/0/Grade
     Container c = container("o5", IndexingPolicy.DEFAULT);

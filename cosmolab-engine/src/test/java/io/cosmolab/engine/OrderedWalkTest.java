@@ -213,23 +213,39 @@ class OrderedWalkTest {
   }
 
   @Test
-  void aJoinThatRebindsTheRootsAlias_isNotWalked_itsOrderIsTheJoinsValues() {
-    // found by a review: the walk ordered by the root's c.n while the rows' keys were the kids'
-    Container c = Engines.container(ManualClock.startingAtEpoch2026(), 1);
-    ObjectNode a = NODES.objectNode().put("id", "a").put("pk", "p").put("n", 1);
-    a.putArray("kids").add(NODES.objectNode().put("n", 9)).add(NODES.objectNode().put("n", 2));
-    ObjectNode b = NODES.objectNode().put("id", "b").put("pk", "p").put("n", 2);
-    b.putArray("kids").add(NODES.objectNode().put("n", 5));
-    c.create(a);
-    c.create(b);
-    String text = "SELECT c.n FROM c JOIN c IN c.kids ORDER BY c.n";
-    List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 10);
-    for (int pageSize : new int[] {1, 10}) {
-      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
-          .extracting(r -> r.get("n").asInt())
-          .containsExactly(2, 5, 9);
-      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
-          .isEqualTo(sortedAtOnce(text, stored));
+  void pagesUnderAFromPath_walkItsPath_inTheExecutorsOrder_andLoadWhatTheirRowsNeed() {
+    for (long seed = 1; seed <= 3; seed++) {
+      Random random = new Random(seed);
+      Container c = Engines.container(ManualClock.startingAtEpoch2026(), seed == 2 ? 1 : 4);
+      for (int i = 0; i < 400; i++) {
+        ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
+        if (random.nextInt(6) != 0) { // some documents have no a: they make no row
+          ObjectNode a = doc.putObject("a").put("id", "d" + i).put("n", random.nextInt(4));
+          randomValue(a, random);
+        }
+        c.create(doc);
+      }
+      List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 1000);
+      for (String text :
+          List.of(
+              "SELECT VALUE a.id FROM c.a a ORDER BY a.v",
+              "SELECT VALUE a.id FROM c.a a ORDER BY a.v DESC",
+              "SELECT VALUE a.id FROM c.a a WHERE a.n > 1 ORDER BY a.v",
+              "SELECT TOP 17 VALUE a.id FROM c.a a ORDER BY a.v DESC")) {
+        List<JsonNode> expected = sortedAtOnce(text, stored);
+        for (int pageSize : new int[] {1, 7, 500}) {
+          assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+              .as("%s in pages of %d (seed %d)", text, pageSize, seed)
+              .isEqualTo(expected);
+        }
+      }
+      // a page walks /a/v: it loads the documents of its rows (and the next one's), not all 400
+      QueryPage first =
+          c.query(
+              QueryRequest.of("SELECT VALUE a.id FROM c.a a ORDER BY a.v DESC")
+                  .withMaxItemCount(10));
+      assertThat(first.rows()).hasSize(10);
+      assertThat(first.metrics().documentsLoaded()).as("seed %d", seed).isLessThanOrEqualTo(12);
     }
   }
 

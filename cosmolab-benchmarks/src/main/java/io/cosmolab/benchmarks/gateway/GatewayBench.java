@@ -827,12 +827,13 @@ public final class GatewayBench {
       System.out.printf(
           Locale.ROOT,
           // the mean and the top after p99: a rate far below threads ÷ p50 is a tail beyond p99
-          "%-24s %2d threads: %,9.0f ops/s   p50 %7.3f ms   p99 %7.3f ms"
+          "%-24s %2d threads: %,9.0f ops/s   p50 %7.3f ms   p90 %7.3f ms   p99 %7.3f ms"
               + "   p99.9 %7.3f ms   max %7.3f ms   mean %7.3f ms%n",
           what,
           threads,
           all.getTotalCount() / (double) seconds,
           all.getValueAtPercentile(50) / 1e6,
+          all.getValueAtPercentile(90) / 1e6,
           all.getValueAtPercentile(99) / 1e6,
           all.getValueAtPercentile(99.9) / 1e6,
           all.getMaxValue() / 1e6,
