@@ -48,6 +48,20 @@ final class LogicalPartitions {
     return e == null ? null : e.key;
   }
 
+  /**
+   * {@code t} with the EPK string and key value the logical partition already holds, when it has
+   * documents and its key value is equal: a stored document keeps both, so the documents of one
+   * logical partition then share one of each. Else {@code t}.
+   */
+  Target shared(Target t) {
+    Entry e = lookup.get(t.epk());
+    if (e == null) {
+      return t;
+    }
+    PartitionKeyValue key = e.key;
+    return new Target(key != null && key.equals(t.key()) ? key : t.key(), e.epk, t.id());
+  }
+
   long bytes(String epk) {
     Entry e = lookup.get(epk);
     return e == null ? 0 : e.bytes;

@@ -1,0 +1,217 @@
+package io.cosmolab.engine.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A JSON object's properties in one array, in insertion order: {@code [name0, value0, name1,
+ * value1, ...]}. The children of the objects {@link CompactObjects} makes, in place of the {@code
+ * LinkedHashMap} a Jackson {@code ObjectNode} has by default.
+ *
+ * <p>Why: a stored document lives as long as the container, and the collector copies it, object by
+ * object, until it reaches the old generation. A {@code LinkedHashMap} of ten properties is 13
+ * objects and about 570 bytes (the map, its table, an entry per property, its entry-set view); this
+ * is 2 objects and about 130 bytes. Look-ups scan the names, which for the few properties of an
+ * object is as quick as hashing one (a name read by the parser or written in the code is usually
+ * the same instance, met by the identity check that {@code String.equals} makes first); objects
+ * with more than {@link #MAX_PROPERTIES} properties keep their hash map.
+ *
+ * <p>A complete, mutable {@link Map} (removal through every view's iterator, {@code setValue}
+ * through an entry), not synchronized: as the {@code LinkedHashMap} it replaces, it is written by
+ * one thread before it is published, and only read after that.
+ */
+final class FlatProperties extends AbstractMap<String, JsonNode> {
+  /** The most properties an object keeps in a flat array; larger objects keep a hash map. */
+  static final int MAX_PROPERTIES = 32;
+
+  private static final Object[] NONE = {};
+
+  private Object[] slots; // name, value, name, value, ...; past 2 * size: nulls
+  private int size;
+  private int modifications; // for the iterators' fail-fast check
+
+  /** Empty, with room for {@code capacity} properties before the array grows. */
+  FlatProperties(int capacity) {
+    slots = capacity == 0 ? NONE : new Object[2 * capacity];
+  }
+
+  private int indexOf(Object name) {
+    for (int i = 0; i < size; i++) {
+      if (name.equals(slots[2 * i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public boolean containsKey(Object name) {
+    return name != null && indexOf(name) >= 0;
+  }
+
+  @Override
+  public JsonNode get(Object name) {
+    if (name == null) {
+      return null;
+    }
+    int i = indexOf(name);
+    return i < 0 ? null : (JsonNode) slots[2 * i + 1];
+  }
+
+  @Override
+  public JsonNode put(String name, JsonNode value) {
+    Objects.requireNonNull(name, "a JSON property's name");
+    int i = indexOf(name);
+    if (i >= 0) {
+      JsonNode old = (JsonNode) slots[2 * i + 1];
+      slots[2 * i + 1] = value;
+      return old;
+    }
+    if (2 * size == slots.length) {
+      slots = Arrays.copyOf(slots, Math.max(4, slots.length + slots.length / 2 + 2));
+    }
+    slots[2 * size] = name;
+    slots[2 * size + 1] = value;
+    size++;
+    modifications++;
+    return null;
+  }
+
+  @Override
+  public JsonNode remove(Object name) {
+    if (name == null) {
+      return null;
+    }
+    int i = indexOf(name);
+    if (i < 0) {
+      return null;
+    }
+    JsonNode old = (JsonNode) slots[2 * i + 1];
+    removeAt(i);
+    return old;
+  }
+
+  private void removeAt(int i) {
+    System.arraycopy(slots, 2 * i + 2, slots, 2 * i, 2 * (size - i - 1));
+    size--;
+    slots[2 * size] = null;
+    slots[2 * size + 1] = null;
+    modifications++;
+  }
+
+  @Override
+  public void clear() {
+    Arrays.fill(slots, 0, 2 * size, null);
+    size = 0;
+    modifications++;
+  }
+
+  @Override
+  public Set<Map.Entry<String, JsonNode>> entrySet() {
+    return new AbstractSet<>() {
+      @Override
+      public Iterator<Map.Entry<String, JsonNode>> iterator() {
+        return new Entries();
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
+  }
+
+  /** In insertion order; {@code remove()} removes the last entry returned. */
+  private final class Entries implements Iterator<Map.Entry<String, JsonNode>> {
+    private int next;
+    private int last = -1;
+    private int expected = modifications;
+
+    @Override
+    public boolean hasNext() {
+      return next < size;
+    }
+
+    @Override
+    public Map.Entry<String, JsonNode> next() {
+      if (expected != modifications) {
+        throw new ConcurrentModificationException();
+      }
+      if (next >= size) {
+        throw new NoSuchElementException();
+      }
+      last = next++;
+      return new Entry(last);
+    }
+
+    @Override
+    public void remove() {
+      if (last < 0) {
+        throw new IllegalStateException("next() first, and once per remove()");
+      }
+      if (expected != modifications) {
+        throw new ConcurrentModificationException();
+      }
+      removeAt(last);
+      next = last;
+      last = -1;
+      expected = modifications;
+    }
+  }
+
+  /** One property, read and written through to the array (valid until a removal before it). */
+  private final class Entry implements Map.Entry<String, JsonNode> {
+    private final int index;
+
+    Entry(int index) {
+      this.index = index;
+    }
+
+    @Override
+    public String getKey() {
+      return (String) slots[2 * index];
+    }
+
+    @Override
+    public JsonNode getValue() {
+      return (JsonNode) slots[2 * index + 1];
+    }
+
+    @Override
+    public JsonNode setValue(JsonNode value) {
+      JsonNode old = getValue();
+      slots[2 * index + 1] = value;
+      return old;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Map.Entry<?, ?> e
+          && getKey().equals(e.getKey())
+          && Objects.equals(getValue(), e.getValue());
+    }
+
+    @Override
+    public int hashCode() {
+      return getKey().hashCode() ^ Objects.hashCode(getValue());
+    }
+
+    @Override
+    public String toString() {
+      return getKey() + "=" + getValue();
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package io.cosmolab.engine.document;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class CompactObjectsTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  @Test
+  void flatProperties_behaveAsALinkedHashMap_underRandomOperations() {
+    // the model: the map ObjectNode has by default; every operation a tree's readers and writers
+    // use, with removals through the views' iterators and writes through entries
+    for (long seed = 1; seed <= 200; seed++) {
+      Random random = new Random(seed);
+      FlatProperties flat = new FlatProperties(random.nextInt(4));
+      Map<String, JsonNode> model = new LinkedHashMap<>();
+      for (int step = 0; step < 300; step++) {
+        String name = "p" + random.nextInt(12);
+        JsonNode value = IntNode.valueOf(random.nextInt(100));
+        switch (random.nextInt(9)) {
+          case 0, 1, 2 -> assertThat(flat.put(name, value)).isEqualTo(model.put(name, value));
+          case 3 -> assertThat(flat.remove(name)).isEqualTo(model.remove(name));
+          case 4 -> {
+            assertThat(flat.get(name)).isEqualTo(model.get(name));
+            assertThat(flat.containsKey(name)).isEqualTo(model.containsKey(name));
+          }
+          case 5 -> { // remove every other entry through the entry set's iterator
+            removeEveryOther(flat.entrySet().iterator());
+            removeEveryOther(model.entrySet().iterator());
+          }
+          case 6 -> { // write through entries
+            for (Map.Entry<String, JsonNode> e : flat.entrySet()) {
+              e.setValue(IntNode.valueOf(e.getValue().intValue() + 1));
+            }
+            model.replaceAll((k, v) -> IntNode.valueOf(v.intValue() + 1));
+          }
+          case 7 -> {
+            flat.keySet().remove(name);
+            model.keySet().remove(name);
+          }
+          default -> {
+            if (random.nextInt(20) == 0) {
+              flat.clear();
+              model.clear();
+            }
+          }
+        }
+        assertThat(flat).as("seed %d step %d", seed, step).isEqualTo(model);
+        assertThat(model).isEqualTo(flat);
+        assertThat(flat.hashCode()).isEqualTo(model.hashCode());
+        assertThat(new ArrayList<>(flat.keySet())).isEqualTo(new ArrayList<>(model.keySet()));
+        assertThat(new ArrayList<>(flat.values())).isEqualTo(new ArrayList<>(model.values()));
+        assertThat(flat.size()).isEqualTo(model.size());
+      }
+    }
+  }
+
+  private static void removeEveryOther(Iterator<?> it) {
+    boolean remove = false;
+    while (it.hasNext()) {
+      it.next();
+      if (remove) {
+        it.remove();
+      }
+      remove = !remove;
+    }
+  }
+
+  @Test
+  void anIterator_failsFast_whenTheMapChangesBehindIt_andRemovesOncePerNext() {
+    FlatProperties flat = new FlatProperties(2);
+    flat.put("a", IntNode.valueOf(1));
+    flat.put("b", IntNode.valueOf(2));
+    Iterator<Map.Entry<String, JsonNode>> it = flat.entrySet().iterator();
+    assertThatThrownBy(it::remove).isInstanceOf(IllegalStateException.class);
+    it.next();
+    it.remove();
+    assertThatThrownBy(it::remove).isInstanceOf(IllegalStateException.class);
+    flat.put("c", IntNode.valueOf(3));
+    assertThatThrownBy(it::next).isInstanceOf(ConcurrentModificationException.class);
+  }
+
+  private static ObjectNode sample() throws Exception {
+    return (ObjectNode)
+        JsonTrees.read(
+            "{\"id\":\"a\",\"pk\":\"p\",\"n\":1,\"f\":2.5,\"big\":12345678901234567890,"
+                + "\"t\":true,\"z\":null,\"nested\":{\"x\":[1,{\"y\":\"deep\"},[]],\"e\":{}},"
+                + "\"tags\":[\"a\",\"b\"],\"é\":\"unicode\"}");
+  }
+
+  @Test
+  void aCopy_isEqualToItsSource_inTheSameOrder_andWritesTheSameBytes() throws Exception {
+    ObjectNode source = sample();
+    ObjectNode copy = CompactObjects.copyOf(source, 5);
+    assertThat(copy).isEqualTo(source);
+    assertThat(source).isEqualTo(copy);
+    assertThat(copy.hashCode()).isEqualTo(source.hashCode());
+    assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(source));
+    assertThat(copy.toString()).isEqualTo(source.toString());
+    assertThat(copy.deepCopy()).isEqualTo(source);
+    assertThat(copy.properties().stream().map(Map.Entry::getKey).toList())
+        .isEqualTo(source.properties().stream().map(Map.Entry::getKey).toList());
+    assertThat(copy.at("/nested/x/1/y").asText()).isEqualTo("deep");
+  }
+
+  @Test
+  void aCopy_isIndependentOfItsSource_atEveryDepth_andSharesOnlyValueNodes() throws Exception {
+    ObjectNode source = sample();
+    ObjectNode copy = CompactObjects.copyOf(source, 0);
+    ((ObjectNode) copy.get("nested")).put("added", 1);
+    ((ObjectNode) copy.at("/nested/x/1")).put("y", "changed");
+    copy.withArray("tags").add("c");
+    copy.remove("id");
+    assertThat(source).isEqualTo(sample());
+    // value nodes are immutable: shared, as deepCopy shares them
+    assertThat(copy.get("pk")).isSameAs(source.get("pk"));
+  }
+
+  @Test
+  void aCopy_takesSystemPropertiesAfterItsOwn_andRemovesAnyInTheMiddle() throws Exception {
+    ObjectNode source = sample();
+    ObjectNode copy = CompactObjects.copyOf(source, 2);
+    copy.remove("n");
+    copy.put("_rid", "r");
+    copy.set("_attachments", TextNode.valueOf("attachments/"));
+    copy.put("_ts", 7L); // past the room asked for: the array grows
+    ObjectNode expected = source.deepCopy();
+    expected.remove("n");
+    expected.put("_rid", "r");
+    expected.put("_attachments", "attachments/");
+    expected.put("_ts", 7L);
+    assertThat(copy).isEqualTo(expected);
+    assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(expected));
+  }
+
+  @Test
+  void anObjectOfManyProperties_isCopiedWhole_inItsOrder() {
+    ObjectNode wide = NODES.objectNode();
+    for (int i = 0; i < 100; i++) {
+      wide.put("p" + i, i);
+    }
+    ObjectNode copy = CompactObjects.copyOf(wide, 5);
+    assertThat(copy).isEqualTo(wide);
+    assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(wide));
+    assertThat(copy.get("p99").intValue()).isEqualTo(99);
+  }
+}
