@@ -45,6 +45,65 @@ class InMemoryDocumentStoreTest {
   }
 
   @Test
+  void theLog_givesBackEveryRecordAsAppended_whetherItKeptACreateAsItsDocumentOrNot() {
+    ContainerStore s = new InMemoryDocumentStore().open("c");
+    StoredDocument a = doc("10", "a", 1);
+    ChangeRecord created = change(ChangeRecord.Operation.CREATE, a, null);
+    StoredDocument a2 = doc("10", "a", 2);
+    ChangeRecord replaced = change(ChangeRecord.Operation.REPLACE, a2, a);
+    StoredDocument b = doc("10", "b", 3);
+    // a create whose document is another object than the one committed: kept as the record
+    ChangeRecord createdElsewhere = change(ChangeRecord.Operation.CREATE, doc("10", "b", 3), null);
+    StoredDocument c = doc("10", "c", 4);
+    ChangeRecord createdOtherSize =
+        new ChangeRecord(
+            4,
+            0,
+            ChangeRecord.Operation.CREATE,
+            "10",
+            "c",
+            c.partitionKey(),
+            c.body(),
+            null,
+            0,
+            99,
+            false,
+            4);
+    s.commit(List.of(new ContainerStore.Write.Put(a), new ContainerStore.Write.Append(created)));
+    s.commit(List.of(new ContainerStore.Write.Put(a2), new ContainerStore.Write.Append(replaced)));
+    s.commit(
+        List.of(
+            new ContainerStore.Write.Put(b), new ContainerStore.Write.Append(createdElsewhere)));
+    s.commit(
+        List.of(
+            new ContainerStore.Write.Put(c), new ContainerStore.Write.Append(createdOtherSize)));
+    List<ChangeRecord> log = new java.util.ArrayList<>();
+    s.changesAfter(0).forEachRemaining(log::add);
+    assertThat(log).containsExactly(created, replaced, createdElsewhere, createdOtherSize);
+    assertThat(log.get(0).current()).isSameAs(a.body());
+    List<ChangeRecord> after = new java.util.ArrayList<>();
+    s.changesAfter(1).forEachRemaining(after::add);
+    assertThat(after).containsExactly(replaced, createdElsewhere, createdOtherSize);
+  }
+
+  private static ChangeRecord change(
+      ChangeRecord.Operation op, StoredDocument d, StoredDocument previous) {
+    return new ChangeRecord(
+        d.lsn(),
+        d.timestampMillis(),
+        op,
+        d.epk(),
+        d.id(),
+        d.partitionKey(),
+        d.body(),
+        previous == null ? null : previous.body(),
+        previous == null ? 0 : previous.rangeLsn(),
+        d.sizeBytes(),
+        false,
+        d.rangeLsn());
+  }
+
+  @Test
   void aWalkSeesABatchWhole_evenAcrossALongLogicalPartition() {
     io.cosmolab.engine.testing.StoreWalks.checkBatchSeenWhole(
         new InMemoryDocumentStore().open("c"));
