@@ -81,7 +81,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
       return old;
     }
     if (2 * size == slots.length) {
-      slots = Arrays.copyOf(slots, Math.max(4, slots.length + slots.length / 2 + 2));
+      slots = Arrays.copyOf(slots, 2 * (size + size / 2 + 1)); // whole pairs: the length stays even
     }
     slots[2 * size] = name;
     slots[2 * size + 1] = value;
@@ -172,28 +172,56 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     }
   }
 
-  /** One property, read and written through to the array (valid until a removal before it). */
+  /**
+   * One property, read and written through to the map while its name is in it (as a {@code
+   * LinkedHashMap}'s entry); once the property is removed, its last value, and writes change only
+   * the entry.
+   */
   private final class Entry implements Map.Entry<String, JsonNode> {
-    private final int index;
+    private final String name;
+    private int index; // where the property was; found again by name after a removal before it
+    private JsonNode value; // the last value seen or set
 
     Entry(int index) {
       this.index = index;
+      this.name = (String) slots[2 * index];
+      this.value = (JsonNode) slots[2 * index + 1];
+    }
+
+    /**
+     * The property's index now, or -1 once it is found removed, for good (a {@code LinkedHashMap}
+     * makes a new entry for a property put back; here one put back before the entry looks again is
+     * taken for it).
+     */
+    private int position() {
+      if (index >= 0 && (index >= size || !name.equals(slots[2 * index]))) {
+        index = indexOf(name);
+      }
+      return index;
     }
 
     @Override
     public String getKey() {
-      return (String) slots[2 * index];
+      return name;
     }
 
     @Override
     public JsonNode getValue() {
-      return (JsonNode) slots[2 * index + 1];
+      int i = position();
+      if (i >= 0) {
+        value = (JsonNode) slots[2 * i + 1];
+      }
+      return value;
     }
 
     @Override
-    public JsonNode setValue(JsonNode value) {
+    public JsonNode setValue(JsonNode replacement) {
       JsonNode old = getValue();
-      slots[2 * index + 1] = value;
+      int i = position();
+      if (i >= 0) {
+        slots[2 * i + 1] = replacement;
+      }
+      value = replacement;
       return old;
     }
 

@@ -186,10 +186,14 @@ public final class InMemoryDocumentStore implements DocumentStore {
       }
       // point reads: after the logical partitions, one document at a time (see the class comment)
       for (Write w : writes) {
+        StoredDocument previous = null;
         if (w instanceof Write.Put put) {
-          byKey.put(new Key(put.document().epk(), put.document().id()), put.document());
+          previous = byKey.put(new Key(put.document().epk(), put.document().id()), put.document());
         } else if (w instanceof Write.Delete del) {
-          byKey.remove(new Key(del.epk(), del.id()));
+          previous = byKey.remove(new Key(del.epk(), del.id()));
+        }
+        if (previous != null) {
+          unlog(previous);
         }
       }
       for (Write w : log) {
@@ -231,6 +235,19 @@ public final class InMemoryDocumentStore implements DocumentStore {
         }
       }
       return c;
+    }
+
+    /**
+     * Once a document is replaced or deleted, its create (if the log kept it as the document) is
+     * kept as a record: the document may hold its serialized JSON (StoredDocument.json()), which
+     * the log should not keep alive for as long as it keeps the record (its retention window).
+     */
+    @SuppressWarnings("ReferenceEquality") // the very document logged(), not an equal one
+    private void unlog(StoredDocument superseded) {
+      Object logged = changes.get(superseded.lsn());
+      if (logged == superseded) {
+        changes.replace(superseded.lsn(), logged, record(superseded));
+      }
     }
 
     /** The record {@link #logged} kept. */

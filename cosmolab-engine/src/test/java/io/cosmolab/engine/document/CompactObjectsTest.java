@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -25,10 +26,12 @@ class CompactObjectsTest {
     // use, with removals through the views' iterators and writes through entries
     for (long seed = 1; seed <= 200; seed++) {
       Random random = new Random(seed);
-      FlatProperties flat = new FlatProperties(random.nextInt(4));
+      // every starting room from none to 5, and up to 40 names: the array grows many times over
+      FlatProperties flat = new FlatProperties((int) (seed % 6));
       Map<String, JsonNode> model = new LinkedHashMap<>();
+      int names = seed % 2 == 0 ? 12 : 40;
       for (int step = 0; step < 300; step++) {
-        String name = "p" + random.nextInt(12);
+        String name = "p" + random.nextInt(names);
         JsonNode value = IntNode.valueOf(random.nextInt(100));
         switch (random.nextInt(9)) {
           case 0, 1, 2 -> assertThat(flat.put(name, value)).isEqualTo(model.put(name, value));
@@ -77,6 +80,36 @@ class CompactObjectsTest {
       }
       remove = !remove;
     }
+  }
+
+  @Test
+  void anEntry_followsItsPropertyAcrossRemovalsBeforeIt_andOnceRemovedLeavesTheMapAlone() {
+    FlatProperties flat = new FlatProperties(0);
+    Map<String, JsonNode> model = new LinkedHashMap<>();
+    for (Map<String, JsonNode> m : List.of(flat, model)) {
+      for (int i = 0; i < 5; i++) {
+        m.put("p" + i, IntNode.valueOf(i));
+      }
+      Iterator<Map.Entry<String, JsonNode>> it = m.entrySet().iterator();
+      it.next();
+      it.next();
+      Map.Entry<String, JsonNode> p2 = it.next();
+      Map.Entry<String, JsonNode> p1 = null;
+      for (Map.Entry<String, JsonNode> e : m.entrySet()) {
+        if (e.getKey().equals("p1")) {
+          p1 = e;
+        }
+      }
+      m.remove("p0"); // before both: p2 is written where p2 is now
+      assertThat(p2.setValue(IntNode.valueOf(20)).intValue()).isEqualTo(2);
+      m.remove("p1"); // the entry's own property: it keeps its last value, the map is not touched
+      assertThat(p1.getValue().intValue()).isEqualTo(1);
+      p1.setValue(IntNode.valueOf(10));
+      assertThat(p1.getValue().intValue()).isEqualTo(10);
+    }
+    assertThat(flat).isEqualTo(model);
+    assertThat(flat.get("p2").intValue()).isEqualTo(20);
+    assertThat(flat).doesNotContainKey("p1");
   }
 
   @Test
@@ -132,11 +165,11 @@ class CompactObjectsTest {
   @Test
   void aCopy_takesSystemPropertiesAfterItsOwn_andRemovesAnyInTheMiddle() throws Exception {
     ObjectNode source = sample();
-    ObjectNode copy = CompactObjects.copyOf(source, 2);
+    ObjectNode copy = CompactObjects.copyOf(source, 1);
     copy.remove("n");
     copy.put("_rid", "r");
     copy.set("_attachments", TextNode.valueOf("attachments/"));
-    copy.put("_ts", 7L); // past the room asked for: the array grows
+    copy.put("_ts", 7L); // past the room asked for (1, and the 1 "n" left): the array grows
     ObjectNode expected = source.deepCopy();
     expected.remove("n");
     expected.put("_rid", "r");
