@@ -219,9 +219,18 @@ class OrderedWalkTest {
       Container c = Engines.container(ManualClock.startingAtEpoch2026(), seed == 2 ? 1 : 4);
       for (int i = 0; i < 400; i++) {
         ObjectNode doc = NODES.objectNode().put("id", "d" + i).put("pk", "k" + random.nextInt(6));
-        if (random.nextInt(6) != 0) { // some documents have no a: they make no row
-          ObjectNode a = doc.putObject("a").put("id", "d" + i).put("n", random.nextInt(4));
-          randomValue(a, random);
+        switch (random.nextInt(8)) {
+          case 0 -> {} // no a: no row
+          case 1 -> doc.put("a", i); // a scalar: a row whose a.v is undefined
+          case 2 -> doc.putArray("a").add(i); // an array: the same
+          default -> {
+            ObjectNode a = doc.putObject("a").put("id", "d" + i).put("n", random.nextInt(4));
+            randomValue(a, random);
+            var tags = a.putArray("tags"); // 0 to 2 rows under a JOIN
+            for (int t = random.nextInt(3); t > 0; t--) {
+              tags.add("t" + random.nextInt(3));
+            }
+          }
         }
         c.create(doc);
       }
@@ -231,7 +240,9 @@ class OrderedWalkTest {
               "SELECT VALUE a.id FROM c.a a ORDER BY a.v",
               "SELECT VALUE a.id FROM c.a a ORDER BY a.v DESC",
               "SELECT VALUE a.id FROM c.a a WHERE a.n > 1 ORDER BY a.v",
-              "SELECT TOP 17 VALUE a.id FROM c.a a ORDER BY a.v DESC")) {
+              "SELECT TOP 17 VALUE a.id FROM c.a a ORDER BY a.v DESC",
+              "SELECT VALUE a.id FROM c.a ORDER BY a.v", // no alias: the path's last name
+              "SELECT a.id, t FROM c.a a JOIN t IN a.tags ORDER BY a.v DESC")) {
         List<JsonNode> expected = sortedAtOnce(text, stored);
         for (int pageSize : new int[] {1, 7, 500}) {
           assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
