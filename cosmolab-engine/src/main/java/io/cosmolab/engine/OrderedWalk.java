@@ -78,8 +78,10 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   static final int MAX_CHUNK = 1024;
 
   /**
-   * Thrown, before any document is handed on, by a walk of several ORDER BY items whose first run
-   * holds more documents than its limit: loading such a run whole costs a page more than a scan.
+   * Thrown by a walk of several ORDER BY items that reaches a run holding more documents than its
+   * limit, the first or a later one: loading such a run whole costs a page more than a scan, and
+   * holds all of it in memory. The page is then scanned from its start, and what the walk had
+   * handed on is dropped with the walk.
    */
   static final class RunTooLarge extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -112,14 +114,14 @@ final class OrderedWalk implements Iterator<StoredDocument> {
   private long[] handedRids = new long[16]; // the RID document parts of all handed on, in order
   private int handedCount;
   private boolean exhausted; // whether the walk ran out
-  private final int wholeRunLimit; // with several items: the largest first run worth loading
+  private final int wholeRunLimit; // with several items: the largest run worth loading whole
 
   /**
    * @param runs the index's runs from the one holding the position ({@link ContainerIndex#ordered})
    * @param position the sort key and RID document part of the row an earlier page ended at, or null
    *     from the start
-   * @param wholeRunLimit with several ORDER BY items, the most documents the first run may hold
-   *     (else {@link RunTooLarge})
+   * @param wholeRunLimit with several ORDER BY items, the most documents a run may hold (else
+   *     {@link RunTooLarge})
    * @param positionRead whether the position's own document is read again (a query with JOINs,
    *     whose rows of that document after the position belong to this page)
    */
@@ -296,7 +298,7 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    * several items, as the later items order its documents.
    */
   private void start(ContainerIndex.Run next) {
-    if (paths.size() > 1 && handedCount == 0 && next.byRid().size() > wholeRunLimit) {
+    if (paths.size() > 1 && next.byRid().size() > wholeRunLimit) {
       throw new RunTooLarge(next.byRid().size(), wholeRunLimit);
     }
     run = next;

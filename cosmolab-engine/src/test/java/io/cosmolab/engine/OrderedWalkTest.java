@@ -321,6 +321,38 @@ class OrderedWalkTest {
     assertThatThrownBy(walk::hasNext).isInstanceOf(OrderedWalk.RunTooLarge.class);
   }
 
+  @Test
+  void aLaterRunTooLargeToLoadWhole_sendsThatPageToTheScan_inTheSameOrder() {
+    // a first run of 10, then one of 2,990: a page that reaches the second is scanned, so no
+    // page holds a run of most of the container in memory
+    Container c = withCompositeIndexes(4);
+    Random random = new Random(5);
+    for (int i = 0; i < 3000; i++) {
+      c.create(
+          NODES
+              .objectNode()
+              .put("id", "d" + i)
+              .put("pk", "k" + (i % 50))
+              .put("v", i % 300 == 0 ? "a" : "b")
+              .put("n", random.nextInt(100)));
+    }
+    String text = "SELECT VALUE c.id FROM c ORDER BY c.v, c.n";
+    List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
+    for (int pageSize : new int[] {7, 700}) {
+      assertThat(Engines.drainQuery(c, QueryRequest.of(text), pageSize))
+          .as("pages of %d", pageSize)
+          .isEqualTo(sortedAtOnce(text, stored));
+    }
+    // the walk hands on the first run, then refuses the second
+    OrderedWalk walk =
+        newWalk(
+            c, List.of(List.of("v"), List.of("n")), List.of(true, true), null, null, 1024, false);
+    for (int i = 0; i < 10; i++) {
+      assertThat(walk.next().body().get("v").asText()).isEqualTo("a");
+    }
+    assertThatThrownBy(walk::hasNext).isInstanceOf(OrderedWalk.RunTooLarge.class);
+  }
+
   private static void check(
       Container c,
       List<JsonNode> stored,
