@@ -2,12 +2,7 @@ package io.cosmolab.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.ContainerSettings;
-import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.document.JsonTrees;
-import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.throughput.Throughput;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,14 +72,7 @@ public final class FootprintBench {
 
   private static void measure(String shape, int n, IntFunction<ObjectNode> document)
       throws Exception {
-    CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).build();
-    Container c =
-        engine
-            .createDatabase("bench")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(1_000_000))
-                    .withPhysicalPartitions(2));
+    Container c = PointOperationsBenchmark.container(2);
     c.create(document.apply(-1)); // the classes loaded and the first structures made
     Map<String, Count> before = histogram();
     Map<String, Count> after;
@@ -125,7 +113,6 @@ public final class FootprintBench {
           e.getValue().instances() / (double) n,
           e.getKey());
     }
-    engine.close();
   }
 
   /** Live objects by class, after a full collection (the histogram's own). */

@@ -83,6 +83,14 @@ public class PointOperationsBenchmark {
   }
 
   private Container newContainer() {
+    return container(partitions);
+  }
+
+  /**
+   * A container of {@code partitions} physical partitions with budgets in observe mode (checked and
+   * recorded, never throttling), in an engine of its own: the benchmarks' set-up.
+   */
+  static Container container(int partitions) {
     CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OBSERVE).build();
     return engine
         .createDatabase("bench")

@@ -297,19 +297,26 @@ class OrderedWalkTest {
     assertThat(loaded).hasSize(12);
   }
 
-  @Test
-  void aFirstItemWithFewValues_isScannedInstead_ofLoadingItsRunsWhole_inTheSameOrder() {
+  /** 3,000 documents with a composite index on (v, n): v as given by position, n random. */
+  private static Container threeThousand(long seed, java.util.function.IntFunction<String> v) {
     Container c = withCompositeIndexes(4);
-    Random random = new Random(3);
+    Random random = new Random(seed);
     for (int i = 0; i < 3000; i++) {
       c.create(
           NODES
               .objectNode()
               .put("id", "d" + i)
               .put("pk", "k" + (i % 50))
-              .put("v", i % 2 == 0 ? "open" : "closed") // runs of 1,500: over 1,024
+              .put("v", v.apply(i))
               .put("n", random.nextInt(100)));
     }
+    return c;
+  }
+
+  @Test
+  void aFirstItemWithFewValues_isScannedInstead_ofLoadingItsRunsWhole_inTheSameOrder() {
+    // runs of 1,500: over 1,024
+    Container c = threeThousand(3, i -> i % 2 == 0 ? "open" : "closed");
     String text = "SELECT VALUE c.id FROM c ORDER BY c.v DESC, c.n";
     List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
     assertThat(Engines.drainQuery(c, QueryRequest.of(text), 700))
@@ -325,17 +332,7 @@ class OrderedWalkTest {
   void aLaterRunTooLargeToLoadWhole_sendsThatPageToTheScan_inTheSameOrder() {
     // a first run of 10, then one of 2,990: a page that reaches the second is scanned, so no
     // page holds a run of most of the container in memory
-    Container c = withCompositeIndexes(4);
-    Random random = new Random(5);
-    for (int i = 0; i < 3000; i++) {
-      c.create(
-          NODES
-              .objectNode()
-              .put("id", "d" + i)
-              .put("pk", "k" + (i % 50))
-              .put("v", i % 300 == 0 ? "a" : "b")
-              .put("n", random.nextInt(100)));
-    }
+    Container c = threeThousand(5, i -> i % 300 == 0 ? "a" : "b");
     String text = "SELECT VALUE c.id FROM c ORDER BY c.v, c.n";
     List<JsonNode> stored = Engines.drainQuery(c, QueryRequest.of("SELECT * FROM c"), 5000);
     for (int pageSize : new int[] {7, 700}) {
