@@ -49,9 +49,9 @@ final class LogicalPartitions {
   }
 
   /**
-   * {@code t} with the EPK string and key value the logical partition already holds, when it has
-   * documents and its key value is equal: a stored document keeps both, so the documents of one
-   * logical partition then share one of each. Else {@code t}.
+   * {@code t} with the EPK string the logical partition already holds, when it has documents, and
+   * its key value too when that is equal to {@code t}'s: a stored document keeps both, so the
+   * documents of one logical partition then share one of each. Else {@code t}.
    */
   Target shared(Target t) {
     Entry e = lookup.get(t.epk());

@@ -206,32 +206,21 @@ public final class InMemoryDocumentStore implements DocumentStore {
     }
 
     /**
-     * What the log keeps of a record: a create, as the document the same commit writes (every field
-     * of the record is one of the document's: see {@link #record}), rather than a second object
-     * repeating them, kept as long as the document lives (the newest record of a live document
-     * stays: ChangeLogRetention); any other record as it is.
+     * What the log keeps of a record: a create, as the document the same commit writes when {@link
+     * #record} makes the very record of it again, rather than a second object repeating its fields,
+     * kept as long as the document lives (the newest record of a live document stays:
+     * ChangeLogRetention); any other record as it is.
      */
     @SuppressWarnings("ReferenceEquality") // the same body, not an equal one: identity is the point
     private static Object logged(ChangeRecord c, List<Write> writes) {
-      if (c.operation() != ChangeRecord.Operation.CREATE
-          || c.previous() != null
-          || c.previousLsn() != 0
-          || c.timeToLiveExpired()) {
-        return c;
+      if (c.operation() != ChangeRecord.Operation.CREATE) {
+        return c; // record() makes only creates
       }
       for (Write w : writes) {
-        if (w instanceof Write.Put put) {
-          StoredDocument d = put.document();
-          if (d.body() == c.current()
-              && d.lsn() == c.lsn()
-              && d.timestampMillis() == c.timestampMillis()
-              && d.rangeLsn() == c.rangeLsn()
-              && d.sizeBytes() == c.sizeBytes()
-              && d.epk().equals(c.epk())
-              && d.id().equals(c.id())
-              && d.partitionKey().equals(c.partitionKey())) {
-            return d;
-          }
+        if (w instanceof Write.Put put
+            && put.document().body() == c.current()
+            && record(put.document()).equals(c)) {
+          return put.document();
         }
       }
       return c;
