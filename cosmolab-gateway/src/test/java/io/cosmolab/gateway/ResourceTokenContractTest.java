@@ -350,6 +350,40 @@ class ResourceTokenContractTest {
   }
 
   @Test
+  void readToken_cannotWriteByCallingItsWriteAQuery() {
+    String token = token("Read", "dbs/db/colls/c", null);
+    Map<String, String> h = new HashMap<>();
+    h.put("x-ms-documentdb-isquery", "True");
+    h.put("content-type", "application/query+json");
+    h.put("x-ms-documentdb-partitionkey", "[\"t1\"]");
+    h.put("x-ms-cosmos-is-batch-request", "True");
+    SignedClient.Response batch =
+        withToken(
+            token,
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "[{\"operationType\":\"Create\",\"resourceBody\":{\"id\":\"evil\",\"pk\":\"t1\"}}]",
+            h);
+    assertThat(batch.status()).as("%s", batch.body()).isEqualTo(403);
+    assertThat(batch.body().get("message").asText()).contains("mode is Read");
+    h.remove("x-ms-cosmos-is-batch-request");
+    // a stored procedure's run is a write whatever its headers say
+    assertThat(withToken(token, "POST", "/dbs/db/colls/c/sprocs/sp", "[]", h).status())
+        .isEqualTo(403);
+    assertThat(
+            master
+                .send(
+                    "GET",
+                    "/dbs/db/colls/c/docs/evil",
+                    "docs",
+                    "dbs/db/colls/c/docs/evil",
+                    null,
+                    Map.of("x-ms-documentdb-partitionkey", "[\"t1\"]"))
+                .status())
+        .isEqualTo(404);
+  }
+
+  @Test
   void allToken_writesInItsContainer_andIsRefusedEverywhereElse() {
     String token = token("All", "dbs/db/colls/c", null);
     assertThat(createDoc(token, "c", "d1", "t1").status()).isEqualTo(201);
@@ -408,6 +442,52 @@ class ResourceTokenContractTest {
     assertThat(withToken(token, "GET", "/dbs/db/colls/c", null, Map.of()).status()).isEqualTo(200);
     assertThat(withToken(token, "GET", "/dbs/db/colls/c/pkranges", null, Map.of()).status())
         .isEqualTo(200);
+  }
+
+  @Test
+  void partitionKeyToken_bulkOperationsForAnotherKey_are403AndNothingIsWritten() {
+    String token = token("All", "dbs/db/colls/c", "[\"t1\"]");
+    Map<String, String> bulk =
+        Map.of(
+            "x-ms-documentdb-partitionkey", "[\"t1\"]",
+            "x-ms-cosmos-is-batch-request", "True",
+            "x-ms-cosmos-batch-atomic", "False");
+    SignedClient.Response elsewhere =
+        withToken(
+            token,
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "[{\"operationType\":\"Create\",\"resourceBody\":{\"id\":\"a\",\"pk\":\"t1\"}},"
+                + "{\"operationType\":\"Upsert\",\"partitionKey\":\"[\\\"t2\\\"]\","
+                + "\"resourceBody\":{\"id\":\"b\",\"pk\":\"t2\"}}]",
+            bulk);
+    assertThat(elsewhere.status()).as("%s", elsewhere.body()).isEqualTo(403);
+    assertThat(elsewhere.body().get("message").asText())
+        .contains("operation 1 of this batch is for [\\\"t2\\\"]");
+    for (String[] doc : new String[][] {{"a", "t1"}, {"b", "t2"}}) {
+      assertThat(
+              master
+                  .send(
+                      "GET",
+                      "/dbs/db/colls/c/docs/" + doc[0],
+                      "docs",
+                      "dbs/db/colls/c/docs/" + doc[0],
+                      null,
+                      Map.of("x-ms-documentdb-partitionkey", "[\"" + doc[1] + "\"]"))
+                  .status())
+          .isEqualTo(404);
+    }
+
+    SignedClient.Response own =
+        withToken(
+            token,
+            "POST",
+            "/dbs/db/colls/c/docs",
+            "[{\"operationType\":\"Create\",\"partitionKey\":\"[\\\"t1\\\"]\","
+                + "\"resourceBody\":{\"id\":\"a\",\"pk\":\"t1\"}}]",
+            bulk);
+    assertThat(own.status()).as("%s", own.body()).isEqualTo(200);
+    assertThat(own.body().get(0).get("statusCode").asInt()).isEqualTo(201);
   }
 
   @Test

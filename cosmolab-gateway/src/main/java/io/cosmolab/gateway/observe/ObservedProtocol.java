@@ -3,12 +3,12 @@ package io.cosmolab.gateway.observe;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.gateway.auth.HostCheck;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -207,19 +207,12 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
     }
     if (p.isFeed()) {
       if (m.equals("POST")) {
-        if (r.flag(Headers.IS_QUERY_PLAN)) {
-          return "QueryPlan";
-        }
-        String type = r.header(Headers.CONTENT_TYPE);
-        if (r.flag(Headers.IS_QUERY)
-            || (type != null
-                && type.toLowerCase(Locale.ROOT).startsWith("application/query+json"))) {
-          return "Query";
-        }
-        if (r.flag(Headers.IS_BATCH)) {
-          return "Batch";
-        }
-        return r.flag(Headers.IS_UPSERT) ? "Upsert" : "Create";
+        return switch (FeedPost.of(r)) {
+          case BATCH -> "Batch";
+          case QUERY_PLAN -> "QueryPlan";
+          case QUERY -> "Query";
+          case WRITE -> r.flag(Headers.IS_UPSERT) ? "Upsert" : "Create";
+        };
       }
       return r.header(Headers.A_IM) != null ? "ChangeFeed" : "ReadFeed";
     }

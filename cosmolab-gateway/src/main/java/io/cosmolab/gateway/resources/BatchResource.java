@@ -88,6 +88,16 @@ final class BatchResource {
     return WireResponse.json(result.status(), out, h);
   }
 
+  /**
+   * The logical partition a bulk operation is for: its own {@code partitionKey} (JSON text, as the
+   * header's), else the request's header, else null.
+   */
+  static PartitionKeyValue operationKey(JsonNode op, PartitionKeyValue headerKey) {
+    return op.hasNonNull("partitionKey")
+        ? Requests.partitionKeyText(op.get("partitionKey").asText())
+        : headerKey;
+  }
+
   private static WireResponse bulk(WireRequest request, Container c, JsonNode body) {
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     double charge = 0;
@@ -115,10 +125,7 @@ final class BatchResource {
         continue;
       }
       try {
-        PartitionKeyValue key =
-            op.hasNonNull("partitionKey")
-                ? Requests.partitionKeyText(op.get("partitionKey").asText())
-                : headerKey;
+        PartitionKeyValue key = operationKey(op, headerKey);
         if (key == null) {
           throw CosmosError.PARTITION_KEY_MISMATCH.exception(
               "bulk operation %d has no partitionKey", i);

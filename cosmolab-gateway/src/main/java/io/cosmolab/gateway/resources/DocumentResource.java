@@ -6,6 +6,7 @@ import io.cosmolab.engine.ItemOptions;
 import io.cosmolab.engine.ItemResponse;
 import io.cosmolab.engine.batch.BatchOperation;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -31,16 +32,12 @@ final class DocumentResource {
   WireResponse feed(WireRequest request, Container c) {
     switch (request.method()) {
       case "POST" -> {
-        if (request.flag(Headers.IS_BATCH)) {
-          return batches.handle(request, c);
-        }
-        if (request.flag(Headers.IS_QUERY_PLAN)) {
-          return queries.plan(request, c);
-        }
-        if (Protocol.isQuery(request)) {
-          return queries.query(request, c);
-        }
-        return write(request, c);
+        return switch (FeedPost.of(request)) {
+          case BATCH -> batches.handle(request, c);
+          case QUERY_PLAN -> queries.plan(request, c);
+          case QUERY -> queries.query(request, c);
+          case WRITE -> write(request, c);
+        };
       }
       case "GET" -> {
         return request.header(Headers.A_IM) != null

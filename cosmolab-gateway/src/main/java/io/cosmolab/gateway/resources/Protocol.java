@@ -10,6 +10,7 @@ import io.cosmolab.engine.throughput.RequestClass;
 import io.cosmolab.gateway.auth.HostCheck;
 import io.cosmolab.gateway.auth.MasterKeyAuthenticator;
 import io.cosmolab.gateway.auth.ResourceTokens;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -256,14 +257,6 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
 
   /** True when a POST to a feed is a query (by header or by content type). */
   static boolean isQuery(WireRequest request) {
-    if (request.flag(Headers.IS_QUERY) || request.flag("x-ms-documentdb-query")) {
-      return true;
-    }
-    String type = request.header(Headers.CONTENT_TYPE);
-    if (type == null) {
-      return false;
-    }
-    String t = type.toLowerCase(Locale.ROOT);
-    return t.startsWith("application/query+json") || t.startsWith("application/sql");
+    return FeedPost.isQuery(request);
   }
 }

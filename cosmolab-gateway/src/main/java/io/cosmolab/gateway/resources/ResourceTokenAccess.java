@@ -1,11 +1,13 @@
 package io.cosmolab.gateway.resources;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.Permission;
 import io.cosmolab.engine.PermissionMode;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
 import java.util.Optional;
@@ -19,13 +21,15 @@ import java.util.Optional;
  *   GET  container, GET its pkranges,       any token on that container or on a resource in it:
  *   its /addresses (direct mode)            what an SDK reads to route requests
  *   docs, sprocs, triggers, udfs, conflicts the permission's container only;
- *                                           Read: GET, HEAD and queries (POST as a query);
+ *                                           Read: GET, HEAD and queries (a POST to a feed
+ *                                           that FeedPost calls a query or a query plan);
  *                                           All: also writes (create, upsert, replace, patch,
  *                                           delete, batch, stored procedure runs)
  *   a permission on one child               that child's own path only (no feed, no query)
  *   a permission with resourcePartitionKey  requests whose x-ms-documentdb-partitionkey is that
- *                                           key: another key, or none (a cross-partition query,
- *                                           a read feed, a bulk batch), is 403
+ *                                           key, and bulk batches whose every operation is for it:
+ *                                           another key, or none (a cross-partition query, a
+ *                                           read feed, a bulk batch without the header), is 403
  *   everything else                         403: databases, creating or changing containers,
  *                                           offers, users and permissions need the master key
  * </pre>
@@ -68,7 +72,8 @@ final class ResourceTokenAccess {
         }
       }
       case DOCUMENTS, STORED_PROCEDURES, TRIGGERS, USER_DEFINED_FUNCTIONS, CONFLICTS -> {
-        checkData(request, p, path, !read && !(method.equals("POST") && Protocol.isQuery(request)));
+        boolean query = method.equals("POST") && path.isFeed() && FeedPost.of(request).readsOnly();
+        checkData(request, p, path, !read && !query);
         return;
       }
       default -> {}
@@ -134,6 +139,25 @@ final class ResourceTokenAccess {
             "the permission is limited to partition key %s, and this request is for %s",
             granted.toJson(),
             asked.toJson());
+      }
+      if (request.method().equals("POST")
+          && path.isFeed()
+          && FeedPost.of(request) == FeedPost.BATCH) {
+        // a bulk request's operations name their own keys, over the header's: each must be this one
+        JsonNode operations = Requests.json(request);
+        for (int i = 0; i < operations.size(); i++) {
+          PartitionKeyValue key = BatchResource.operationKey(operations.get(i), asked);
+          if (!granted.equals(key)) {
+            throw denied(
+                p,
+                request,
+                "the permission is limited to partition key %s, and operation %d of this batch is"
+                    + " for %s",
+                granted.toJson(),
+                i,
+                key == null ? "no partition key" : key.toJson());
+          }
+        }
       }
     }
   }
