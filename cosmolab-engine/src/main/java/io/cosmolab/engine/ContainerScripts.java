@@ -228,11 +228,23 @@ final class ContainerScripts {
     return new UdfCalls();
   }
 
-  /** A query's resolver of {@code udf.} calls, confined to the query's thread. */
-  final class UdfCalls implements io.cosmolab.query.exec.UserFunctions {
+  /**
+   * A query page's resolver of {@code udf.} calls, confined to the page's thread: its calls run in
+   * one scope of the script runtime, opened at the first call and closed with the page.
+   */
+  final class UdfCalls implements io.cosmolab.query.exec.UserFunctions, AutoCloseable {
     private final Map<String, io.cosmolab.engine.script.ScriptSource> sources =
         new java.util.HashMap<>();
     private long calls;
+    private io.cosmolab.engine.script.ScriptRuntime.FunctionScope scope;
+
+    @Override
+    public void close() {
+      if (scope != null) {
+        scope.close();
+        scope = null;
+      }
+    }
 
     long calls() {
       return calls;
@@ -263,7 +275,10 @@ final class ContainerScripts {
         sources.put(name, source);
       }
       calls++;
-      return engine.scriptRuntime("calling udf." + name).callFunction(source, arguments);
+      if (scope == null) {
+        scope = engine.scriptRuntime("calling udf." + name).openFunctions();
+      }
+      return scope.call(source, arguments);
     }
   }
 }

@@ -472,6 +472,8 @@ final class QueryRunner {
       }
     } catch (QueryException e) {
       throw asCosmos(e);
+    } finally {
+      udfs.close(); // the page's rows are made: its functions' globals go
     }
     if (chargeLikeAWalk) {
       start = new Loaded(new long[targets.size()], 0);

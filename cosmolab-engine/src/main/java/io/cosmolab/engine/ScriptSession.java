@@ -260,13 +260,13 @@ final class ScriptSession implements ScriptHost {
     // a streaming query stops after the page and one more row, which says whether one follows
     List<JsonNode> rows = new ArrayList<>();
     List<Long> orders = new ArrayList<>();
-    try {
+    try (ContainerScripts.UdfCalls udfs = container.userFunctions()) {
       Executor.Cursor c =
           q.open(
               inputs,
               container.engineClock().instant(),
               streaming ? -1 : (long) from + size + 1,
-              container.userFunctions());
+              udfs);
       for (Executor.Output o = c.next(); o != null; o = c.next()) {
         rows.add(o.value().deepCopy());
         orders.add(o.order());

@@ -98,8 +98,9 @@ class ScriptsWithoutRuntimeTest {
     }
 
     @Override
-    public JsonNode callFunction(ScriptSource function, List<JsonNode> arguments) {
-      return NODES.textNode(function.id() + ":" + arguments.get(0).asText());
+    public FunctionScope openFunctions() {
+      return (function, arguments) ->
+          NODES.textNode(function.id() + ":" + arguments.get(0).asText());
     }
 
     @Override

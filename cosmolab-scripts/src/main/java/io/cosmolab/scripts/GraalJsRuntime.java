@@ -45,9 +45,11 @@ import org.graalvm.polyglot.io.IOAccess;
  *
  * Stored procedures and triggers get a new Context per execution: the service gives each execution
  * fresh globals, and a context on a warm shared engine costs well under a millisecond
- * (docs/benchmarks.md). UDFs run once per row, so each thread keeps one context for them (confined
- * to it by a ThreadLocal), in which each function version is evaluated once; a UDF sees no
- * getContext(), only its arguments, as on the service.
+ * (docs/benchmarks.md). UDFs run once per row, so each query page's calls share one context
+ * ({@link #openFunctions}), made at its first call and closed with the page, in which each function
+ * version is evaluated once: no two pages share globals, so a query's UDFs can neither read what
+ * another query's (of this container or any other) left in them nor change what they see. A UDF
+ * sees no getContext(), only its arguments, as on the service.
  *
  * The API scripts call (server-api.js) is plain JavaScript over one host function; all data crosses
  * as JSON text, so the contexts can deny host access completely.
@@ -67,10 +69,6 @@ public final class GraalJsRuntime implements ScriptRuntime {
   private final ScriptLimits udfLimits;
   private final Map<String, Source> sources = new ConcurrentHashMap<>();
   private final Watchdog watchdog = new Watchdog();
-
-  // per instance, not static: a context belongs to this runtime's Engine
-  @SuppressWarnings("ThreadLocalUsage")
-  private final ThreadLocal<UdfContext> udfContexts = new ThreadLocal<>();
 
   /** A runtime whose UDF calls are bounded by {@link ScriptLimits#DEFAULT}. */
   public GraalJsRuntime() {
@@ -131,29 +129,8 @@ public final class GraalJsRuntime implements ScriptRuntime {
   }
 
   @Override
-  public JsonNode callFunction(ScriptSource function, List<JsonNode> arguments) {
-    UdfContext u = udfContexts.get();
-    if (u == null) {
-      u = new UdfContext(newContext());
-      udfContexts.set(u);
-    }
-    Watchdog.Watch watch = watchdog.watch(u.context, udfLimits.timeout().toNanos(), 0);
-    try {
-      Value f = u.functions.get(function.version() + '\u0000' + function.id());
-      if (f == null) {
-        f = u.context.eval(source(function));
-        u.functions.put(function.version() + '\u0000' + function.id(), f);
-      }
-      Value r = u.call.execute(f, HostBridge.text(jsonArray(arguments)));
-      return r.isNull() ? null : HostBridge.parse(r.asString());
-    } catch (PolyglotException e) {
-      if (e.isCancelled() || e.isExit() || e.isInternalError()) {
-        udfContexts.remove(); // the context is closed or unusable; the next call makes another
-      }
-      throw error(function, e, watch.stopped(), udfLimits);
-    } finally {
-      watch.close();
-    }
+  public FunctionScope openFunctions() {
+    return new UdfScope();
   }
 
   private static JsonNode jsonArray(List<JsonNode> values) {
@@ -164,15 +141,60 @@ public final class GraalJsRuntime implements ScriptRuntime {
     return a;
   }
 
-  /** One thread's context for UDFs, and the function values evaluated in it. */
-  private final class UdfContext {
-    final Context context;
-    final Value call;
-    final Map<String, Value> functions = new HashMap<>();
+  /**
+   * One query page's UDF calls: a context of their own, made at the first call and closed with the
+   * scope, in which each function version is evaluated once. Each call is watched for time and for
+   * what it allocates ({@code udfLimits}); a stopped or broken context is dropped, and a later call
+   * of the scope gets a new one.
+   */
+  private final class UdfScope implements FunctionScope {
+    private Context context;
+    private Value call;
+    private final Map<String, Value> functions = new HashMap<>();
 
-    UdfContext(Context context) {
-      this.context = context;
-      this.call = context.eval(udfCall);
+    @Override
+    public JsonNode call(ScriptSource function, List<JsonNode> arguments) {
+      if (context == null) {
+        context = newContext();
+        call = context.eval(udfCall);
+      }
+      Watchdog.Watch watch =
+          watchdog.watch(context, udfLimits.timeout().toNanos(), udfLimits.memoryBytes());
+      try {
+        String key = function.version() + '\u0000' + function.id();
+        Value f = functions.get(key);
+        if (f == null) {
+          f = context.eval(source(function));
+          functions.put(key, f);
+        }
+        Value r = call.execute(f, HostBridge.text(jsonArray(arguments)));
+        return r.isNull() ? null : HostBridge.parse(r.asString());
+      } catch (PolyglotException e) {
+        if (e.isCancelled() || e.isExit() || e.isInternalError()) {
+          drop(); // closed or unusable
+        }
+        throw error(function, e, watch.stopped(), udfLimits);
+      } finally {
+        watch.close();
+      }
+    }
+
+    @Override
+    public void close() {
+      drop();
+    }
+
+    private void drop() {
+      if (context != null) {
+        try {
+          context.close(true);
+        } catch (PolyglotException | IllegalStateException alreadyClosed) {
+          // cancelled by the watchdog, or closing
+        }
+        context = null;
+        call = null;
+        functions.clear();
+      }
     }
   }
 

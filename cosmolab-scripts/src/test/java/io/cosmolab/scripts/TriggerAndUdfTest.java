@@ -204,6 +204,74 @@ class TriggerAndUdfTest {
   }
 
   @Test
+  void udfGlobals_belongToOneQueryPage_neverToAnotherQueryOrContainer() {
+    Container writer = StoredProcedureTest.container();
+    Container reader =
+        StoredProcedureTest.ENGINE
+            .createDatabase("udf-isolation")
+            .createContainer(
+                io.cosmolab.engine.ContainerSettings.of(
+                    "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk")));
+    udf(
+        writer,
+        "rec",
+        "function (x) { globalThis.seen = globalThis.seen || []; globalThis.seen.push(x);"
+            + " return globalThis.seen.length; }");
+    udf(writer, "poison", "function () { Math.max = function () { return -1; }; return 0; }");
+    udf(
+        reader,
+        "steal",
+        "function () { return globalThis.seen === undefined ? 'nothing' : globalThis.seen; }");
+    udf(reader, "max", "function () { return Math.max(1, 2); }");
+    writer.create(doc("s1", "a").put("secret", "TOPSECRET"));
+    writer.create(doc("s2", "a").put("secret", "TOPSECRET"));
+    reader.create(doc("r1", "a"));
+
+    // one page's calls share globals, the next query starts afresh
+    for (int query = 0; query < 2; query++) {
+      assertThat(writer.query(QueryRequest.of("SELECT VALUE udf.rec(c.secret) FROM c")).rows())
+          .extracting(JsonNode::asInt)
+          .containsExactly(1, 2);
+    }
+    writer.query(QueryRequest.of("SELECT VALUE udf.poison() FROM c"));
+    assertThat(reader.query(QueryRequest.of("SELECT VALUE udf.steal() FROM c")).rows())
+        .extracting(JsonNode::asText)
+        .containsExactly("nothing");
+    assertThat(reader.query(QueryRequest.of("SELECT VALUE udf.max() FROM c")).rows())
+        .extracting(JsonNode::asInt)
+        .containsExactly(2);
+  }
+
+  @Test
+  void aUdfAllocatingPastItsBound_isStopped() {
+    GraalJsRuntime runtime =
+        new GraalJsRuntime(
+            io.cosmolab.engine.script.ScriptLimits.DEFAULT.withMemoryBytes(32L << 20));
+    try (io.cosmolab.engine.CosmosEngine engine =
+        io.cosmolab.engine.CosmosEngine.builder().scriptRuntime(runtime).build()) {
+      Container c =
+          engine
+              .createDatabase("db")
+              .createContainer(
+                  io.cosmolab.engine.ContainerSettings.of(
+                      "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk")));
+      udf(
+          c,
+          "hog",
+          "function () { var keep = [];"
+              + " while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
+      c.create(doc("h", "a"));
+      assertThatThrownBy(() -> c.query(QueryRequest.of("SELECT VALUE udf.hog() FROM c")))
+          .isInstanceOfSatisfying(
+              CosmosException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(400);
+                assertThat(e.getMessage()).contains("allocated more than its bound of 32 MB");
+              });
+    }
+  }
+
+  @Test
   void udfErrors_andUnknownUdfs_answer400() {
     Container c = StoredProcedureTest.container();
     udf(c, "boom", "function (x) { throw new Error('bad input ' + x); }");

@@ -29,10 +29,27 @@ public interface ScriptRuntime {
   void runTrigger(ScriptSource trigger, ScriptHost host);
 
   /**
-   * Calls a user-defined function (it sees no context, only its arguments, each null when
-   * undefined); returns null for undefined.
+   * Opens the scope of one query page's user-defined-function calls. Calls in one scope may share
+   * the language's globals (each function evaluated once per scope); no two scopes share any, so
+   * one query's functions can neither see nor change what another's left, in this container or in
+   * any other. A scope is confined to the thread that opened it and is closed when its page is
+   * done.
    */
-  JsonNode callFunction(ScriptSource function, List<JsonNode> arguments);
+  FunctionScope openFunctions();
+
+  /** The user-defined-function calls of one query page (see {@link #openFunctions}). */
+  @FunctionalInterface
+  interface FunctionScope extends AutoCloseable {
+    /**
+     * Calls a user-defined function (it sees no context, only its arguments, each null when
+     * undefined); returns null for undefined.
+     */
+    JsonNode call(ScriptSource function, List<JsonNode> arguments);
+
+    /** Releases what the scope holds; calls after it are not allowed. */
+    @Override
+    default void close() {}
+  }
 
   /** A short name for logs and errors, e.g. {@code "GraalJS 25.0.5"}. */
   String description();
