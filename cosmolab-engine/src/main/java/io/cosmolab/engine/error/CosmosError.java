@@ -27,6 +27,8 @@ public enum CosmosError {
   FORBIDDEN_BY_PERMISSION(403, 0, "Forbidden"),
   /** A request whose Host header names another site (the DNS-rebinding guard). */
   FORBIDDEN_HOST(403, 0, "Forbidden"),
+  /** A request from another machine for what only this machine's clients get (the explorer). */
+  FORBIDDEN_REMOTE(403, 0, "Forbidden"),
   /** A capability the account does not allow through this request (e.g. a stored procedure run). */
   METHOD_NOT_ALLOWED(405, 0, "MethodNotAllowed"),
   /** A logical partition would pass its storage limit (20 GB on the service). */

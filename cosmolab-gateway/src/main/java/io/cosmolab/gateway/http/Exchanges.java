@@ -30,6 +30,7 @@ final class Exchanges {
    *
    * @param headers the request headers, names lower case, the last value of each
    * @param uri the request target as sent: its path, then perhaps a query
+   * @param peer the client's address, or null when the transport does not know it
    */
   static WireResponse handle(
       Function<WireRequest, WireResponse> protocol,
@@ -39,9 +40,10 @@ final class Exchanges {
       byte[] body,
       String scheme,
       String activityId,
-      long receivedNanos) {
+      long receivedNanos,
+      java.net.SocketAddress peer) {
     WireResponse response =
-        answer(protocol, method, uri, headers, body, scheme, activityId, receivedNanos);
+        answer(protocol, method, uri, headers, body, scheme, activityId, receivedNanos, peer);
     if (TraceLine.ENABLED) {
       System.err.println(TraceLine.of("http", method, uri, headers, response));
     }
@@ -56,7 +58,8 @@ final class Exchanges {
       byte[] body,
       String scheme,
       String activityId,
-      long receivedNanos) {
+      long receivedNanos,
+      java.net.SocketAddress peer) {
     try {
       String host = headers.get("host");
       WireRequest request =
@@ -67,7 +70,10 @@ final class Exchanges {
               body,
               host == null ? null : scheme + "://" + host + "/",
               rawQuery(uri),
-              receivedNanos);
+              receivedNanos,
+              peer instanceof java.net.InetSocketAddress a
+                  && a.getAddress() != null
+                  && a.getAddress().isLoopbackAddress());
       return protocol.apply(request);
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);

@@ -194,7 +194,8 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
               msg.body(),
               scheme,
               activityId,
-              msg.receivedNanos());
+              msg.receivedNanos(),
+              ctx.channel().remoteAddress());
       keepAlive &= !Exchanges.closesConnection(response);
     }
     if (ctx.executor().inEventLoop()) {

@@ -225,7 +225,8 @@ public final class JdkHttpTransport implements AutoCloseable {
               body,
               scheme,
               activityId,
-              received);
+              received,
+              exchange.getRemoteAddress());
       write(exchange, response, activityId, !Exchanges.closesConnection(response));
     } catch (IOException | UncheckedIOException e) {
       // The client went away mid-exchange: nothing to answer, nothing to keep.

@@ -15,8 +15,9 @@ import java.util.function.Function;
 /**
  * In front of the Cosmos protocol: answers {@code /metrics}, {@code /health} and {@code
  * /_explorer/*} itself, without a signature (the Host check still applies, and the server binds to
- * loopback unless told otherwise), and counts every other request by operation and status on its
- * way through, unless metrics are off.
+ * loopback unless told otherwise; the explorer, which reads documents and splits partitions, is
+ * served to loopback clients only, whatever the bind address), and counts every other request by
+ * operation and status on its way through, unless metrics are off.
  *
  * <p>Thread-safe: it holds no per-request state.
  */
@@ -56,6 +57,14 @@ public final class ObservedProtocol implements Function<WireRequest, WireRespons
       }
       if (first.equals("_explorer")) {
         hosts.check(request.header("host"));
+        if (!request.fromLoopback()) {
+          // it takes no signature: beyond this machine it would read and change data without
+          // the key (serve --host with a --key of your own)
+          throw CosmosError.FORBIDDEN_REMOTE.exception(
+              "the explorer is served to clients on this machine only (it takes no key); open"
+                  + " it on the server's machine, or reach it through an SSH tunnel to its"
+                  + " loopback port");
+        }
         return explorer.handle(request);
       }
     }

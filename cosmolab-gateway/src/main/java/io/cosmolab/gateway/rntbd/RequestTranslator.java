@@ -38,7 +38,8 @@ final class RequestTranslator {
     Map<String, String> h = new HashMap<>(32);
     String method = method(r, h);
     copyHeaders(r, h);
-    return new WireRequest(method, path(r), h, r.payload(), null, "", r.receivedNanos());
+    // direct mode carries Cosmos operations only, never the explorer's paths
+    return new WireRequest(method, path(r), h, r.payload(), null, "", r.receivedNanos(), false);
   }
 
   private static String method(Inbound.Request r, Map<String, String> h) {

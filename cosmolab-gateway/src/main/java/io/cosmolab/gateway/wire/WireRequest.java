@@ -18,6 +18,9 @@ import java.util.Map;
  *     there is none
  * @param receivedNanos {@link System#nanoTime} when the transport had the request whole (on the
  *     event loop, before it waited for its connection's lane): where its latency starts
+ * @param fromLoopback true when the client is on this machine (its connection's peer is a loopback
+ *     address, or the request was made in this process): what the explorer, which takes no
+ *     signature, is served to
  */
 // The body and the headers are handed over without a copy (requests and responses can be
 // megabytes; a point read's header map was copied twice on its way here); nobody writes to
@@ -30,14 +33,15 @@ public record WireRequest(
     byte[] body,
     String baseUri,
     String query,
-    long receivedNanos) {
+    long receivedNanos,
+    boolean fromLoopback) {
 
   public WireRequest {
     headers = Collections.unmodifiableMap(headers);
     query = query == null ? "" : query;
   }
 
-  /** A request received now. */
+  /** A request received now, made in this process. */
   public WireRequest(
       String method,
       ResourcePath path,
@@ -45,7 +49,7 @@ public record WireRequest(
       byte[] body,
       String baseUri,
       String query) {
-    this(method, path, headers, body, baseUri, query, System.nanoTime());
+    this(method, path, headers, body, baseUri, query, System.nanoTime(), true);
   }
 
   /** The first value of the query parameter {@code name}, percent-decoded; null when absent. */
