@@ -46,10 +46,35 @@ public final class Main implements Runnable {
     cli.setErr(err);
     cli.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          cmd.getErr().println("cosmolab: " + e.getMessage());
+          cmd.getErr().println("cosmolab: " + message(e));
           return e instanceof IllegalArgumentException ? 2 : 1;
         });
     return cli.execute(args);
+  }
+
+  private static final java.util.regex.Pattern SERVICE_ERRORS =
+      java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
+
+  /**
+   * What went wrong, in a line: an SDK error (from migrate, rehearse or advise talking to a server)
+   * as its status and the service's own words, not the SDK's kilobytes of diagnostics JSON.
+   */
+  static String message(Throwable e) {
+    if (e instanceof com.azure.cosmos.CosmosException c) {
+      java.util.regex.Matcher m = SERVICE_ERRORS.matcher(String.valueOf(c.getShortMessage()));
+      String words =
+          m.find()
+              ? m.group(1)
+              : String.valueOf(c.getShortMessage()).lines().findFirst().orElse("");
+      String what =
+          switch (c.getStatusCode()) {
+            case 401, 403 -> "the key was refused";
+            case 404 -> "not found (is the database or container there?)";
+            default -> "the service answered " + c.getStatusCode() + "/" + c.getSubStatusCode();
+          };
+      return what + ": " + words;
+    }
+    return e.getMessage();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.cosmolab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cosmolab.cli.demo.PartitionDemo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -439,6 +440,45 @@ class MainTest {
         .contains("keyed by Hash [/tenantId] (hash V2)")
         .contains("would have got 429")
         .contains("[\"vip\"]");
+  }
+
+  @Test
+  void demo_keyAsAdviseWritesIt_isHierarchical_andAKeyNotOfPaths_isRefusedWithExit2() {
+    assertThat(PartitionDemo.parsePaths("/tenantId>/userId"))
+        .containsExactly("/tenantId", "/userId");
+    assertThat(PartitionDemo.parsePaths(" /a , /b,/c")).containsExactly("/a", "/b", "/c");
+    for (String bad : new String[] {"/tenantId+/region", "tenantId", "/a,,/b", "/a>/b>/c>/d"}) {
+      out.getBuffer().setLength(0);
+      err.getBuffer().setLength(0);
+      assertThat(run("demo", "--key", bad, "--docs", "10")).as(bad).isEqualTo(2);
+      assertThat(err.toString()).as(bad).contains("--key " + bad);
+    }
+  }
+
+  /** An SDK error as a command meets it: the service's words inside the SDK's message. */
+  private static final class SdkError extends com.azure.cosmos.CosmosException {
+    private static final long serialVersionUID = 1L;
+
+    SdkError(int status, String message) {
+      super(status, message);
+    }
+  }
+
+  @Test
+  void anSdkError_isOneLineOfStatusAndTheServicesWords_notItsDiagnostics() {
+    String missing =
+        Main.message(
+            new SdkError(
+                404,
+                "Message: {\"Errors\":[\"Resource Not Found. Learn more: https://aka.ms/x\"]}"
+                    + "\r\nActivityId: 1, Request URI: /dbs/shop"));
+    assertThat(missing)
+        .isEqualTo(
+            "not found (is the database or container there?): Resource Not Found. Learn more:"
+                + " https://aka.ms/x");
+    assertThat(Main.message(new SdkError(429, "Request rate is large")))
+        .isEqualTo("the service answered 429/0: Request rate is large");
+    assertThat(Main.message(new IllegalStateException("plain"))).isEqualTo("plain");
   }
 
   @Test

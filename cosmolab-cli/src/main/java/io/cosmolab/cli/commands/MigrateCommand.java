@@ -238,12 +238,11 @@ public final class MigrateCommand implements Runnable {
       }
       return String.format(
           Locale.ROOT,
-          "workload %s: give the target at least %,.0f RU/s %s (--target-throughput), %d"
-              + " physical partitions; %s",
+          "workload %s: give the target at least %,.0f RU/s %s (--target-throughput), %s;" + " %s",
           k.workload(),
           k.minimumRuPerSecond(),
           a.throughputKind(),
-          a.physicalPartitions(),
+          physicalPartitions(a.physicalPartitions()),
           demand);
     }
 
@@ -344,11 +343,10 @@ public final class MigrateCommand implements Runnable {
           } else {
             out.printf(
                 Locale.ROOT,
-                "  advisor            %s, score %d: %d physical partitions at %s %,.0f RU/s;"
-                    + " %s%n",
+                "  advisor            %s, score %d: %s at %s %,.0f RU/s; %s%n",
                 a.verdict(),
                 a.score(),
-                a.physicalPartitions(),
+                physicalPartitions(a.physicalPartitions()),
                 a.throughputKind(),
                 a.throughputRuPerSecond(),
                 a.reasons().isEmpty() ? "spreads evenly" : a.reasons().get(0));
@@ -735,5 +733,10 @@ public final class MigrateCommand implements Runnable {
         return c.safe() ? 0 : 3;
       }
     }
+  }
+
+  /** "1 physical partition", "4 physical partitions". */
+  static String physicalPartitions(int n) {
+    return n + (n == 1 ? " physical partition" : " physical partitions");
   }
 }

@@ -329,9 +329,30 @@ public final class PartitionDemo {
 
   /** Reads a key path list like "/tenantId,/userId". */
   public static List<String> parsePaths(String text) {
+    if (text.contains("+")) {
+      throw new IllegalArgumentException(
+          "--key "
+              + text
+              + ": a synthetic key (/a+/b) is for advise and migrate; demo keys its container by"
+              + " paths, one, or 2-3 for a hierarchical key: /tenantId,/userId or /tenantId>/userId");
+    }
     List<String> out = new ArrayList<>();
-    for (String p : text.split(",", -1)) {
-      out.add(p.trim());
+    // commas, or '>' as advise and migrate write a hierarchical key
+    for (String p : text.split("[,>]", -1)) {
+      String path = p.trim();
+      if (!path.startsWith("/") || path.length() == 1) {
+        throw new IllegalArgumentException(
+            "--key "
+                + text
+                + ": '"
+                + path
+                + "' is not a path; give paths such as /tenantId, separated by ',' or '>'");
+      }
+      out.add(path);
+    }
+    if (out.size() > 3) {
+      throw new IllegalArgumentException(
+          "--key " + text + ": a hierarchical key has at most 3 paths, this has " + out.size());
     }
     return out;
   }
