@@ -37,11 +37,13 @@ cosmolab_find_jdk() {
       export PATH="$JAVA_HOME/bin:$PATH"
       export COSMOLAB_JDK_VERSION=$v
       # JVM flags for cosmolab's own processes (the launcher and the tests' JVMs).
-      COSMOLAB_JVM_FLAGS=""
+      # Netty (in the SDK that rehearse, migrate and advise --from use) calls restricted methods;
+      # without this, JDK 22+ prints four warnings on every such command
+      COSMOLAB_JVM_FLAGS="--enable-native-access=ALL-UNNAMED"
       if [ "$v" -ge 24 ]; then
         # Maven's Guice and Netty use sun.misc.Unsafe; JDK 24+ warns about it on every run
         export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
-        COSMOLAB_JVM_FLAGS="--sun-misc-unsafe-memory-access=allow"
+        COSMOLAB_JVM_FLAGS="$COSMOLAB_JVM_FLAGS --sun-misc-unsafe-memory-access=allow"
       fi
       export COSMOLAB_JVM_FLAGS
       return 0
