@@ -58,6 +58,44 @@ class WorkLimitTest {
   }
 
   @Test
+  void aFunctionOverALongStringInEveryRowOfAJoin_stopsAtTheWorkLimit() {
+    // 216,000 rows, each reading 1.5 MB: minutes when a call counted one unit whatever it read
+    ObjectNode doc = NODES.objectNode().put("s", "a".repeat(1_500_000));
+    ArrayNode xs = doc.putArray("arr");
+    for (int i = 0; i < 60; i++) {
+      xs.add(i);
+    }
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr JOIN d IN c.arr"
+                + " WHERE CONTAINS(c.s, 'b')",
+            Map.of());
+    assertThatThrownBy(() -> q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW))
+        .isInstanceOfSatisfying(
+            QueryException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo("SC3031");
+              assertThat(e.getMessage()).contains("functions over long strings");
+            });
+  }
+
+  @Test
+  void oneFunctionOverTheLargestDocumentsString_staysUnderTheDefaultLimit() {
+    ObjectNode doc = NODES.objectNode().put("s", "a".repeat(2_000_000) + "b");
+    ArrayNode xs = doc.putArray("arr");
+    for (int i = 0; i < 100; i++) {
+      xs.add("x" + i);
+    }
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr"
+                + " WHERE CONTAINS(c.s, 'b') AND ARRAY_CONTAINS(c.arr, a)",
+            Map.of());
+    assertThat(q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW))
+        .containsExactly(NODES.numberNode(100));
+  }
+
+  @Test
   void ordinaryQuery_staysWellUnderTheDefaultLimit() {
     ObjectNode doc = NODES.objectNode().put("s", "abc");
     CompiledQuery q = CompiledQuery.compile("SELECT VALUE REGEXMATCH(c.s, 'b') FROM c", Map.of());

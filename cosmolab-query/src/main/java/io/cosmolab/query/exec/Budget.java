@@ -8,10 +8,12 @@ import java.util.Locale;
  * that must see all of its input (a sort, a grouping, DISTINCT).
  *
  * <p>Work is counted as it happens: one unit per row a FROM source or JOIN produces, per function
- * call, and per character a regular expression reads. A query's multiplying work (JOIN cross
- * products, regex backtracking, subqueries) all happens within one document, so the limit applies
- * per input document: a hostile product stops after {@code limit} units, while a scan of any size
- * stays linear in the data. Memory is counted by the stages that hold rows, each against {@link
+ * call, and per character a regular expression reads; a call also counts what its arguments make it
+ * read ({@link #reading}), so that CONTAINS over a megabyte string in a JOIN's every row stops at
+ * the limit instead of running for minutes. A query's multiplying work (JOIN cross products, regex
+ * backtracking, subqueries) all happens within one document, so the limit applies per input
+ * document: a hostile product stops after {@code limit} units, while a scan of any size stays
+ * linear in the data. Memory is counted by the stages that hold rows, each against {@link
  * Executor#MAX_ROWS_HELD} beyond one row per input document read (rows over the container's
  * documents are bounded by its data; rows from arrays multiply).
  */
@@ -35,9 +37,36 @@ final class Budget {
           String.format(
               Locale.ROOT,
               "the query exceeded its work limit of %d steps for one document (a very large JOIN"
-                  + " cross product or a pathological regular expression); narrow the query",
+                  + " cross product, a pathological regular expression, or functions over long"
+                  + " strings in many rows); narrow the query",
               limit));
     }
+  }
+
+  /** Characters of a string argument per unit of work: about what one unit of a row costs. */
+  static final int CHARACTERS_PER_UNIT = 64;
+
+  /** Elements of an array argument per unit of work. */
+  static final int ELEMENTS_PER_UNIT = 8;
+
+  /**
+   * The work a function call's arguments add to its one unit: the strings it may read in full
+   * ({@value #CHARACTERS_PER_UNIT} characters a unit) and the arrays it may walk ({@value
+   * #ELEMENTS_PER_UNIT} elements a unit); short arguments add nothing.
+   */
+  static long reading(java.util.List<com.fasterxml.jackson.databind.JsonNode> arguments) {
+    long units = 0;
+    for (com.fasterxml.jackson.databind.JsonNode a : arguments) {
+      if (a == null) {
+        continue;
+      }
+      if (a.isTextual()) {
+        units += a.textValue().length() / CHARACTERS_PER_UNIT;
+      } else if (a.isArray()) {
+        units += a.size() / ELEMENTS_PER_UNIT;
+      }
+    }
+    return units;
   }
 
   /** An input document starts: its work is counted from zero. */

@@ -327,6 +327,7 @@ final class ExpressionCompiler {
       for (Eval a : args) {
         values.add(a.eval(env, g));
       }
+      budget.spend(Budget.reading(values)); // a call over a long string works through all of it
       return invoke(impl, values);
     };
   }
