@@ -362,6 +362,13 @@ class AdvisorTest {
     Path notObject = dir.resolve("n.jsonl");
     Files.writeString(notObject, "{\"id\":\"1\"}\n42\n");
     assertThatThrownBy(() -> count(notObject)).hasMessageContaining("document 2 is number");
+    // a line cut short runs on into the next, where the parser finds the error: both are named
+    Path cut = dir.resolve("cut.jsonl");
+    Files.writeString(cut, "{\"id\":\"1\"}\n{\"id\":\"2\",\"a\":\n{\"id\":\"3\"}\n");
+    assertThatThrownBy(() -> count(cut))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cut.jsonl, line 4")
+        .hasMessageContaining("in document 2, which begins on line 2 and is not complete there");
   }
 
   private static int count(Path file) {

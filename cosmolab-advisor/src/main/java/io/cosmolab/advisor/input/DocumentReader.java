@@ -71,7 +71,13 @@ public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable
         next = null;
         return;
       }
-      JsonNode node = JsonTrees.readValue(parser);
+      int startLine = parser.currentTokenLocation().getLineNr();
+      JsonNode node;
+      try {
+        node = JsonTrees.readValue(parser);
+      } catch (JsonProcessingException e) {
+        throw invalid(file, e, startLine, documents + 1);
+      }
       if (node == null || !node.isObject()) {
         throw new IllegalArgumentException(
             String.format(
@@ -94,12 +100,31 @@ public final class DocumentReader implements Iterator<ObjectNode>, AutoCloseable
   }
 
   private static IllegalArgumentException invalid(Path file, JsonProcessingException e) {
+    return invalid(file, e, 0, 0);
+  }
+
+  /**
+   * The parse error where the parser found it and, when that is past the line the document began on
+   * (an unterminated document runs on into the next line), the document and its first line.
+   */
+  private static IllegalArgumentException invalid(
+      Path file, JsonProcessingException e, int startLine, long document) {
+    int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+    String begun =
+        startLine > 0 && line > startLine
+            ? String.format(
+                java.util.Locale.ROOT,
+                " (in document %d, which begins on line %d and is not complete there)",
+                document,
+                startLine)
+            : "";
     return new IllegalArgumentException(
         String.format(
-            "%s, line %d, column %d: not valid JSON: %s",
+            "%s, line %d, column %d: not valid JSON%s: %s",
             file,
-            e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+            line,
             e.getLocation() == null ? 0 : e.getLocation().getColumnNr(),
+            begun,
             e.getOriginalMessage()),
         e);
   }
