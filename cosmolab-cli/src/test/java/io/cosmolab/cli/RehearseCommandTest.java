@@ -166,9 +166,14 @@ class RehearseCommandTest {
               "--max-rate",
               "100",
               "--json",
-              json.toString(),
-              "--no-progress");
-      assertThat(r.err()).isEmpty();
+              json.toString());
+      // no terminal and no --progress/--no-progress: one line says how long the run takes
+      assertThat(r.err().strip())
+          .isEqualTo(
+              "cosmolab: rehearsing tiny-live live against "
+                  + lab.endpoint()
+                  + ": 0:00:04 of real time after loading its documents (--progress shows a"
+                  + " progress bar)");
       assertThat(r.code()).isZero();
       assertThat(r.out())
           .contains("rehearsal tiny-live: 0:00:04 live against " + lab.endpoint())

@@ -215,6 +215,18 @@ public final class RehearseCommand implements Callable<Integer> {
     long total = s.duration().toSeconds();
     LongConsumer bar = second -> {};
     long started = System.nanoTime();
+    if (endpoint != null && progress == null && !showProgress()) {
+      // live runs take the scenario's real minutes: say so once where no bar shows it (and
+      // --no-progress did not ask for quiet)
+      err.printf(
+          Locale.ROOT,
+          "cosmolab: rehearsing %s live against %s: %s of real time after loading its documents"
+              + " (--progress shows a progress bar)%n",
+          s.name(),
+          endpoint,
+          clock(total));
+      err.flush();
+    }
     if (showProgress()) {
       bar =
           second -> {
