@@ -1,9 +1,58 @@
 package io.cosmolab.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
 /** Hostile requests over the Netty transport. */
 class NettyHostileRequestsTest extends HostileRequestsContract {
   @Override
   GatewayServer.Transport transport() {
     return GatewayServer.Transport.NETTY;
+  }
+
+  /** A request's head: its lines, each ended by CRLF, then the empty line. */
+  private static String head(String... lines) {
+    return String.join("\r\n", lines) + "\r\n\r\n";
+  }
+
+  @Test
+  void expect100Continue_forABodyTooLarge_is413AtOnce_withoutA100() throws Exception {
+    String answer =
+        raw(
+            head(
+                "POST /dbs HTTP/1.1",
+                "Host: localhost",
+                "Content-Type: application/json",
+                "Content-Length: 50000000",
+                "Expect: 100-continue"));
+    assertThat(answer).startsWith("HTTP/1.1 413").doesNotContain("100 Continue");
+    assertThat(answer)
+        .contains("\"code\":\"RequestEntityTooLarge\"")
+        .contains("Request size is too large");
+  }
+
+  @Test
+  void expect100Continue_forABodyThatFits_gets100ThenTheAnswer() throws Exception {
+    String answer =
+        raw(
+            head(
+                    "GET / HTTP/1.1",
+                    "Host: localhost",
+                    "Content-Length: 2",
+                    "Expect: 100-continue",
+                    "Connection: close")
+                + "{}");
+    assertThat(answer).startsWith("HTTP/1.1 100 Continue");
+    assertThat(answer.substring(answer.indexOf("\r\n\r\n") + 4)).startsWith("HTTP/1.1 ");
+  }
+
+  @Test
+  void anExpectationOtherThan100Continue_is417WithAJsonBody() throws Exception {
+    String answer = raw(head("GET / HTTP/1.1", "Host: localhost", "Expect: bogus"));
+    assertThat(answer).startsWith("HTTP/1.1 417");
+    assertThat(answer)
+        .contains("\"code\":\"ExpectationFailed\"")
+        .contains("the Expect header 'bogus' is not supported");
   }
 }

@@ -70,6 +70,8 @@ public enum CosmosError {
   PRECONDITION_FAILED(412, 0, "PreconditionFailed"),
   /** A document or request over the size limit. */
   REQUEST_ENTITY_TOO_LARGE(413, 0, "RequestEntityTooLarge"),
+  /** An HTTP {@code Expect} header other than {@code 100-continue}. */
+  EXPECTATION_FAILED(417, 0, "ExpectationFailed"),
   /** A batch operation that was not run because another operation in the batch failed. */
   FAILED_DEPENDENCY(424, 0, "FailedDependency"),
   /** The physical partition's RU/s budget is exhausted. */

@@ -13,7 +13,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import java.util.concurrent.Executor;
@@ -97,10 +96,62 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     ConnectionTimeouts timeouts = new ConnectionTimeouts(limits);
     p.addLast("timeouts-bytes", timeouts.bytes);
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024));
-    p.addLast("continue", new HttpServerExpectContinueHandler());
+    p.addLast("continue", new ExpectContinue(maxBodyBytes));
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
     p.addLast("timeouts-messages", timeouts.messages);
     p.addLast("gateway", new GatewayHttpHandler(protocol, tlsOn, workers, onLoop));
+  }
+
+  /**
+   * {@code Expect: 100-continue} answered 100 only for a body that will fit: a larger one gets the
+   * service's JSON 413 at once (the client then need not send it), and an expectation other than
+   * 100-continue a JSON 417; both close the connection. Netty's own handler sent 100 whatever the
+   * declared length, and its 417 had no body.
+   */
+  private static final class ExpectContinue extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private final int max;
+
+    ExpectContinue(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (msg instanceof io.netty.handler.codec.http.HttpRequest request) {
+        String activityId = Exchanges.activityIdOf(request.headers().get(Headers.ACTIVITY_ID));
+        String expect = request.headers().get("expect");
+        if (expect != null
+            && !expect.strip().equalsIgnoreCase("100-continue")
+            && request.protocolVersion().compareTo(io.netty.handler.codec.http.HttpVersion.HTTP_1_1)
+                >= 0) {
+          io.netty.util.ReferenceCountUtil.release(msg);
+          GatewayHttpHandler.write(
+              ctx,
+              io.cosmolab.gateway.wire.ErrorResponses.of(
+                  io.cosmolab.engine.error.CosmosError.EXPECTATION_FAILED,
+                  "the Expect header '" + expect + "' is not supported; only 100-continue is",
+                  activityId),
+              activityId,
+              false);
+          return;
+        }
+        if (io.netty.handler.codec.http.HttpUtil.is100ContinueExpected(request)) {
+          if (io.netty.handler.codec.http.HttpUtil.getContentLength(request, -1L) > max) {
+            io.netty.util.ReferenceCountUtil.release(msg);
+            GatewayHttpHandler.write(ctx, Exchanges.tooLarge(max, activityId), activityId, false);
+            return;
+          }
+          var unused =
+              ctx.writeAndFlush(
+                      new io.netty.handler.codec.http.DefaultFullHttpResponse(
+                          io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                          io.netty.handler.codec.http.HttpResponseStatus.CONTINUE))
+                  .addListener(io.netty.channel.ChannelFutureListener.CLOSE_ON_FAILURE);
+          request.headers().remove("expect");
+        }
+      }
+      ctx.fireChannelRead(msg);
+    }
   }
 
   /** The aggregator, answering an oversized body with the service's JSON 413 and closing. */
