@@ -33,7 +33,9 @@ import picocli.CommandLine.Option;
     description = {
       "Shows a running cosmolab server's physical partitions in the terminal: bars of normalized"
           + " RU, 429s (real and would-be), storage, the top keys, and the active alerts,"
-          + " refreshed every second (Ctrl-C stops). Reads the server's /_explorer/api/."
+          + " refreshed every second (Ctrl-C stops). Reads the server's /_explorer/api/, which"
+          + " a server serves to clients on its own machine only (elsewhere, an SSH tunnel to"
+          + " its port)."
     })
 public final class TopCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
