@@ -444,6 +444,35 @@ abstract class HostileRequestsContract {
   }
 
   @Test
+  void aBodyNotValidUtf8_is400_andNothingIsStored() {
+    // {"id":"ov","pk":"<C1 A1>"}: an overlong 'a', which a lenient decoder stores as "a"
+    byte[] body = "{\"id\":\"ov\",\"pk\":\"??\"}".getBytes(StandardCharsets.US_ASCII);
+    body[17] = (byte) 0xC1;
+    body[18] = (byte) 0xA1;
+    SignedClient.Response r =
+        client.sendBytes(
+            "POST",
+            "/dbs/a/colls/c/docs",
+            "docs",
+            "dbs/a/colls/c",
+            body,
+            Map.of("x-ms-documentdb-partitionkey", "[\"a\"]", "content-type", "application/json"));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body().get("message").asText()).contains("not valid UTF-8 at byte offset 17");
+    assertThat(
+            client
+                .send(
+                    "GET",
+                    "/dbs/a/colls/c/docs/ov",
+                    "docs",
+                    "dbs/a/colls/c/docs/ov",
+                    null,
+                    Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"))
+                .status())
+        .isEqualTo(404);
+  }
+
+  @Test
   void aBatchOverTwoMegabytesIs413() {
     StringBuilder ops = new StringBuilder("[");
     for (int i = 0; i < 40; i++) {

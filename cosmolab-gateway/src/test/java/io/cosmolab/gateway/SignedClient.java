@@ -50,17 +50,46 @@ final class SignedClient {
       String body,
       Map<String, String> headers,
       ZonedDateTime at) {
+    return send(
+        method,
+        path,
+        type,
+        link,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body),
+        headers,
+        at);
+  }
+
+  /** A signed request whose body is these bytes, as sent (not necessarily valid UTF-8). */
+  Response sendBytes(
+      String method, String path, String type, String link, byte[] body, Map<String, String> h) {
+    return send(
+        method,
+        path,
+        type,
+        link,
+        HttpRequest.BodyPublishers.ofByteArray(body),
+        h,
+        ZonedDateTime.now(java.time.ZoneOffset.UTC));
+  }
+
+  private Response send(
+      String method,
+      String path,
+      String type,
+      String link,
+      HttpRequest.BodyPublisher body,
+      Map<String, String> headers,
+      ZonedDateTime at) {
     String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(at);
     HttpRequest.Builder b =
         HttpRequest.newBuilder(endpoint.resolve(path))
             .header("x-ms-date", date)
             .header("x-ms-version", "2020-07-15")
             .header("authorization", signer.sign(method, type, link, date))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
+            .method(method, body);
     headers.forEach(b::setHeader); // a header given replaces a default (x-ms-version)
     return send(b.build());
   }

@@ -68,6 +68,17 @@ public final class JsonTrees {
       throw new com.fasterxml.jackson.core.JsonParseException(
           null, "the text starts with a UTF-8 byte order mark; send JSON without one");
     }
+    int invalid = Utf8.firstInvalid(json);
+    if (invalid >= 0) {
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          null,
+          String.format(
+              java.util.Locale.ROOT,
+              "the text is not valid UTF-8 at byte offset %d (0x%02X): a stray or truncated"
+                  + " sequence, an overlong form, a surrogate or a code point past U+10FFFF",
+              invalid,
+              json[invalid] & 0xFF));
+    }
     try (JsonParser p = FACTORY.createParser(json)) {
       return readOnly(p);
     } catch (JsonProcessingException e) {
