@@ -355,16 +355,21 @@ public final class CandidateStats {
     return (pairs + 1) / (double) (changes + 1);
   }
 
+  /**
+   * Distinct key values, estimated by the sketch; never more than the documents that have a value
+   * (over a sample of all-distinct values the sketch's estimate can overshoot the count: 20,062 for
+   * 20,000 documents).
+   */
   public double distinctEstimate() {
-    return distinct.getEstimate();
+    return Math.min(distinct.getEstimate(), (double) (documents - missing));
   }
 
   public double distinctLowerBound() {
-    return distinct.getLowerBound(2);
+    return Math.min(distinct.getLowerBound(2), (double) (documents - missing));
   }
 
   public double distinctUpperBound() {
-    return distinct.getUpperBound(2);
+    return Math.min(distinct.getUpperBound(2), (double) (documents - missing));
   }
 
   /**
