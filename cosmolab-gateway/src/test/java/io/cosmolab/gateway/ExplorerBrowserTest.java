@@ -143,6 +143,18 @@ class ExplorerBrowserTest {
               .isPositive();
           assertThat(parts.asText().split(", ", -1)).hasSize(c.routing().ranges().size());
           browser.screenshot(OUT.resolve("explorer-query.png"));
+          // a query that does not parse: the page shows the error's own words, not the wrapper
+          // the SDKs read ('Message: {"Errors":[...]}\r\nActivityId: ...')
+          browser.script(
+              "document.getElementById('query-text').value = arguments[0];", "SELEC * FROM c");
+          browser.click("#query-run");
+          JsonNode error =
+              browser.await(
+                  "const e = document.querySelector('#query-result p.error');"
+                      + " return e && e.textContent",
+                  Duration.ofSeconds(30));
+          assertThat(error.asText()).contains("SC1001").doesNotContain("Message: {");
+          browser.screenshot(OUT.resolve("explorer-query-error.png"));
           browser.script("document.getElementById('partitions-card').scrollIntoView();");
           browser.screenshot(OUT.resolve("explorer-partitions.png"));
         }

@@ -33,8 +33,21 @@ async function api(path, body) {
   };
   const r = await fetch(API + path, init);
   const j = await r.json();
-  if (!r.ok) throw new Error(j.message || r.statusText);
+  if (!r.ok) throw new Error(serviceWords(j.message) || r.statusText);
   return j;
+}
+
+// An error's own words: the service's wrapper ('Message: {"Errors":[...]}\r\nActivityId: ...')
+// is for SDKs; the page shows the errors inside it.
+function serviceWords(message) {
+  const m = /^Message: (\{.*\})\r?\nActivityId/s.exec(message || "");
+  if (!m) return message;
+  try {
+    const errors = JSON.parse(m[1]).Errors;
+    return Array.isArray(errors) && errors.length ? errors.join("; ") : message;
+  } catch (e) {
+    return message;
+  }
 }
 
 function containerPath(db, coll) {
