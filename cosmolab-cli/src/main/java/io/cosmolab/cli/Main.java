@@ -52,20 +52,16 @@ public final class Main implements Runnable {
     return cli.execute(args);
   }
 
-  private static final java.util.regex.Pattern SERVICE_ERRORS =
-      java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
-
   /**
    * What went wrong, in a line: an SDK error (from migrate, rehearse or advise talking to a server)
    * as its status and the service's own words, not the SDK's kilobytes of diagnostics JSON.
    */
   static String message(Throwable e) {
     if (e instanceof com.azure.cosmos.CosmosException c) {
-      java.util.regex.Matcher m = SERVICE_ERRORS.matcher(String.valueOf(c.getShortMessage()));
-      String words =
-          m.find()
-              ? m.group(1)
-              : String.valueOf(c.getShortMessage()).lines().findFirst().orElse("");
+      String words = io.cosmolab.advisor.input.SdkClients.serviceWords(c);
+      if (words == null) {
+        words = String.valueOf(c.getShortMessage()).lines().findFirst().orElse("");
+      }
       String what =
           switch (c.getStatusCode()) {
             case 401, 403 -> "the key was refused";

@@ -188,13 +188,10 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
         "cannot " + what + " " + name + ": " + reason + serviceMessage(e), e);
   }
 
-  private static final java.util.regex.Pattern ERRORS =
-      java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
-
   /** The service's own words, without the SDK's diagnostics. */
   private static String serviceMessage(CosmosException e) {
-    java.util.regex.Matcher m = ERRORS.matcher(String.valueOf(e.getMessage()));
-    return m.find() ? " (" + m.group(1) + ")" : "";
+    String words = SdkClients.serviceWords(e);
+    return words == null ? "" : " (" + words + ")";
   }
 
   @Override

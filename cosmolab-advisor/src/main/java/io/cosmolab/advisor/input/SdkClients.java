@@ -91,4 +91,16 @@ public final class SdkClients {
           e);
     }
   }
+
+  private static final java.util.regex.Pattern ERRORS =
+      java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
+
+  /**
+   * The service's own words in an SDK error (the first of its {@code Errors}), without the SDK's
+   * diagnostics JSON around them; null when the message carries none.
+   */
+  public static String serviceWords(com.azure.cosmos.CosmosException e) {
+    java.util.regex.Matcher m = ERRORS.matcher(String.valueOf(e.getMessage()));
+    return m.find() ? m.group(1) : null;
+  }
 }
