@@ -96,6 +96,22 @@ class WorkLimitTest {
   }
 
   @Test
+  void aJoinOverALargeArray_checkingEachElementAgainstIt_staysUnderTheDefaultLimit() {
+    // 10,000 rows, each call walking up to 10,000 elements: real work, and a legitimate query
+    ObjectNode doc = NODES.objectNode();
+    ArrayNode xs = doc.putArray("arr");
+    for (int i = 0; i < 10_000; i++) {
+      xs.add(i);
+    }
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE COUNT(1) FROM c JOIN t IN c.arr WHERE ARRAY_CONTAINS(c.arr, t)",
+            Map.of());
+    assertThat(q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW))
+        .containsExactly(NODES.numberNode(10_000));
+  }
+
+  @Test
   void ordinaryQuery_staysWellUnderTheDefaultLimit() {
     ObjectNode doc = NODES.objectNode().put("s", "abc");
     CompiledQuery q = CompiledQuery.compile("SELECT VALUE REGEXMATCH(c.s, 'b') FROM c", Map.of());

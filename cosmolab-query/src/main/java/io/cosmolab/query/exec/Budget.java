@@ -47,7 +47,7 @@ final class Budget {
   static final int CHARACTERS_PER_UNIT = 64;
 
   /** Elements of an array argument per unit of work. */
-  static final int ELEMENTS_PER_UNIT = 8;
+  static final int ELEMENTS_PER_UNIT = 64;
 
   /**
    * The work a function call's arguments add to its one unit: the strings it may read in full
