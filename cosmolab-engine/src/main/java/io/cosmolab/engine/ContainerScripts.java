@@ -237,9 +237,11 @@ final class ContainerScripts {
         new java.util.HashMap<>();
     private long calls;
     private io.cosmolab.engine.script.ScriptRuntime.FunctionScope scope;
+    private boolean closed;
 
     @Override
     public void close() {
+      closed = true;
       if (scope != null) {
         scope.close();
         scope = null;
@@ -273,6 +275,9 @@ final class ContainerScripts {
             io.cosmolab.engine.script.ScriptSource.of(
                 io.cosmolab.engine.script.ScriptKind.USER_DEFINED_FUNCTION, udf);
         sources.put(name, source);
+      }
+      if (closed) { // its page is done: a context opened now would be closed by nobody
+        throw new IllegalStateException("udf." + name + " called after its query page ended");
       }
       calls++;
       if (scope == null) {

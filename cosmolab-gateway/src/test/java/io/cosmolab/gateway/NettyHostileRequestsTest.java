@@ -48,6 +48,18 @@ class NettyHostileRequestsTest extends HostileRequestsContract {
   }
 
   @Test
+  void expect100Continue_withALengthThatIsNotANumber_getsTheCodecs400() throws Exception {
+    String answer =
+        raw(
+            head(
+                "POST /dbs HTTP/1.1",
+                "Host: localhost",
+                "Content-Length: abc",
+                "Expect: 100-continue"));
+    assertThat(answer).startsWith("HTTP/1.1 400").doesNotContain("100 Continue");
+  }
+
+  @Test
   void anExpectationOtherThan100Continue_is417WithAJsonBody() throws Exception {
     String answer = raw(head("GET / HTTP/1.1", "Host: localhost", "Expect: bogus"));
     assertThat(answer).startsWith("HTTP/1.1 417");

@@ -370,6 +370,28 @@ class ResourceTokenContractTest {
     // a stored procedure's run is a write whatever its headers say
     assertThat(withToken(token, "POST", "/dbs/db/colls/c/sprocs/sp", "[]", h).status())
         .isEqualTo(403);
+    // nor can a query-plan header make a script's creation a read
+    h.remove("x-ms-documentdb-isquery");
+    h.remove("content-type");
+    h.put("x-ms-cosmos-is-query-plan-request", "True");
+    for (String feed : new String[] {"sprocs", "triggers", "udfs"}) {
+      SignedClient.Response create =
+          withToken(
+              token,
+              "POST",
+              "/dbs/db/colls/c/" + feed,
+              "{\"id\":\"planted\",\"body\":\"function () {}\",\"triggerType\":\"Pre\","
+                  + "\"triggerOperation\":\"All\"}",
+              h);
+      assertThat(create.status()).as("%s %s", feed, create.body()).isEqualTo(400);
+    }
+    assertThat(
+            master
+                .send(
+                    "GET", "/dbs/db/colls/c/triggers", "triggers", "dbs/db/colls/c", null, Map.of())
+                .body()
+                .get("Triggers"))
+        .isEmpty();
     assertThat(
             master
                 .send(

@@ -117,7 +117,11 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      if (msg instanceof io.netty.handler.codec.http.HttpRequest request) {
+      if (msg instanceof io.netty.handler.codec.http.HttpRequest request
+          && request.decoderResult().isFailure()) {
+        // no invitation to send the body of a request that did not decode: it gets its 400
+        request.headers().remove("expect");
+      } else if (msg instanceof io.netty.handler.codec.http.HttpRequest request) {
         String activityId = Exchanges.activityIdOf(request.headers().get(Headers.ACTIVITY_ID));
         String expect = request.headers().get("expect");
         if (expect != null
@@ -136,7 +140,13 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
           return;
         }
         if (io.netty.handler.codec.http.HttpUtil.is100ContinueExpected(request)) {
-          if (io.netty.handler.codec.http.HttpUtil.getContentLength(request, -1L) > max) {
+          long declared = declaredLength(request);
+          if (declared == NOT_A_NUMBER) { // no invitation to send it: the handler answers 400
+            request.headers().remove("expect");
+            ctx.fireChannelRead(msg);
+            return;
+          }
+          if (declared > max) {
             io.netty.util.ReferenceCountUtil.release(msg);
             GatewayHttpHandler.write(ctx, Exchanges.tooLarge(max, activityId), activityId, false);
             return;
@@ -151,6 +161,20 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
         }
       }
       ctx.fireChannelRead(msg);
+    }
+  }
+
+  private static final long NOT_A_NUMBER = -2;
+
+  /**
+   * The Content-Length a request declares: -1 when it has none, {@link #NOT_A_NUMBER} when it is
+   * not one.
+   */
+  private static long declaredLength(io.netty.handler.codec.http.HttpRequest request) {
+    try {
+      return io.netty.handler.codec.http.HttpUtil.getContentLength(request, -1L);
+    } catch (NumberFormatException e) {
+      return NOT_A_NUMBER;
     }
   }
 

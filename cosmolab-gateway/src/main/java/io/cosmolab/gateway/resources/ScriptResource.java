@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.ScriptResponse;
+import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.script.ScriptKind;
 import io.cosmolab.engine.script.Scripts;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -38,13 +40,21 @@ final class ScriptResource {
         return Responses.feed(c.rid(), FEED_KEYS.get(kind), scripts.list(kind), Map.of());
       }
       case "POST" -> {
-        if (Protocol.isQuery(request)) {
-          List<JsonNode> rows =
-              MetadataQuery.run(
-                  Requests.queryText(request), scripts.list(kind), engine.clock().instant());
-          return Responses.feed(c.rid(), FEED_KEYS.get(kind), rows, Map.of());
-        }
-        return Responses.resource(201, scripts.create(kind, Requests.object(request)), Map.of());
+        // decided as the resource-token check decides it (FeedPost), so the two cannot disagree
+        return switch (FeedPost.of(request)) {
+          case QUERY -> {
+            List<JsonNode> rows =
+                MetadataQuery.run(
+                    Requests.queryText(request), scripts.list(kind), engine.clock().instant());
+            yield Responses.feed(c.rid(), FEED_KEYS.get(kind), rows, Map.of());
+          }
+          case WRITE ->
+              Responses.resource(201, scripts.create(kind, Requests.object(request)), Map.of());
+          case BATCH, QUERY_PLAN ->
+              throw CosmosError.BAD_REQUEST.exception(
+                  "%s %s: a batch or a query plan is for documents, not for %s",
+                  request.method(), request.path(), FEED_KEYS.get(kind));
+        };
       }
       default -> {
         throw Protocol.methodNotAllowed(request);
