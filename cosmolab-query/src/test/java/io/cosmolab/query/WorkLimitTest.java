@@ -112,6 +112,50 @@ class WorkLimitTest {
   }
 
   @Test
+  void functionsThatReadAPrefixOrNothingOfALongString_costNoMoreForItsLength() {
+    // a 1 MB body beside 700 tags: each JOIN row tests the body without reading it all
+    ObjectNode doc = NODES.objectNode().put("body", "abc" + "x".repeat(1_000_000));
+    ArrayNode tags = doc.putArray("tags");
+    for (int i = 0; i < 700; i++) {
+      tags.add("t" + i);
+    }
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE t FROM c JOIN t IN c.tags WHERE IS_DEFINED(c.body)"
+                + " AND STARTSWITH(c.body, 'abc') AND LEFT(c.body, 3) = 'abc' AND t = 't5'",
+            Map.of());
+    assertThat(q.execute(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW))
+        .containsExactly(NODES.textNode("t5"));
+  }
+
+  static List<String> copyingAQueryBuiltToRepeat() {
+    return List.of(
+        // a function whose result is the whole document, in each of 3,600 rows
+        "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr WHERE TOSTRING(c) = 'x'",
+        // the || operator copies both sides
+        "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr WHERE c.s || 'x' = 'x'",
+        // a UDF gets its arguments as text
+        "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr WHERE udf.f(c.s) = 1");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("copyingAQueryBuiltToRepeat")
+  void copyingALongStringInEveryRowOfAJoin_stopsAtTheWorkLimit(String text) {
+    ObjectNode doc = NODES.objectNode().put("s", "a".repeat(900_000));
+    ArrayNode xs = doc.putArray("arr");
+    for (int i = 0; i < 60; i++) {
+      xs.add(i);
+    }
+    io.cosmolab.query.exec.UserFunctions udfs = (name, args) -> NODES.numberNode(0);
+    CompiledQuery q = CompiledQuery.compile(text, Map.of());
+    assertThatThrownBy(
+            () ->
+                q.open(List.of(new Executor.Input(doc, 0)), GoldenScriptsTest.NOW, -1, udfs).next())
+        .isInstanceOfSatisfying(
+            QueryException.class, e -> assertThat(e.code()).isEqualTo("SC3031"));
+  }
+
+  @Test
   void ordinaryQuery_staysWellUnderTheDefaultLimit() {
     ObjectNode doc = NODES.objectNode().put("s", "abc");
     CompiledQuery q = CompiledQuery.compile("SELECT VALUE REGEXMATCH(c.s, 'b') FROM c", Map.of());

@@ -8,14 +8,15 @@ import java.util.Locale;
  * that must see all of its input (a sort, a grouping, DISTINCT).
  *
  * <p>Work is counted as it happens: one unit per row a FROM source or JOIN produces, per function
- * call, and per character a regular expression reads; a call also counts what its arguments make it
- * read ({@link #reading}), so that CONTAINS over a megabyte string in a JOIN's every row stops at
- * the limit instead of running for minutes. A query's multiplying work (JOIN cross products, regex
- * backtracking, subqueries) all happens within one document, so the limit applies per input
- * document: a hostile product stops after {@code limit} units, while a scan of any size stays
- * linear in the data. Memory is counted by the stages that hold rows, each against {@link
- * Executor#MAX_ROWS_HELD} beyond one row per input document read (rows over the container's
- * documents are bounded by its data; rows from arrays multiply).
+ * call, and per character a regular expression reads; a call also counts the strings and arrays it
+ * scans whole ({@link #SCANNING}, {@link #reading}) and those it makes ({@link #producing}, as the
+ * {@code ||} operator and UDF calls do), so that CONTAINS over a megabyte string, or ToString of a
+ * large document, in each row of a JOIN stops at the limit instead of running for minutes. A
+ * query's multiplying work (JOIN cross products, regex backtracking, subqueries) all happens within
+ * one document, so the limit applies per input document: a hostile product stops after {@code
+ * limit} units, while a scan of any size stays linear in the data. Memory is counted by the stages
+ * that hold rows, each against {@link Executor#MAX_ROWS_HELD} beyond one row per input document
+ * read (rows over the container's documents are bounded by its data; rows from arrays multiply).
  */
 final class Budget {
   private final long limit;
@@ -50,23 +51,65 @@ final class Budget {
   static final int ELEMENTS_PER_UNIT = 64;
 
   /**
-   * The work a function call's arguments add to its one unit: the strings it may read in full
-   * ({@value #CHARACTERS_PER_UNIT} characters a unit) and the arrays it may walk ({@value
-   * #ELEMENTS_PER_UNIT} elements a unit); short arguments add nothing.
+   * The system functions whose work grows with a whole argument while their result stays small:
+   * they search, compare or parse all of a string or array. The others read a constant part or a
+   * prefix (IS_DEFINED, STARTSWITH, LEFT), or make a result as large as what they read, which
+   * {@link #producing} counts.
+   */
+  static final java.util.Set<String> SCANNING =
+      java.util.Set.of(
+          "CONTAINS",
+          "CONTAINS_ANY",
+          "CONTAINS_ANY_CI",
+          "CONTAINS_ANY_CS",
+          "CONTAINS_ALL",
+          "CONTAINS_ALL_CI",
+          "CONTAINS_ALL_CS",
+          "INDEX_OF",
+          "LASTINDEXOF",
+          "STRINGEQUALS",
+          "STRINGTOARRAY",
+          "STRINGTOOBJECT",
+          "STRINGTOBOOLEAN",
+          "STRINGTONULL",
+          "STRINGTONUMBER",
+          "ARRAY_CONTAINS",
+          "ARRAY_CONTAINS_ANY",
+          "ARRAY_CONTAINS_ALL",
+          "ARRAY_SUM",
+          "ARRAY_AVG",
+          "ARRAY_MEDIAN",
+          "ARRAY_MAX",
+          "ARRAY_MIN",
+          "SETINTERSECT",
+          "SETDIFFERENCE",
+          "SETEQUAL");
+
+  /**
+   * The work of reading a call's arguments whole: {@value #CHARACTERS_PER_UNIT} characters of a
+   * string or {@value #ELEMENTS_PER_UNIT} elements of an array a unit; short arguments add nothing.
    */
   static long reading(java.util.List<com.fasterxml.jackson.databind.JsonNode> arguments) {
     long units = 0;
     for (com.fasterxml.jackson.databind.JsonNode a : arguments) {
-      if (a == null) {
-        continue;
-      }
-      if (a.isTextual()) {
-        units += a.textValue().length() / CHARACTERS_PER_UNIT;
-      } else if (a.isArray()) {
-        units += a.size() / ELEMENTS_PER_UNIT;
-      }
+      units += size(a);
     }
     return units;
+  }
+
+  /** The work of making {@code result} (a string or array as large as what was read for it). */
+  static long producing(com.fasterxml.jackson.databind.JsonNode result) {
+    return size(result);
+  }
+
+  private static long size(com.fasterxml.jackson.databind.JsonNode v) {
+    if (v == null) {
+      return 0;
+    }
+    if (v.isTextual()) {
+      return v.textValue().length() / CHARACTERS_PER_UNIT;
+    }
+    return v.isArray() ? v.size() / ELEMENTS_PER_UNIT : 0;
   }
 
   /** An input document starts: its work is counted from zero. */

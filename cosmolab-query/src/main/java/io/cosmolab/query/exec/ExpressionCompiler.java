@@ -135,7 +135,10 @@ final class ExpressionCompiler {
         for (Eval a : args) {
           values.add(a.eval(env, g));
         }
-        return udfs.call(name, values);
+        budget.spend(Budget.reading(values)); // each call hands its arguments over as JSON text
+        JsonNode result = udfs.call(name, values);
+        budget.spend(Budget.producing(result));
+        return result;
       };
     }
     if (e instanceof Expr.ArrayLiteral a) {
@@ -321,14 +324,19 @@ final class ExpressionCompiler {
             ? FullText.impl(c.name(), search.languageOf(SearchPolicy.pathOf(c.arguments().get(0))))
             : SystemFunctions.lookup(c.name()).impl();
     List<Eval> args = all(c.arguments());
+    boolean scans = Budget.SCANNING.contains(c.name()) || FullText.FUNCTIONS.contains(c.name());
     return (env, g) -> {
       budget.spend(1);
       List<JsonNode> values = new ArrayList<>(args.size());
       for (Eval a : args) {
         values.add(a.eval(env, g));
       }
-      budget.spend(Budget.reading(values)); // a call over a long string works through all of it
-      return invoke(impl, values);
+      if (scans) {
+        budget.spend(Budget.reading(values)); // searches all of a long string or array
+      }
+      JsonNode result = invoke(impl, values);
+      budget.spend(Budget.producing(result));
+      return result;
     };
   }
 
@@ -430,9 +438,12 @@ final class ExpressionCompiler {
         return (env, g) -> {
           JsonNode l = left.eval(env, g);
           JsonNode r = right.eval(env, g);
-          return l != null && l.isTextual() && r != null && r.isTextual()
-              ? Values.text(l.textValue() + r.textValue())
-              : null;
+          if (l == null || !l.isTextual() || r == null || !r.isTextual()) {
+            return null;
+          }
+          JsonNode joined = Values.text(l.textValue() + r.textValue());
+          budget.spend(Budget.producing(joined)); // a copy of both sides
+          return joined;
         };
       }
       default -> {
