@@ -23,11 +23,19 @@ import java.util.NoSuchElementException;
  * the documents from it in order. The container's document count and its throughput are read too,
  * so the sample's weights scale to the whole container.
  *
+ * <p>Throttling: sampling reads a lot at once, and a container with little throughput (or one
+ * already busy) answers 429 with a retry-after, for longer than the SDK's own retries wait (30 s by
+ * default). The sampler waits each retry-after out and goes on from the page it had reached, for up
+ * to {@link #PATIENCE} in all; only then does it give up, saying so.
+ *
  * <p>Assumption [I]: the newest documents represent the current mix of keys; storage shares of
  * older data are scaled from them.
  */
 public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseable {
   private static final int PAGE = 1000;
+
+  /** How long, in all, the sampler waits out 429s before it gives up. */
+  public static final java.time.Duration PATIENCE = java.time.Duration.ofMinutes(10);
 
   private final CosmosClient client;
   private final boolean ownsClient;
@@ -36,8 +44,19 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   private final int size;
   private Iterator<FeedResponse<ObjectNode>> pages;
   private Iterator<ObjectNode> page;
+  private SqlQuerySpec documents; // the query pages come from, and where the last page ended
+  private String continuation;
   private int taken;
   private boolean arrivalOrder = true;
+  private java.time.Duration patience = PATIENCE;
+  private Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+  private java.time.Duration waited = java.time.Duration.ZERO;
+
+  /** Waits (the sampler's only blocking besides the SDK's): injected by tests. */
+  @FunctionalInterface
+  interface Sleeper {
+    void sleep(java.time.Duration d) throws InterruptedException;
+  }
 
   private ContainerSampler(
       CosmosClient client, boolean ownsClient, String database, String container, int size) {
@@ -68,15 +87,68 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
     return new ContainerSampler(client, true, database, container, size);
   }
 
+  /** Waits out 429s for up to {@code total} in all (tests shorten it). */
+  ContainerSampler patience(java.time.Duration total, Sleeper sleeper) {
+    this.patience = total;
+    this.sleeper = sleeper;
+    return this;
+  }
+
+  /** What a throttled call is retried as. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T run();
+  }
+
+  /**
+   * {@code call}, its 429s waited out (each for its retry-after) while the patience lasts; any
+   * other error, or a 429 past the patience, fails saying what it could not do.
+   */
+  private <T> T patiently(String what, Call<T> call) {
+    while (true) {
+      try {
+        return call.run();
+      } catch (CosmosException e) {
+        if (e.getStatusCode() != 429) {
+          throw e;
+        }
+        java.time.Duration wait = e.getRetryAfterDuration();
+        if (wait == null || wait.isZero() || wait.isNegative()) {
+          wait = java.time.Duration.ofMillis(100);
+        }
+        if (waited.plus(wait).compareTo(patience) > 0) {
+          throw failure(
+              what,
+              e,
+              " after waiting out 429s for "
+                  + waited.toSeconds()
+                  + " s (the container's throughput is busy or small; sample fewer documents"
+                  + " with --sample, or retry later)");
+        }
+        try {
+          sleeper.sleep(wait);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw failure(what, e, " (interrupted while waiting out a 429)");
+        }
+        waited = waited.plus(wait);
+      }
+    }
+  }
+
   /** The documents the container holds ({@code SELECT VALUE COUNT(1)}). */
   public long containerDocuments() {
     try {
-      for (Long n :
-          container.queryItems(
-              "SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(), Long.class)) {
-        return n;
-      }
-      return 0;
+      return patiently(
+          "count the documents of",
+          () -> {
+            for (Long n :
+                container.queryItems(
+                    "SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(), Long.class)) {
+              return n;
+            }
+            return 0L;
+          });
     } catch (CosmosException e) {
       throw failure("count the documents of", e);
     }
@@ -85,7 +157,8 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   /** The container's own throughput, or null when it has none (shared by its database). */
   public Throughput throughputOrNull() {
     try {
-      ThroughputProperties t = container.readThroughput().getProperties();
+      ThroughputProperties t =
+          patiently("read the throughput of", () -> container.readThroughput().getProperties());
       if (t.getAutoscaleMaxThroughput() > 0) {
         return Throughput.autoscale(t.getAutoscaleMaxThroughput());
       }
@@ -107,13 +180,24 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
       }
       // the indexing policy cannot order by _ts: take the documents as the container stores them
       arrivalOrder = false;
-      pages =
-          container
-              .queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
-              .iterableByPage(PAGE)
-              .iterator();
-      page = java.util.Collections.emptyIterator();
+      pagesOf(new SqlQuerySpec("SELECT * FROM c"));
     }
+  }
+
+  /** Pages of {@code query} from the start. */
+  private void pagesOf(SqlQuerySpec query) {
+    documents = query;
+    continuation = null;
+    pages = pageIterator();
+    page = java.util.Collections.emptyIterator();
+  }
+
+  /** Pages of the documents' query from where the last page read ended. */
+  private Iterator<FeedResponse<ObjectNode>> pageIterator() {
+    return container
+        .queryItems(documents, new CosmosQueryRequestOptions(), ObjectNode.class)
+        .iterableByPage(continuation, PAGE)
+        .iterator();
   }
 
   /**
@@ -128,26 +212,27 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   }
 
   private void startInArrivalOrder() {
-    Long cutoff = null;
     SqlQuerySpec newest =
         new SqlQuerySpec(
             "SELECT VALUE c._ts FROM c ORDER BY c._ts DESC OFFSET @skip LIMIT 1",
             List.of(new SqlParameter("@skip", size - 1)));
-    for (Long ts : container.queryItems(newest, new CosmosQueryRequestOptions(), Long.class)) {
-      cutoff = ts;
-    }
-    SqlQuerySpec documents =
+    Long cutoff =
+        patiently(
+            "sample",
+            () -> {
+              Long last = null;
+              for (Long ts :
+                  container.queryItems(newest, new CosmosQueryRequestOptions(), Long.class)) {
+                last = ts;
+              }
+              return last;
+            });
+    pagesOf(
         cutoff == null
             ? new SqlQuerySpec("SELECT * FROM c ORDER BY c._ts")
             : new SqlQuerySpec(
                 "SELECT * FROM c WHERE c._ts >= @cutoff ORDER BY c._ts",
-                List.of(new SqlParameter("@cutoff", cutoff)));
-    pages =
-        container
-            .queryItems(documents, new CosmosQueryRequestOptions(), ObjectNode.class)
-            .iterableByPage(PAGE)
-            .iterator();
-    page = java.util.Collections.emptyIterator();
+                List.of(new SqlParameter("@cutoff", cutoff))));
   }
 
   @Override
@@ -159,8 +244,26 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
       return false;
     }
     try {
-      while (!page.hasNext() && pages.hasNext()) {
-        page = pages.next().getResults().iterator();
+      while (!page.hasNext()) {
+        FeedResponse<ObjectNode> next =
+            patiently(
+                "sample",
+                () -> {
+                  try {
+                    return pages.hasNext() ? pages.next() : null;
+                  } catch (CosmosException e) {
+                    pages = pageIterator(); // an iterator that failed is spent: resume anew
+                    throw e;
+                  }
+                });
+        if (next == null) {
+          break;
+        }
+        continuation = next.getContinuationToken();
+        page = next.getResults().iterator();
+        if (continuation == null && !page.hasNext()) {
+          break;
+        }
       }
     } catch (CosmosException e) {
       throw failure("sample", e);
@@ -178,6 +281,10 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   }
 
   private IllegalStateException failure(String what, CosmosException e) {
+    return failure(what, e, "");
+  }
+
+  private IllegalStateException failure(String what, CosmosException e, String after) {
     String reason =
         switch (e.getStatusCode()) {
           case 401, 403 -> "the key was refused";
@@ -185,7 +292,7 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
           default -> "the service answered " + e.getStatusCode() + "/" + e.getSubStatusCode();
         };
     return new IllegalStateException(
-        "cannot " + what + " " + name + ": " + reason + serviceMessage(e), e);
+        "cannot " + what + " " + name + ": " + reason + serviceMessage(e) + after, e);
   }
 
   /** The service's own words, without the SDK's diagnostics. */
