@@ -15,6 +15,14 @@ import org.junit.jupiter.api.Test;
 class WorkLimitTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /** Puts the array 0, 1, ... n-1 at {@code field}: what a JOIN multiplies. */
+  private static void integers(ObjectNode doc, String field, int n) {
+    ArrayNode xs = doc.putArray(field);
+    for (int i = 0; i < n; i++) {
+      xs.add(i);
+    }
+  }
+
   @Test
   void aRegularPatternThatBacktracksInJavaRunsInLinearTimeOnRe2() {
     // unbounded, java.util.regex needs about 100 s for this on 41 characters (measured on JDK 25)
@@ -44,10 +52,7 @@ class WorkLimitTest {
   @Test
   void hugeCrossProduct_stopsAtTheWorkLimit() {
     ObjectNode doc = NODES.objectNode();
-    ArrayNode xs = doc.putArray("x");
-    for (int i = 0; i < 1000; i++) {
-      xs.add(i);
-    }
+    integers(doc, "x", 1000);
     CompiledQuery q =
         CompiledQuery.compile(
             "SELECT VALUE COUNT(1) FROM c JOIN a IN c.x JOIN b IN c.x JOIN d IN c.x", Map.of());
@@ -61,10 +66,7 @@ class WorkLimitTest {
   void aFunctionOverALongStringInEveryRowOfAJoin_stopsAtTheWorkLimit() {
     // 216,000 rows, each reading 1.5 MB: minutes when a call counted one unit whatever it read
     ObjectNode doc = NODES.objectNode().put("s", "a".repeat(1_500_000));
-    ArrayNode xs = doc.putArray("arr");
-    for (int i = 0; i < 60; i++) {
-      xs.add(i);
-    }
+    integers(doc, "arr", 60);
     CompiledQuery q =
         CompiledQuery.compile(
             "SELECT VALUE COUNT(1) FROM c JOIN a IN c.arr JOIN b IN c.arr JOIN d IN c.arr"
@@ -99,10 +101,7 @@ class WorkLimitTest {
   void aJoinOverALargeArray_checkingEachElementAgainstIt_staysUnderTheDefaultLimit() {
     // 10,000 rows, each call walking up to 10,000 elements: real work, and a legitimate query
     ObjectNode doc = NODES.objectNode();
-    ArrayNode xs = doc.putArray("arr");
-    for (int i = 0; i < 10_000; i++) {
-      xs.add(i);
-    }
+    integers(doc, "arr", 10_000);
     CompiledQuery q =
         CompiledQuery.compile(
             "SELECT VALUE COUNT(1) FROM c JOIN t IN c.arr WHERE ARRAY_CONTAINS(c.arr, t)",
@@ -142,10 +141,7 @@ class WorkLimitTest {
   @org.junit.jupiter.params.provider.MethodSource("copyingAQueryBuiltToRepeat")
   void copyingALongStringInEveryRowOfAJoin_stopsAtTheWorkLimit(String text) {
     ObjectNode doc = NODES.objectNode().put("s", "a".repeat(900_000));
-    ArrayNode xs = doc.putArray("arr");
-    for (int i = 0; i < 60; i++) {
-      xs.add(i);
-    }
+    integers(doc, "arr", 60);
     io.cosmolab.query.exec.UserFunctions udfs = (name, args) -> NODES.numberNode(0);
     CompiledQuery q = CompiledQuery.compile(text, Map.of());
     assertThatThrownBy(
