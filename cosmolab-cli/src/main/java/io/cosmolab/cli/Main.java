@@ -62,13 +62,7 @@ public final class Main implements Runnable {
       if (words == null) {
         words = String.valueOf(c.getShortMessage()).lines().findFirst().orElse("");
       }
-      String what =
-          switch (c.getStatusCode()) {
-            case 401, 403 -> "the key was refused";
-            case 404 -> "not found (is the database or container there?)";
-            default -> "the service answered " + c.getStatusCode() + "/" + c.getSubStatusCode();
-          };
-      return what + ": " + words;
+      return io.cosmolab.advisor.input.SdkClients.reason(c) + ": " + words;
     }
     return e.getMessage();
   }

@@ -474,7 +474,7 @@ class MainTest {
                     + "\r\nActivityId: 1, Request URI: /dbs/shop"));
     assertThat(missing)
         .isEqualTo(
-            "not found (is the database or container there?): Resource Not Found. Learn more:"
+            "there is no such database or container: Resource Not Found. Learn more:"
                 + " https://aka.ms/x");
     assertThat(Main.message(new SdkError(429, "Request rate is large")))
         .isEqualTo("the service answered 429/0: Request rate is large");

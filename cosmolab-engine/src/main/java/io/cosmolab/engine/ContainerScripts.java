@@ -254,6 +254,9 @@ final class ContainerScripts {
 
     @Override
     public JsonNode call(String name, List<JsonNode> arguments) {
+      if (closed) { // its page is done: a context opened now would be closed by nobody
+        throw new IllegalStateException("udf." + name + " called after its query page ended");
+      }
       io.cosmolab.engine.script.ScriptSource source = sources.get(name);
       if (source == null) {
         ObjectNode udf;
@@ -275,9 +278,6 @@ final class ContainerScripts {
             io.cosmolab.engine.script.ScriptSource.of(
                 io.cosmolab.engine.script.ScriptKind.USER_DEFINED_FUNCTION, udf);
         sources.put(name, source);
-      }
-      if (closed) { // its page is done: a context opened now would be closed by nobody
-        throw new IllegalStateException("udf." + name + " called after its query page ended");
       }
       calls++;
       if (scope == null) {

@@ -261,9 +261,6 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
         }
         continuation = next.getContinuationToken();
         page = next.getResults().iterator();
-        if (continuation == null && !page.hasNext()) {
-          break;
-        }
       }
     } catch (CosmosException e) {
       throw failure("sample", e);
@@ -285,14 +282,8 @@ public final class ContainerSampler implements Iterator<ObjectNode>, AutoCloseab
   }
 
   private IllegalStateException failure(String what, CosmosException e, String after) {
-    String reason =
-        switch (e.getStatusCode()) {
-          case 401, 403 -> "the key was refused";
-          case 404 -> "there is no such database or container";
-          default -> "the service answered " + e.getStatusCode() + "/" + e.getSubStatusCode();
-        };
     return new IllegalStateException(
-        "cannot " + what + " " + name + ": " + reason + serviceMessage(e) + after, e);
+        "cannot " + what + " " + name + ": " + SdkClients.reason(e) + serviceMessage(e) + after, e);
   }
 
   /** The service's own words, without the SDK's diagnostics. */

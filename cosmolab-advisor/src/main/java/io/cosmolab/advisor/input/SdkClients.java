@@ -96,6 +96,17 @@ public final class SdkClients {
       java.util.regex.Pattern.compile("Errors\\\\?\":\\[\\\\?\"(.*?)\\\\?\"");
 
   /**
+   * What an SDK error's status means to a user: a refused key, a missing resource, or the status.
+   */
+  public static String reason(com.azure.cosmos.CosmosException e) {
+    return switch (e.getStatusCode()) {
+      case 401, 403 -> "the key was refused";
+      case 404 -> "there is no such database or container";
+      default -> "the service answered " + e.getStatusCode() + "/" + e.getSubStatusCode();
+    };
+  }
+
+  /**
    * The service's own words in an SDK error (the first of its {@code Errors}), without the SDK's
    * diagnostics JSON around them; null when the message carries none.
    */

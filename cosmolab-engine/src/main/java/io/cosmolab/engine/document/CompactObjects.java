@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,14 +29,9 @@ public final class CompactObjects {
    * before its array grows (a stored document's system properties are put after the copy).
    */
   public static ObjectNode copyOf(ObjectNode source, int room) {
-    if (source.size() + room > FlatProperties.MAX_PROPERTIES) {
-      ObjectNode copy = JsonNodeFactory.instance.objectNode();
-      for (Map.Entry<String, JsonNode> e : source.properties()) {
-        copy.set(e.getKey(), copyOf(e.getValue()));
-      }
-      return copy;
-    }
-    FlatProperties properties = new FlatProperties(source.size() + room);
+    int size = source.size() + room;
+    Map<String, JsonNode> properties =
+        size > FlatProperties.MAX_PROPERTIES ? new LinkedHashMap<>() : new FlatProperties(size);
     for (Map.Entry<String, JsonNode> e : source.properties()) {
       properties.put(e.getKey(), copyOf(e.getValue()));
     }

@@ -9,6 +9,7 @@ import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.index.IndexingPolicy;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class ContainerResource {
         return Responses.feed(db.rid(), "DocumentCollections", all(db), Map.of());
       }
       case "POST" -> {
-        if (Protocol.isQuery(request)) {
+        if (FeedPost.isQuery(request)) {
           List<JsonNode> rows =
               MetadataQuery.run(Requests.queryText(request), all(db), engine.clock().instant());
           return Responses.feed(db.rid(), "DocumentCollections", rows, Map.of());

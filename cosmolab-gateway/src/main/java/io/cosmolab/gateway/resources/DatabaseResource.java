@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ final class DatabaseResource {
         return Responses.feed("", "Databases", all(), Map.of());
       }
       case "POST" -> {
-        if (Protocol.isQuery(request)) {
+        if (FeedPost.isQuery(request)) {
           List<JsonNode> rows =
               MetadataQuery.run(Requests.queryText(request), all(), engine.clock().instant());
           return Responses.feed("", "Databases", rows, Map.of());

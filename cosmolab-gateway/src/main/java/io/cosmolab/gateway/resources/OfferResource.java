@@ -9,6 +9,7 @@ import io.cosmolab.engine.Database;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.throughput.ThroughputBuckets;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -76,7 +77,7 @@ final class OfferResource {
         return Responses.feed("", "Offers", all, Map.of());
       }
       case "POST" -> {
-        if (!Protocol.isQuery(request)) {
+        if (!FeedPost.isQuery(request)) {
           throw CosmosError.BAD_REQUEST.exception(
               "offers are created with their database or container; POST /offers only queries");
         }

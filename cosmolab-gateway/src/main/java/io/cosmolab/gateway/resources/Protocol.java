@@ -157,7 +157,7 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
         Container c = resolver.container(path);
         if (path.isFeed()
             && (request.method().equals("GET")
-                || (request.method().equals("POST") && isQuery(request)))) {
+                || (request.method().equals("POST") && FeedPost.isQuery(request)))) {
           // A single-region account never has conflicts to report: a read of the feed and any
           // query over it (the SDKs' queryConflicts) get the empty feed, as on the service.
           return Responses.feed(c.rid(), "Conflicts", java.util.List.of(), java.util.Map.of());
@@ -253,10 +253,5 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
   static CosmosException methodNotAllowed(WireRequest request) {
     return CosmosError.METHOD_NOT_ALLOWED.exception(
         "%s is not supported on %s", request.method(), request.path());
-  }
-
-  /** True when a POST to a feed is a query (by header or by content type). */
-  static boolean isQuery(WireRequest request) {
-    return FeedPost.isQuery(request);
   }
 }

@@ -10,6 +10,7 @@ import io.cosmolab.engine.Upserted;
 import io.cosmolab.engine.User;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.gateway.auth.ResourceTokens;
+import io.cosmolab.gateway.wire.FeedPost;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -56,7 +57,7 @@ final class UserResource {
           return Responses.feed(db.rid(), "Users", allUsers(db), Map.of());
         }
         case "POST" -> {
-          if (Protocol.isQuery(request)) {
+          if (FeedPost.isQuery(request)) {
             List<JsonNode> rows =
                 MetadataQuery.run(
                     Requests.queryText(request), allUsers(db), engine.clock().instant());
@@ -113,7 +114,7 @@ final class UserResource {
           return Responses.feed(u.rid(), "Permissions", allPermissions(u, validity), Map.of());
         }
         case "POST" -> {
-          if (Protocol.isQuery(request)) {
+          if (FeedPost.isQuery(request)) {
             List<JsonNode> rows =
                 MetadataQuery.run(
                     Requests.queryText(request),
