@@ -105,6 +105,12 @@ class MainTest {
   }
 
   @Test
+  void serve_withAQueryPageTimeBelowOne_isAUsageError() {
+    assertThat(run("serve", "--query-page-time", "0", "--exit-when-ready")).isEqualTo(2);
+    assertThat(err.toString()).contains("--query-page-time must be at least 1 ms, was 0");
+  }
+
+  @Test
   void serve_withMaxConnectionsBelowOne_isAUsageError() {
     assertThat(run("serve", "--max-connections", "0", "--exit-when-ready")).isEqualTo(2);
     assertThat(err.toString()).contains("--max-connections must be at least 1, was 0");

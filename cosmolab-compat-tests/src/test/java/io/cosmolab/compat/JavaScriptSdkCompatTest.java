@@ -81,12 +81,32 @@ class JavaScriptSdkCompatTest {
     }
   }
 
+  @Test
+  void javascriptSdk_followsContinuationsPastQueryPagesThatEndedEarly() throws Exception {
+    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
+    Path dir = install();
+    try (CosmosLab lab = CosmosLab.builder().queryPageTime(java.time.Duration.ofNanos(1)).start()) {
+      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
+      Result test = run(dir, 300, "node", "paging-test.mjs", endpoint, lab.key());
+      System.out.println("JavaScript SDK paging: " + test.output().strip());
+      assertThat(test.exit())
+          .as("the JavaScript SDK paging test failed:%n%s", test.output())
+          .isZero();
+      assertThat(test.output()).contains("\"orderBy\":60").contains("\"count\":60");
+    }
+  }
+
   /** Copies the JavaScript tests to target/js and installs the SDK there once. */
   private static Path install() throws IOException, InterruptedException {
     Path dir = Path.of("target", "js");
     Files.createDirectories(dir);
     for (String f :
-        List.of("package.json", "sdk-test.mjs", "scripts-test.mjs", "permissions-test.mjs")) {
+        List.of(
+            "package.json",
+            "sdk-test.mjs",
+            "scripts-test.mjs",
+            "permissions-test.mjs",
+            "paging-test.mjs")) {
       Files.copy(
           Path.of("src", "test", "js", f),
           dir.resolve(f),

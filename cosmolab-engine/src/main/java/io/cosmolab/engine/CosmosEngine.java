@@ -43,6 +43,7 @@ public final class CosmosEngine implements AutoCloseable {
   private final java.util.concurrent.Executor housekeeping;
   private final java.util.concurrent.ExecutorService ownHousekeeping;
   private final io.cosmolab.engine.script.ScriptLimits scriptLimits;
+  private final java.time.Duration queryPageTime;
   private volatile io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
   private volatile boolean scriptRuntimeLooked;
   private volatile String scriptRuntimeFailure;
@@ -59,6 +60,7 @@ public final class CosmosEngine implements AutoCloseable {
     this.scriptRuntime = b.scriptRuntime;
     this.scriptRuntimeLooked = b.scriptRuntime != null;
     this.scriptLimits = b.scriptLimits;
+    this.queryPageTime = b.queryPageTime;
     this.ownHousekeeping = b.housekeeping == null ? housekeepingThread() : null;
     this.housekeeping = b.housekeeping == null ? ownHousekeeping : b.housekeeping;
     String catalog = store.loadCatalog();
@@ -93,6 +95,11 @@ public final class CosmosEngine implements AutoCloseable {
   /** What one stored procedure or trigger execution may use (5 s by default). */
   public io.cosmolab.engine.script.ScriptLimits scriptLimits() {
     return scriptLimits;
+  }
+
+  /** How long one query page may run before it ends early (5 s by default): see the builder. */
+  public java.time.Duration queryPageTime() {
+    return queryPageTime;
   }
 
   /**
@@ -310,6 +317,9 @@ public final class CosmosEngine implements AutoCloseable {
     store.close();
   }
 
+  /** The service's bound on one query page's execution. [D] concepts-limits, per-request limits */
+  public static final java.time.Duration DEFAULT_QUERY_PAGE_TIME = java.time.Duration.ofSeconds(5);
+
   /** Settings of an engine; every one has the service's default. */
   public static final class Builder {
     private InstantSource clock = systemClock();
@@ -326,8 +336,29 @@ public final class CosmosEngine implements AutoCloseable {
     private io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
     private io.cosmolab.engine.script.ScriptLimits scriptLimits =
         io.cosmolab.engine.script.ScriptLimits.DEFAULT;
+    private java.time.Duration queryPageTime = DEFAULT_QUERY_PAGE_TIME;
 
     private Builder() {}
+
+    /**
+     * How long one query page may run (wall-clock time; default 5 s, the service's "maximum
+     * execution time for a single query page retrieval"). A page that reaches it ends with the rows
+     * it has, possibly none, and a continuation, as the service's does; clients keep following
+     * continuations. Pages whose next one can resume from a position end early: queries that stream
+     * documents in order (no ORDER BY, aggregate, GROUP BY, DISTINCT, TOP or OFFSET) once they have
+     * read a document past where they started, and ORDER BY queries served from the index once they
+     * have a row. [A] Other shapes (an ORDER BY over a scan, aggregates, GROUP BY, DISTINCT) run to
+     * the page's end: the service carries their partial state in its continuation, which ours does
+     * not; the query work limit bounds them.
+     */
+    public Builder queryPageTime(java.time.Duration time) {
+      java.util.Objects.requireNonNull(time, "time");
+      if (time.isNegative() || time.isZero()) {
+        throw new IllegalArgumentException("a query page time must be positive, was " + time);
+      }
+      this.queryPageTime = time;
+      return this;
+    }
 
     /**
      * The runtime that runs stored procedures, triggers and user-defined functions (default: the

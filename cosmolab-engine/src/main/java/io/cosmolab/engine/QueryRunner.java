@@ -49,6 +49,14 @@ import java.util.List;
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
  *     over groups keeps the offset + page + 1 rows it can return in its heap).
  *
+ * A page also ends when it has run for the engine's query page time (5 s, the service's bound;
+ * CosmosEngine.Builder.queryPageTime), with the rows it has, possibly none, and a continuation,
+ * where that continuation can resume from a position: a streaming page once it has read a document
+ * past its resume position (it resumes at the last document it read), a walked ORDER BY once it
+ * has a row (it resumes after that row). The input stops before its next document (PageInput's
+ * stopWhen), so every row of the documents read has been made. Other shapes run on: their next
+ * page would start over.
+ *
  * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
  * (2.5 RU), the documents the page loaded (10 RU per MB), and a point read per row it returned, by
  * the row's size (a computed row is shared by the partitions in proportion to what they loaded).
@@ -387,6 +395,16 @@ final class QueryRunner {
     int pageSize = request.pageSize();
     ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
+    boolean walkedBySortKey = bySortKey && walk != null;
+    if (streaming || walkedBySortKey) {
+      // the page's time bound: it may end early where its continuation can resume (see read's doc)
+      long started = System.nanoTime();
+      long bound = engine.queryPageTime().toNanos();
+      input.stopWhen(
+          () ->
+              System.nanoTime() - started > bound
+                  && (streaming ? input.pastResume() : !page.isEmpty()));
+    }
     List<Long> rowRids = new ArrayList<>(); // an ORDER BY's rows' inputs: their RID parts
     double[] returned = new double[Math.max(1, targets.size())];
     double shared = 0;
@@ -459,7 +477,22 @@ final class QueryRunner {
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
       }
-      if (row == null) {
+      if (row == null && input.stopped()) {
+        // out of time: resume at the last document read (a streaming page, which returned all its
+        // rows; the next page reads it again, and pays for it again) or after the last row
+        end = input.loaded();
+        StoredDocument read = input.last();
+        next =
+            streaming
+                ? Resume.afterDocument(
+                    request,
+                    last != null && last.epk().equals(read.epk()) && last.id().equals(read.id())
+                        ? rowsOfLast
+                        : 0,
+                    read.epk(),
+                    read.id())
+                : Resume.afterSortKey(request, query.ast(), position);
+      } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read
         next = null;
       } else {
@@ -534,6 +567,8 @@ final class QueryRunner {
     private final long[] bytes;
     private long documents;
     private StoredDocument last;
+    private java.util.function.BooleanSupplier stop = () -> false;
+    private boolean stopped;
 
     PageInput(
         List<PartitionKeyRange> targets,
@@ -584,6 +619,30 @@ final class QueryRunner {
       return new Loaded(b, counted.size() - (paidBefore != null ? 1 : 0));
     }
 
+    /**
+     * Ends the input early, before the next document, once {@code when} says so (the page's time
+     * bound): the executor then sees no more documents, and {@link #stopped} tells the page that
+     * the query is not over.
+     */
+    void stopWhen(java.util.function.BooleanSupplier when) {
+      this.stop = when;
+    }
+
+    /** Whether {@link #stopWhen}'s condition ended the input. */
+    boolean stopped() {
+      return stopped;
+    }
+
+    /** The last document read, or null. */
+    StoredDocument last() {
+      return last;
+    }
+
+    /** Whether the page has read a document after the one it resumed at (its progress). */
+    boolean pastResume() {
+      return last != null && !resume.isDocument(last.epk(), last.id());
+    }
+
     /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */
     boolean walks() {
       return walk != null;
@@ -614,11 +673,21 @@ final class QueryRunner {
       return new Iterator<>() {
         @Override
         public boolean hasNext() {
-          return docs.hasNext();
+          if (stopped || !docs.hasNext()) {
+            return false; // ends when the documents do: a page never stops before nothing
+          }
+          if (stop.getAsBoolean()) {
+            stopped = true;
+            return false;
+          }
+          return true;
         }
 
         @Override
         public Executor.Input next() {
+          if (stopped) {
+            throw new java.util.NoSuchElementException("the page's input ended early");
+          }
           StoredDocument d = docs.next();
           int target = PartitionKeyRange.indexOfOwner(targets, d.epk());
           bytes[target] += d.sizeBytes();

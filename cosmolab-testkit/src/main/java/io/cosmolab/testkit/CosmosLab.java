@@ -137,8 +137,20 @@ public final class CosmosLab implements AutoCloseable {
     private GatewayServer.Transport transport = defaultTransport();
     private java.time.InstantSource clock;
     private io.cosmolab.engine.script.ScriptLimits scriptLimits;
+    private java.time.Duration queryPageTime;
 
     private Builder() {}
+
+    /**
+     * How long one query page may run before it ends with the rows it has, possibly none, and a
+     * continuation (default: 5 s, as the service). A short one shows whether code that pages
+     * through queries keeps following continuations past empty pages, as the service may make it
+     * (see {@link CosmosEngine.Builder#queryPageTime}).
+     */
+    public Builder queryPageTime(java.time.Duration time) {
+      this.queryPageTime = java.util.Objects.requireNonNull(time, "time");
+      return this;
+    }
 
     /**
      * What one stored procedure or trigger execution may use (default: 5 s, as the service).
@@ -246,6 +258,9 @@ public final class CosmosLab implements AutoCloseable {
       }
       if (scriptLimits != null) {
         eb.scriptLimits(scriptLimits);
+      }
+      if (queryPageTime != null) {
+        eb.queryPageTime(queryPageTime);
       }
       if (dataDirectory != null) {
         eb.store(io.cosmolab.store.rocksdb.RocksDbDocumentStore.open(dataDirectory));

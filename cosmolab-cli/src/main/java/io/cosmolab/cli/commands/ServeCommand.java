@@ -82,6 +82,16 @@ public final class ServeCommand implements Callable<Integer> {
   long scriptTimeoutMillis;
 
   @Option(
+      names = "--query-page-time",
+      paramLabel = "MS",
+      defaultValue = "5000",
+      description =
+          "How long one query page may run before it ends with the rows it has, possibly none, and"
+              + " a continuation, in milliseconds (${DEFAULT-VALUE}, as the service). A short one"
+              + " shows whether an application keeps following continuations past empty pages.")
+  long queryPageTimeMillis;
+
+  @Option(
       names = "--direct-port",
       description =
           "Port for direct mode (RNTBD over TLS), the Java SDK's default connection mode; 0 picks"
@@ -173,6 +183,21 @@ public final class ServeCommand implements Callable<Integer> {
   /** Called once the server listens (tests use it); the default does nothing. */
   Consumer<GatewayServer> onStarted = s -> {};
 
+  /** The engine's settings from the options (all but the store). */
+  CosmosEngine.Builder engineSettings() {
+    return CosmosEngine.builder()
+        .throttling(mode(throttling))
+        .scale(scale)
+        .defaultPhysicalPartitions(partitions)
+        .scriptLimits(
+            io.cosmolab.engine.script.ScriptLimits.DEFAULT.withTimeout(
+                java.time.Duration.ofMillis(scriptTimeoutMillis)))
+        .queryPageTime(java.time.Duration.ofMillis(queryPageTimeMillis))
+        .changeFeedRetention(
+            new io.cosmolab.engine.changefeed.Retention(
+                changeFeedRetention, io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()));
+  }
+
   /** Released to stop the server; the JVM's shutdown hook releases it on SIGINT/SIGTERM. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -183,6 +208,10 @@ public final class ServeCommand implements Callable<Integer> {
     if (scriptTimeoutMillis < 1) {
       throw new IllegalArgumentException(
           "--script-timeout must be at least 1 ms, was " + scriptTimeoutMillis);
+    }
+    if (queryPageTimeMillis < 1) {
+      throw new IllegalArgumentException(
+          "--query-page-time must be at least 1 ms, was " + queryPageTimeMillis);
     }
     if (maxConnections != null && maxConnections < 1) {
       throw new IllegalArgumentException(
@@ -200,18 +229,7 @@ public final class ServeCommand implements Callable<Integer> {
       }
     }
     long started = System.nanoTime();
-    CosmosEngine.Builder engineBuilder =
-        CosmosEngine.builder()
-            .throttling(mode(throttling))
-            .scale(scale)
-            .defaultPhysicalPartitions(partitions)
-            .scriptLimits(
-                io.cosmolab.engine.script.ScriptLimits.DEFAULT.withTimeout(
-                    java.time.Duration.ofMillis(scriptTimeoutMillis)))
-            .changeFeedRetention(
-                new io.cosmolab.engine.changefeed.Retention(
-                    changeFeedRetention,
-                    io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()));
+    CosmosEngine.Builder engineBuilder = engineSettings();
     if (dataDir != null) {
       engineBuilder.store(RocksDbDocumentStore.open(dataDir.resolve("data"), syncWrites));
     }

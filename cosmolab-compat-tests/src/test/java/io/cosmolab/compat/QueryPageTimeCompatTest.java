@@ -1,0 +1,94 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.GatewayConnectionConfig;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.testkit.CosmosLab;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Query pages that end at the server's page time (the service's 5 s bound, here 1 ns: every page
+ * that may end early does, after one document or one row), with few rows or none and a
+ * continuation: the Java SDK, in gateway and direct mode, follows the continuations and gives every
+ * row once, in order.
+ */
+class QueryPageTimeCompatTest {
+  private static final int DOCS = 150;
+
+  @ParameterizedTest(name = "direct mode: {0}")
+  @ValueSource(booleans = {false, true})
+  void theSdk_followsContinuationsPastPagesThatEndedEarly(boolean direct) {
+    try (CosmosLab lab = CosmosLab.builder().queryPageTime(Duration.ofNanos(1)).start();
+        CosmosClient client = builder(lab, direct).buildClient()) {
+      client.createDatabaseIfNotExists("paging");
+      CosmosContainer c = Fixtures.container(client.getDatabase("paging"), "c", 3, "/pk");
+      List<ObjectNode> docs = Fixtures.documents(DOCS, 11);
+      Fixtures.createAll(c, docs);
+
+      // a filter no index serves: most pages read one document and return nothing
+      List<JsonNode> filtered = query(c, "SELECT c.id FROM c WHERE c.n % 7 = 3");
+      assertThat(filtered.stream().map(r -> r.get("id").asText()))
+          .containsExactlyInAnyOrderElementsOf(
+              docs.stream()
+                  .filter(d -> d.get("n").asInt() % 7 == 3)
+                  .map(d -> d.get("id").asText())
+                  .toList());
+
+      // an ORDER BY the index serves, across partitions: in order, each once
+      List<JsonNode> ordered = query(c, "SELECT c.id, c.price FROM c ORDER BY c.price DESC");
+      assertThat(ordered.stream().map(r -> r.get("id").asText()))
+          .containsExactlyElementsOf(
+              docs.stream()
+                  .sorted(Comparator.comparingDouble((ObjectNode d) -> d.get("price").asDouble()))
+                  .map(d -> d.get("id").asText())
+                  .toList()
+                  .reversed());
+
+      // an aggregate runs its page to the end
+      assertThat(query(c, "SELECT VALUE COUNT(1) FROM c"))
+          .singleElement()
+          .satisfies(n -> assertThat(n.asInt()).isEqualTo(DOCS));
+
+      // one logical partition, page by page: more pages than the page size needs
+      CosmosQueryRequestOptions one = new CosmosQueryRequestOptions();
+      one.setPartitionKey(new PartitionKey("p4"));
+      List<String> ids = new ArrayList<>();
+      int pages = 0;
+      for (FeedResponse<JsonNode> page :
+          c.queryItems("SELECT * FROM c", one, JsonNode.class).iterableByPage(100)) {
+        pages++;
+        page.getResults().forEach(r -> ids.add(r.get("id").asText()));
+      }
+      List<String> expected =
+          docs.stream()
+              .filter(d -> d.get("pk").asText().equals("p4"))
+              .map(d -> d.get("id").asText())
+              .toList();
+      assertThat(ids).containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(pages).isGreaterThan(1);
+    }
+  }
+
+  private static CosmosClientBuilder builder(CosmosLab lab, boolean direct) {
+    return direct
+        ? lab.clientBuilder().directMode()
+        : lab.clientBuilder().gatewayMode(new GatewayConnectionConfig());
+  }
+
+  private static List<JsonNode> query(CosmosContainer c, String text) {
+    return c.queryItems(text, new CosmosQueryRequestOptions(), JsonNode.class).stream().toList();
+  }
+}
