@@ -59,6 +59,24 @@ import java.util.function.Supplier;
  * expireNow(), delete in their own thread.
  */
 final class WritePath {
+  // the last second written: the documents written in one second share its _ts node (immutable)
+  private volatile com.fasterxml.jackson.databind.node.LongNode lastTimestamp =
+      com.fasterxml.jackson.databind.node.LongNode.valueOf(0);
+
+  /** {@code _ts} for a write in this second: the node of the write before, if of the same. */
+  private com.fasterxml.jackson.databind.node.LongNode timestamp(long seconds) {
+    com.fasterxml.jackson.databind.node.LongNode last = lastTimestamp;
+    if (last.longValue() != seconds) {
+      last = com.fasterxml.jackson.databind.node.LongNode.valueOf(seconds);
+      lastTimestamp = last;
+    }
+    return last;
+  }
+
+  /** The system properties a stored version's {@link StoredText} makes when read. */
+  private static final java.util.List<String> SYSTEM_TEXT =
+      java.util.List.of("_rid", "_self", "_etag");
+
   /** Every document's {@code _attachments}: one node for all (value nodes are immutable). */
   private static final com.fasterxml.jackson.databind.node.TextNode ATTACHMENTS =
       com.fasterxml.jackson.databind.node.TextNode.valueOf("attachments/");
@@ -114,13 +132,8 @@ final class WritePath {
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
     this.standInRid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
-    this.standInSelf = documentLink(standInRid);
+    this.standInSelf = container.selfLink() + "docs/" + standInRid + "/";
     this.standInEtag = container.etag(0);
-  }
-
-  /** A document's {@code _self}: its container's link and its RID. */
-  private String documentLink(String rid) {
-    return container.selfLink() + "docs/" + rid + "/";
   }
 
   /** The LSN below which every write has finished. */
@@ -172,7 +185,7 @@ final class WritePath {
     body.put("_self", standInSelf);
     body.put("_etag", standInEtag);
     body.set("_attachments", ATTACHMENTS);
-    body.put("_ts", now / 1000);
+    body.set("_ts", timestamp(now / 1000));
     int size = DocumentShape.sizeOf(body);
     if (size > Limits.MAX_ITEM_BYTES) {
       throw CosmosError.REQUEST_ENTITY_TOO_LARGE.exception(
@@ -770,24 +783,14 @@ final class WritePath {
       long lsn = nextLsn(); // given back by abandon() if the transaction fails
       // the same lengths as the stand-ins, so the size measured before the lock holds
       ObjectNode body = prepared.body();
-      if (previous != null) {
-        // a new version keeps its document's RID and link (the nodes are immutable: shared)
-        JsonNode rid = previous.body().get("_rid");
-        JsonNode self = previous.body().get("_self");
-        body.set("_rid", rid);
-        if (self != null) {
-          body.set("_self", self);
-        } else {
-          body.put("_self", documentLink(rid.textValue()));
-        }
-      } else {
-        String docRid =
-            ResourceIds.encode(ResourceIds.document(container.ridBytes(), nextSequence()));
-        body.put("_rid", docRid);
-        body.put("_self", documentLink(docRid));
+      // a new version keeps its document's RID (and so its link); the texts are made when read
+      long sequence =
+          previous != null ? ResourceIds.documentPartOf(previous.body()) >>> 8 : nextSequence();
+      StoredText text = new StoredText(container, sequence, lsn);
+      for (String name : SYSTEM_TEXT) {
+        io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);
       }
       String etag = container.etag(lsn);
-      body.put("_etag", etag);
       // the EPK and key value this document's logical partition already keeps: its documents
       // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes)
       Target shared = logical.shared(t);
@@ -802,8 +805,7 @@ final class WritePath {
               lsn,
               now,
               lastRangeLsn,
-              etag,
-              null);
+              etag);
       String k = key(t.epk(), t.id());
       staged.put(k, d);
       deleted.remove(k);

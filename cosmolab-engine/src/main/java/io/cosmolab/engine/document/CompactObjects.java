@@ -35,7 +35,47 @@ public final class CompactObjects {
     for (Map.Entry<String, JsonNode> e : source.properties()) {
       properties.put(e.getKey(), copyOf(e.getValue()));
     }
-    return new ObjectNode(JsonNodeFactory.instance, properties);
+    return new Node(properties);
+  }
+
+  /**
+   * Puts {@code name} ({@code _rid}, {@code _self} or {@code _etag}) into a copy {@link #copyOf}
+   * made, as text that {@code text} makes when it is read: nothing kept but {@code text}, which the
+   * three share. Into any other object (or one of over {@value FlatProperties#MAX_PROPERTIES}
+   * properties, which keeps a hash map), the text itself.
+   */
+  public static void putSystemText(ObjectNode body, String name, SystemText text) {
+    if (body instanceof Node n && n.children() instanceof FlatProperties f) {
+      f.putText(name, text);
+    } else {
+      body.put(name, text.text(name));
+    }
+  }
+
+  /** The {@link SystemText} under {@code name} in a body {@link #putSystemText} filled, or null. */
+  public static SystemText systemText(JsonNode body, String name) {
+    return body instanceof Node n && n.children() instanceof FlatProperties f
+        ? f.textOf(name)
+        : null;
+  }
+
+  /**
+   * An {@code ObjectNode} whose properties {@link CompactObjects} can reach: Jackson's keeps them
+   * in a protected field. To every other reader an ordinary {@code ObjectNode} (equality, copies
+   * and serialization go through the map).
+   */
+  // Jackson's ObjectNode.deepCopy() narrows JsonNode's generic one; javac warns in every subclass
+  @SuppressWarnings("unchecked")
+  private static final class Node extends ObjectNode {
+    private static final long serialVersionUID = 1L;
+
+    Node(Map<String, JsonNode> properties) {
+      super(JsonNodeFactory.instance, properties);
+    }
+
+    Map<String, JsonNode> children() {
+      return _children;
+    }
   }
 
   private static JsonNode copyOf(JsonNode node) {

@@ -43,6 +43,30 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     slots = capacity == 0 ? NONE : new Object[2 * capacity];
   }
 
+  /**
+   * The value of property {@code i}: a node, or the text a {@link SystemText} makes for its name (a
+   * new node each time: nothing derived is kept).
+   */
+  private JsonNode valueAt(int i) {
+    Object v = slots[2 * i + 1];
+    return v instanceof SystemText t
+        ? com.fasterxml.jackson.databind.node.TextNode.valueOf(t.text((String) slots[2 * i]))
+        : (JsonNode) v;
+  }
+
+  /** Puts a property whose text {@code text} makes when read (see {@link SystemText}). */
+  void putText(String name, SystemText text) {
+    Objects.requireNonNull(text, "text");
+    put(name, (JsonNode) null);
+    slots[2 * indexOf(name) + 1] = text;
+  }
+
+  /** The {@link SystemText} a property was put with, or null. */
+  SystemText textOf(String name) {
+    int i = indexOf(name);
+    return i >= 0 && slots[2 * i + 1] instanceof SystemText t ? t : null;
+  }
+
   private int indexOf(Object name) {
     for (int i = 0; i < size; i++) {
       if (name.equals(slots[2 * i])) {
@@ -68,7 +92,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
       return null;
     }
     int i = indexOf(name);
-    return i < 0 ? null : (JsonNode) slots[2 * i + 1];
+    return i < 0 ? null : valueAt(i);
   }
 
   @Override
@@ -76,7 +100,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     Objects.requireNonNull(name, "a JSON property's name");
     int i = indexOf(name);
     if (i >= 0) {
-      JsonNode old = (JsonNode) slots[2 * i + 1];
+      JsonNode old = valueAt(i);
       slots[2 * i + 1] = value;
       return old;
     }
@@ -99,7 +123,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     if (i < 0) {
       return null;
     }
-    JsonNode old = (JsonNode) slots[2 * i + 1];
+    JsonNode old = valueAt(i);
     removeAt(i);
     return old;
   }
@@ -185,7 +209,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     Entry(int index) {
       this.index = index;
       this.name = (String) slots[2 * index];
-      this.value = (JsonNode) slots[2 * index + 1];
+      this.value = valueAt(index);
     }
 
     /**
@@ -209,7 +233,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     public JsonNode getValue() {
       int i = position();
       if (i >= 0) {
-        value = (JsonNode) slots[2 * i + 1];
+        value = valueAt(i);
       }
       return value;
     }

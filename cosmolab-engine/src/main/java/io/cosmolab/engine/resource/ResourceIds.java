@@ -99,7 +99,9 @@ public final class ResourceIds {
    * index's entries and a walk's position.
    */
   public static long documentPartOf(com.fasterxml.jackson.databind.JsonNode storedBody) {
-    return documentPart(storedBody.get("_rid").textValue());
+    io.cosmolab.engine.document.SystemText text =
+        io.cosmolab.engine.document.CompactObjects.systemText(storedBody, "_rid");
+    return text != null ? text.documentPart() : documentPart(storedBody.get("_rid").textValue());
   }
 
   /**

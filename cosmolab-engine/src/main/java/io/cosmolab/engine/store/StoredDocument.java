@@ -2,6 +2,8 @@ package io.cosmolab.engine.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
+import java.lang.ref.SoftReference;
+import java.util.Objects;
 
 /**
  * One document as stored: its place in the key order (EPK, id), its body with system properties,
@@ -10,40 +12,66 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
  *
  * <p>The body is never mutated after it is stored; readers that hand it out copy it.
  *
- * @param epk the effective partition key
- * @param id the document id
- * @param partitionKey the partition key value
- * @param body the document, with {@code _rid}, {@code _self}, {@code _etag}, {@code _ts}
- * @param sizeBytes the size of the body as UTF-8 JSON
- * @param indexedTerms the number of indexed leaf values (for request charges)
- * @param lsn the position in the container's change log of the write that produced this version
- *     (the container-wide sequence that orders the log; also the etag)
- * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
- * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients see
- *     as {@code _lsn}
- * @param etag the body's {@code _etag}, kept beside it so that a read that answers with {@link
- *     #json()} need not look into the body (whose nodes a random read finds cold in the cache)
- * @param serialized the body as JSON bytes, made at the first {@link #json()} and held softly (a
- *     cache: it takes no part in equality)
+ * <p>A class, not a record, for one mutable field: the body's JSON bytes, made at the first {@link
+ * #json()} and held softly (a cache: it takes no part in equality). A record would need an object
+ * to hold it, one more per stored document for the collector to copy.
  */
-public record StoredDocument(
-    String epk,
-    String id,
-    PartitionKeyValue partitionKey,
-    ObjectNode body,
-    int sizeBytes,
-    int indexedTerms,
-    long lsn,
-    long timestampMillis,
-    long rangeLsn,
-    String etag,
-    Serialized serialized) {
+public final class StoredDocument {
+  private final String epk;
+  private final String id;
+  private final PartitionKeyValue partitionKey;
+  private final ObjectNode body;
+  private final int sizeBytes;
+  private final int indexedTerms;
+  private final long lsn;
+  private final long timestampMillis;
+  private final long rangeLsn;
+  private final String etag;
+  // the body as JSON, held softly; two readers racing on the first read both serialize, and
+  // either result is the same bytes
+  private volatile SoftReference<byte[]> serialized;
 
-  public StoredDocument {
-    serialized = serialized == null ? new Serialized() : serialized;
+  /**
+   * A stored version with its etag given (the one its body reads).
+   *
+   * @param epk the effective partition key
+   * @param id the document id
+   * @param partitionKey the partition key value
+   * @param body the document, with {@code _rid}, {@code _self}, {@code _etag}, {@code _ts}
+   * @param sizeBytes the size of the body as UTF-8 JSON
+   * @param indexedTerms the number of indexed leaf values (for request charges)
+   * @param lsn the position in the container's change log of the write that produced this version
+   *     (the container-wide sequence that orders the log; also the etag)
+   * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
+   * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients
+   *     see as {@code _lsn}
+   * @param etag the body's {@code _etag}, kept beside it so that a read that answers with {@link
+   *     #json()} need not look into the body (whose nodes a random read finds cold in the cache)
+   */
+  public StoredDocument(
+      String epk,
+      String id,
+      PartitionKeyValue partitionKey,
+      ObjectNode body,
+      int sizeBytes,
+      int indexedTerms,
+      long lsn,
+      long timestampMillis,
+      long rangeLsn,
+      String etag) {
+    this.epk = epk;
+    this.id = id;
+    this.partitionKey = partitionKey;
+    this.body = body;
+    this.sizeBytes = sizeBytes;
+    this.indexedTerms = indexedTerms;
+    this.lsn = lsn;
+    this.timestampMillis = timestampMillis;
+    this.rangeLsn = rangeLsn;
+    this.etag = etag;
   }
 
-  /** A stored version, its etag read from its body, its JSON bytes made when first asked for. */
+  /** A stored version, its etag read from its body. */
   public StoredDocument(
       String epk,
       String id,
@@ -64,48 +92,99 @@ public record StoredDocument(
         lsn,
         timestampMillis,
         rangeLsn,
-        body.path("_etag").textValue(),
-        null);
+        body.path("_etag").textValue());
+  }
+
+  public String epk() {
+    return epk;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public PartitionKeyValue partitionKey() {
+    return partitionKey;
+  }
+
+  public ObjectNode body() {
+    return body;
+  }
+
+  public int sizeBytes() {
+    return sizeBytes;
+  }
+
+  public int indexedTerms() {
+    return indexedTerms;
+  }
+
+  public long lsn() {
+    return lsn;
+  }
+
+  public long timestampMillis() {
+    return timestampMillis;
+  }
+
+  public long rangeLsn() {
+    return rangeLsn;
+  }
+
+  public String etag() {
+    return etag;
   }
 
   /**
    * The body as JSON, as {@link io.cosmolab.engine.document.JsonTrees#write} writes it: made once
    * per stored version and reused by every read that answers it whole (a point read's response is
-   * most of a read's work otherwise). Do not modify the array.
+   * most of a read's work otherwise), until the collector takes it back. Do not modify the array.
    */
   public byte[] json() {
-    return serialized.of(body);
+    SoftReference<byte[]> ref = serialized;
+    byte[] b = ref == null ? null : ref.get();
+    if (b == null) {
+      b = io.cosmolab.engine.document.JsonTrees.write(body);
+      serialized = new SoftReference<>(b);
+    }
+    return b;
   }
 
-  /**
-   * The serialized form of one stored version. Held softly, so the collector takes it back before
-   * memory runs short (a document read once costs its bytes only until then); two readers racing on
-   * the first read both serialize, and either result is the same bytes. Not part of equality.
-   */
-  public static final class Serialized {
-    private volatile java.lang.ref.SoftReference<byte[]> bytes;
+  /** Equal when every field is (the cached JSON aside), as the record this was. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StoredDocument d
+        && sizeBytes == d.sizeBytes
+        && indexedTerms == d.indexedTerms
+        && lsn == d.lsn
+        && timestampMillis == d.timestampMillis
+        && rangeLsn == d.rangeLsn
+        && epk.equals(d.epk)
+        && id.equals(d.id)
+        && Objects.equals(partitionKey, d.partitionKey)
+        && body.equals(d.body)
+        && Objects.equals(etag, d.etag);
+  }
 
-    /** Nothing serialized yet. */
-    public Serialized() {}
+  @Override
+  public int hashCode() {
+    return Objects.hash(epk, id, lsn, rangeLsn);
+  }
 
-    byte[] of(ObjectNode body) {
-      java.lang.ref.SoftReference<byte[]> ref = bytes;
-      byte[] b = ref == null ? null : ref.get();
-      if (b == null) {
-        b = io.cosmolab.engine.document.JsonTrees.write(body);
-        bytes = new java.lang.ref.SoftReference<>(b);
-      }
-      return b;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Serialized;
-    }
-
-    @Override
-    public int hashCode() {
-      return 0;
-    }
+  @Override
+  public String toString() {
+    return "StoredDocument[epk="
+        + epk
+        + ", id="
+        + id
+        + ", lsn="
+        + lsn
+        + ", rangeLsn="
+        + rangeLsn
+        + ", sizeBytes="
+        + sizeBytes
+        + ", etag="
+        + etag
+        + "]";
   }
 }

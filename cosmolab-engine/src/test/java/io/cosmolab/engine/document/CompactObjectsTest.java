@@ -179,6 +179,68 @@ class CompactObjectsTest {
     assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(expected));
   }
 
+  /** Texts made from two numbers, as a stored version's are; counts how often it is asked. */
+  private static final class Texts implements SystemText {
+    int asked;
+
+    @Override
+    public String text(String name) {
+      asked++;
+      return name + "-of-7";
+    }
+
+    @Override
+    public long documentPart() {
+      return 7L << 8;
+    }
+  }
+
+  @Test
+  void systemText_readsAsTextNodesEverywhere_yetKeepsOnlyItsMaker() throws Exception {
+    ObjectNode source = sample();
+    ObjectNode copy = CompactObjects.copyOf(source, 3);
+    Texts texts = new Texts();
+    for (String name : List.of("_rid", "_self", "_etag")) {
+      CompactObjects.putSystemText(copy, name, texts);
+    }
+    ObjectNode expected = source.deepCopy();
+    expected.put("_rid", "_rid-of-7").put("_self", "_self-of-7").put("_etag", "_etag-of-7");
+
+    assertThat(texts.asked).isZero(); // nothing made until read
+    assertThat(copy.get("_rid")).isEqualTo(TextNode.valueOf("_rid-of-7"));
+    assertThat(copy.path("_etag").textValue()).isEqualTo("_etag-of-7");
+    assertThat(copy).isEqualTo(expected);
+    assertThat(expected).isEqualTo(copy);
+    assertThat(copy.hashCode()).isEqualTo(expected.hashCode());
+    assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(expected));
+    assertThat(copy.deepCopy()).isEqualTo(expected);
+    assertThat(copy.properties().stream().map(Map.Entry::getValue).toList())
+        .isEqualTo(expected.properties().stream().map(Map.Entry::getValue).toList());
+    assertThat(CompactObjects.systemText(copy, "_self")).isSameAs(texts);
+    assertThat(CompactObjects.systemText(copy, "pk")).isNull();
+    assertThat(CompactObjects.systemText(expected, "_rid")).isNull();
+
+    // written over or removed like any property; the old value reads as its text
+    assertThat(copy.put("_etag", "other").get("_etag").textValue()).isEqualTo("other");
+    assertThat(CompactObjects.systemText(copy, "_etag")).isNull();
+    assertThat(copy.remove("_rid")).isEqualTo(TextNode.valueOf("_rid-of-7"));
+    assertThat(copy.has("_rid")).isFalse();
+  }
+
+  @Test
+  void systemText_intoAnObjectOfManyProperties_isPutAsItsText() {
+    ObjectNode wide = NODES.objectNode();
+    for (int i = 0; i < 40; i++) {
+      wide.put("p" + i, i);
+    }
+    ObjectNode copy = CompactObjects.copyOf(wide, 3);
+    Texts texts = new Texts();
+    CompactObjects.putSystemText(copy, "_rid", texts);
+    assertThat(copy.get("_rid").textValue()).isEqualTo("_rid-of-7");
+    assertThat(CompactObjects.systemText(copy, "_rid")).isNull();
+    assertThat(texts.asked).isEqualTo(1);
+  }
+
   @Test
   void anObjectOfManyProperties_isCopiedWhole_inItsOrder() {
     ObjectNode wide = NODES.objectNode();
