@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * retention drops superseded records; an emptied block leaves the directory. A block where few
  * records stay (the newest versions of documents never rewritten) would keep its whole array for
  * them, up to SIZE slots for one record, so a dense block with at most SPARSE records left, once
- * writers are a block past it, becomes sparse: the LSNs it holds in a sorted long[] and their values beside them. A sparse block that
+ * writers are two blocks past it, becomes sparse (at the drop that leaves it so, or when the block
+ * two after it begins): the LSNs it holds in a sorted long[] and their values beside them. A sparse block that
  * grows past twice that (late puts, rare) becomes dense again.
  *
  * Concurrency: every change to a block takes the block's monitor (a put, a drop, a replace, the
@@ -43,12 +44,23 @@ final class LsnSlots<V> {
     }
     while (true) {
       Block b = blocks.computeIfAbsent(base(lsn), Block::new);
+      boolean first;
       synchronized (b) {
-        if (b.live >= 0) { // not emptied and removed meanwhile
-          b.put(lsn, value);
-          return;
+        if (b.live < 0) {
+          continue; // emptied and removed meanwhile: a new block
+        }
+        first = b.live == 0;
+        b.put(lsn, value);
+      }
+      if (first) {
+        // writers have now moved two blocks past this one: make it sparse if retention left few
+        // records in it while it was still too new to (Block.behind)
+        Block passed = blocks.get(b.base - 2L * SIZE);
+        if (passed != null) {
+          passed.compactIfSparse();
         }
       }
+      return;
     }
   }
 
@@ -259,17 +271,23 @@ final class LsnSlots<V> {
       }
       if (removed) {
         live--;
-        if (live > 0 && live <= SPARSE && f instanceof Dense && behind()) {
-          form = sparse(f, -1, null);
-        }
+        compactIfSparse();
       }
       return removed;
     }
 
+    /** Makes a dense block with few records sparse, once writers are past it. */
+    synchronized void compactIfSparse() {
+      if (live > 0 && live <= SPARSE && form instanceof Dense && behind()) {
+        form = sparse(form, -1, null);
+      }
+    }
+
     /**
-     * Whether writers have moved on at least a block past this one, so that a put into it is rare
-     * (one whose commit lagged SIZE others): the newest block, which fills as its records are
-     * superseded, stays dense.
+     * Whether writers have moved two blocks past this one (a block after the next exists), so that
+     * a put into it is rare (one whose commit lagged SIZE others): the newest blocks, which fill as
+     * their records are superseded, stay dense. A block left with few records before that is made
+     * sparse when the block two after it begins ({@link LsnSlots#put}).
      */
     private boolean behind() {
       return blocks.ceilingKey(base + 2L * SIZE) != null;

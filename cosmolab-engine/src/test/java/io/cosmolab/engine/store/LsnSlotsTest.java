@@ -98,6 +98,28 @@ class LsnSlotsTest {
   }
 
   @Test
+  void blocksEmptiedAtTheHead_becomeSparseOnceWritersAreTwoBlocksPast() {
+    // latest-version retention drops a superseded record at once: a hot document rewritten at
+    // every LSN, and a create (never rewritten) every 500 LSNs that stays
+    LsnSlots<String> slots = new LsnSlots<>();
+    long blocks = 100;
+    long hot = -1;
+    for (long lsn = 0; lsn < blocks * SIZE; lsn++) {
+      slots.put(lsn, "v" + lsn);
+      if (lsn % 500 != 0) {
+        if (hot >= 0) {
+          slots.remove(hot);
+        }
+        hot = lsn;
+      }
+    }
+    int[] shape = slots.shape();
+    assertThat(shape[0]).isEqualTo((int) blocks);
+    assertThat(shape[1]).as("sparse blocks of %d", shape[0]).isEqualTo((int) blocks - 2);
+    assertThat(list(slots.after(-1))).hasSize((int) (blocks * SIZE / 500) + 2);
+  }
+
+  @Test
   void aLatePutIntoASparseBlock_isKept_andEnoughOfThemMakeItDenseAgain() {
     LsnSlots<String> slots = new LsnSlots<>();
     for (long lsn = 0; lsn < 4L * SIZE; lsn++) {
