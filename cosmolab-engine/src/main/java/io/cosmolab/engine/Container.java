@@ -67,7 +67,7 @@ public final class Container {
   private final PartitionKeyDefinition partitionKey;
   private final ContainerStore store;
   private final long createdMillis;
-  private final int etagSalt;
+  private final StoredText.Source texts;
   private final int ordinal;
 
   private final PartitionMetrics metrics = new PartitionMetrics();
@@ -120,7 +120,7 @@ public final class Container {
     this.selfLink = "dbs/" + database.rid() + "/colls/" + rid + "/";
     this.store = engine.store().open(rid);
     this.createdMillis = restored != null ? restored.createdMillis() : engine.clock().millis();
-    this.etagSalt = ordinal;
+    this.texts = new StoredText.Source(ridBytes, selfLink, ordinal); // the ordinal salts etags
     this.ordinal = ordinal;
     this.throughput = throughput;
     double everProvisioned = throughput == null ? 0 : throughput.maxRuPerSecond();
@@ -957,20 +957,11 @@ public final class Container {
 
   /** {@code "ssssssss-0000-0000-0000-llllllllllll"}: unique per container (salt) and LSN. */
   String etag(long lsn) {
-    byte[] out = ETAG.clone();
-    writeHex(etagSalt & 0xFFFFFFFFL, out, 1, 8);
-    writeHex(lsn, out, 25, 12);
-    return new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
+    return texts.etag(lsn);
   }
 
-  private static final byte[] ETAG =
-      "\"00000000-0000-0000-0000-000000000000\""
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-  private static void writeHex(long v, byte[] out, int at, int digits) {
-    for (int i = at + digits - 1; i >= at; i--) {
-      out[i] = (byte) Character.forDigit((int) (v & 0xF), 16);
-      v >>>= 4;
-    }
+  /** What this container's stored documents make their {@code _rid}, {@code _self}, etag of. */
+  StoredText.Source texts() {
+    return texts;
   }
 }

@@ -786,7 +786,7 @@ final class WritePath {
       // a new version keeps its document's RID (and so its link); the texts are made when read
       long sequence =
           previous != null ? ResourceIds.documentPartOf(previous.body()) >>> 8 : nextSequence();
-      StoredText text = new StoredText(container, sequence, lsn);
+      StoredText text = new StoredText(container.texts(), sequence, lsn);
       for (String name : SYSTEM_TEXT) {
         io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);
       }

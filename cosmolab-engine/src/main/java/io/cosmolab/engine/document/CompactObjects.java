@@ -76,6 +76,15 @@ public final class CompactObjects {
     Map<String, JsonNode> children() {
       return _children;
     }
+
+    /**
+     * A deep copy as compact as this, its system texts still made when read: a query row that is a
+     * stored document is copied before it is handed out, and would otherwise make them all.
+     */
+    @Override
+    public ObjectNode deepCopy() {
+      return _children instanceof FlatProperties f ? new Node(f.deepCopy()) : super.deepCopy();
+    }
   }
 
   private static JsonNode copyOf(JsonNode node) {

@@ -61,6 +61,21 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     slots[2 * indexOf(name) + 1] = text;
   }
 
+  /**
+   * A copy whose values are deep copies (value nodes, immutable, shared) and whose {@link
+   * SystemText}s are the same: they are immutable too.
+   */
+  FlatProperties deepCopy() {
+    FlatProperties copy = new FlatProperties(size);
+    for (int i = 0; i < size; i++) {
+      Object v = slots[2 * i + 1];
+      copy.slots[2 * i] = slots[2 * i];
+      copy.slots[2 * i + 1] = v instanceof JsonNode n ? n.deepCopy() : v;
+    }
+    copy.size = size;
+    return copy;
+  }
+
   /** The {@link SystemText} a property was put with, or null. */
   SystemText textOf(String name) {
     int i = indexOf(name);

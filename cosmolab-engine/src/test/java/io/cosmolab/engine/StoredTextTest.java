@@ -1,0 +1,61 @@
+package io.cosmolab.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.document.CompactObjects;
+import io.cosmolab.engine.document.JsonTrees;
+import io.cosmolab.engine.resource.ResourceIds;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** A stored version's texts, written from numbers, are the texts the engine's encoders make. */
+class StoredTextTest {
+  @Test
+  void ridSelfAndEtag_areWhatResourceIdsAndTheEtagFormatMake_overRandomContainersAndSequences() {
+    Random random = new Random(7);
+    for (int c = 0; c < 200; c++) {
+      byte[] database = ResourceIds.database(random.nextInt(1 << 30));
+      byte[] container = ResourceIds.container(database, random.nextInt(1 << 20));
+      String self =
+          "dbs/" + ResourceIds.encode(database) + "/colls/" + ResourceIds.encode(container) + "/";
+      int salt = random.nextInt();
+      StoredText.Source source = new StoredText.Source(container, self, salt);
+      for (int i = 0; i < 50; i++) {
+        long sequence =
+            i == 0 ? 0 : i == 1 ? (1L << 55) - 1 : random.nextLong() >>> (9 + random.nextInt(50));
+        long lsn = random.nextLong() >>> (16 + random.nextInt(48));
+        StoredText text = new StoredText(source, sequence, lsn);
+        String rid = ResourceIds.encode(ResourceIds.document(container, sequence));
+
+        assertThat(text.text("_rid")).isEqualTo(rid);
+        assertThat(text.text("_self")).isEqualTo(self + "docs/" + rid + "/");
+        assertThat(text.text("_etag"))
+            .isEqualTo(
+                String.format(
+                    "\"%08x-0000-0000-0000-%012x\"", salt & 0xFFFFFFFFL, lsn & 0xFFFFFFFFFFFFL));
+        assertThat(text.documentPart()).isEqualTo(ResourceIds.documentPart(rid));
+      }
+    }
+  }
+
+  @Test
+  void aCopyOfAStoredBody_keepsMakingItsTexts_andSerializesAsTheStoredOne() throws Exception {
+    StoredText.Source source =
+        new StoredText.Source(
+            ResourceIds.container(ResourceIds.database(3), 4), "dbs/x/colls/y/", 9);
+    ObjectNode body = CompactObjects.copyOf(Json.obj("{'id':'a','n':{'m':[1,{'k':2}]}}"), 3);
+    StoredText text = new StoredText(source, 42, 7);
+    for (String name : new String[] {"_rid", "_self", "_etag"}) {
+      CompactObjects.putSystemText(body, name, text);
+    }
+
+    ObjectNode copy = body.deepCopy();
+
+    assertThat(CompactObjects.systemText(copy, "_rid")).isSameAs(text);
+    assertThat(copy).isEqualTo(body);
+    assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(body));
+    ((ObjectNode) copy.get("n")).put("added", true); // a deep copy: the stored body is untouched
+    assertThat(body.get("n").has("added")).isFalse();
+  }
+}
