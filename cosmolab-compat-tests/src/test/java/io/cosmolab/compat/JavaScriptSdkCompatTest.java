@@ -22,77 +22,60 @@ class JavaScriptSdkCompatTest {
 
   @Test
   void javascriptSdk_crudOrderByPagingAndChangeFeed() throws Exception {
-    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
-    Path dir = install();
-    try (CosmosLab lab = CosmosLab.builder().start()) {
-      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
-      Result test = run(dir, 300, "node", "sdk-test.mjs", endpoint, lab.key());
-      System.out.println("JavaScript SDK: " + test.output().strip());
-      assertThat(test.exit()).as("the JavaScript SDK test failed:%n%s", test.output()).isZero();
-      assertThat(test.output())
-          .contains("\"crud\":\"ok\"")
-          .contains("\"queryRows\":100")
-          .contains("\"plans\":\"ok\"")
-          .contains("\"arrayIndexOrderBy\":\"ok\"")
-          .contains("\"changeFeedNew\":5")
-          .contains("\"throughputBuckets\":\"ok\"")
-          .contains("\"search\":\"ok\"");
-    }
+    assertThat(runAgainst(CosmosLab.builder(), "sdk-test.mjs"))
+        .contains("\"crud\":\"ok\"")
+        .contains("\"queryRows\":100")
+        .contains("\"plans\":\"ok\"")
+        .contains("\"arrayIndexOrderBy\":\"ok\"")
+        .contains("\"changeFeedNew\":5")
+        .contains("\"throughputBuckets\":\"ok\"")
+        .contains("\"search\":\"ok\"");
   }
 
   @Test
   void javascriptSdk_storedProceduresTriggersAndUdfs() throws Exception {
-    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
-    Path dir = install();
     // 25 operations per call: the bulk import needs the continuation pattern to finish
-    try (CosmosLab lab =
+    CosmosLab.Builder lab =
         CosmosLab.builder()
-            .scriptLimits(io.cosmolab.engine.script.ScriptLimits.DEFAULT.withAcceptedOperations(25))
-            .start()) {
-      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
-      Result test = run(dir, 300, "node", "scripts-test.mjs", endpoint, lab.key());
-      System.out.println("JavaScript SDK scripts: " + test.output().strip());
-      assertThat(test.exit())
-          .as("the JavaScript SDK scripts test failed:%n%s", test.output())
-          .isZero();
-      assertThat(test.output())
-          .contains("\"bulkImported\":60")
-          .containsPattern("\"bulkCalls\":([3-9]|1\\d)[,}]") // 25 + 25 + 10, or more if slow
-          .contains("\"triggers\":\"ok\"");
-    }
+            .scriptLimits(
+                io.cosmolab.engine.script.ScriptLimits.DEFAULT.withAcceptedOperations(25));
+    assertThat(runAgainst(lab, "scripts-test.mjs"))
+        .contains("\"bulkImported\":60")
+        .containsPattern("\"bulkCalls\":([3-9]|1\\d)[,}]") // 25 + 25 + 10, or more if slow
+        .contains("\"triggers\":\"ok\"");
   }
 
   @Test
   void javascriptSdk_permissionFeedAndResourceTokens() throws Exception {
-    assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
-    Path dir = install();
-    try (CosmosLab lab = CosmosLab.builder().start()) {
-      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
-      Result test = run(dir, 300, "node", "permissions-test.mjs", endpoint, lab.key());
-      System.out.println("JavaScript SDK permissions: " + test.output().strip());
-      assertThat(test.exit())
-          .as("the JavaScript SDK permissions test failed:%n%s", test.output())
-          .isZero();
-      assertThat(test.output())
-          .contains("\"permissions\":\"ok\"")
-          .contains("\"permissionFeed\":\"ok\"")
-          .contains("\"outOfScope\":\"ok\"")
-          .contains("\"readToken\":\"ok\"");
-    }
+    assertThat(runAgainst(CosmosLab.builder(), "permissions-test.mjs"))
+        .contains("\"permissions\":\"ok\"")
+        .contains("\"permissionFeed\":\"ok\"")
+        .contains("\"outOfScope\":\"ok\"")
+        .contains("\"readToken\":\"ok\"");
   }
 
   @Test
   void javascriptSdk_followsContinuationsPastQueryPagesThatEndedEarly() throws Exception {
+    // every query page that may end early does, after one document or one row: most are empty
+    CosmosLab.Builder lab = CosmosLab.builder().queryPageTime(java.time.Duration.ofNanos(1));
+    assertThat(runAgainst(lab, "paging-test.mjs"))
+        .contains("\"orderBy\":60")
+        .contains("\"count\":60");
+  }
+
+  /**
+   * Runs one of the JavaScript tests against a lab of these settings; skipped without Node.js.
+   * Fails with the script's output unless it exits 0; returns its output (one JSON line).
+   */
+  private static String runAgainst(CosmosLab.Builder settings, String script) throws Exception {
     assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
     Path dir = install();
-    try (CosmosLab lab = CosmosLab.builder().queryPageTime(java.time.Duration.ofNanos(1)).start()) {
+    try (CosmosLab lab = settings.start()) {
       String endpoint = "https://127.0.0.1:" + lab.port() + "/";
-      Result test = run(dir, 300, "node", "paging-test.mjs", endpoint, lab.key());
-      System.out.println("JavaScript SDK paging: " + test.output().strip());
-      assertThat(test.exit())
-          .as("the JavaScript SDK paging test failed:%n%s", test.output())
-          .isZero();
-      assertThat(test.output()).contains("\"orderBy\":60").contains("\"count\":60");
+      Result test = run(dir, 300, "node", script, endpoint, lab.key());
+      System.out.println("JavaScript SDK " + script + ": " + test.output().strip());
+      assertThat(test.exit()).as("%s failed:%n%s", script, test.output()).isZero();
+      return test.output();
     }
   }
 

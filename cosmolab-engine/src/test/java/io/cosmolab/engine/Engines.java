@@ -17,10 +17,18 @@ public final class Engines {
   public static java.util.List<com.fasterxml.jackson.databind.JsonNode> drainQuery(
       Container c, io.cosmolab.engine.query.QueryRequest request, int pageSize) {
     java.util.List<com.fasterxml.jackson.databind.JsonNode> out = new java.util.ArrayList<>();
+    pages(c, request, pageSize).forEach(p -> out.addAll(p.rows()));
+    return out;
+  }
+
+  /** Every page of a query, following continuations ({@code pageSize} rows each at most). */
+  public static java.util.List<io.cosmolab.engine.query.QueryPage> pages(
+      Container c, io.cosmolab.engine.query.QueryRequest request, int pageSize) {
+    java.util.List<io.cosmolab.engine.query.QueryPage> out = new java.util.ArrayList<>();
     io.cosmolab.engine.query.QueryRequest r = request.withMaxItemCount(pageSize);
     for (int guard = 0; guard < 10_000; guard++) {
       io.cosmolab.engine.query.QueryPage page = c.query(r);
-      out.addAll(page.rows());
+      out.add(page);
       if (page.continuation() == null) {
         return out;
       }

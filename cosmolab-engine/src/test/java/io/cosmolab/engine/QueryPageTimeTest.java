@@ -53,17 +53,7 @@ class QueryPageTimeTest {
   }
 
   private static List<QueryPage> pages(Container c, QueryRequest request, int pageSize) {
-    List<QueryPage> out = new ArrayList<>();
-    QueryRequest r = request.withMaxItemCount(pageSize);
-    for (int guard = 0; guard < 10_000; guard++) {
-      QueryPage page = c.query(r);
-      out.add(page);
-      if (page.continuation() == null) {
-        return out;
-      }
-      r = r.withContinuation(page.continuation());
-    }
-    throw new AssertionError("paging did not end");
+    return Engines.pages(c, request, pageSize);
   }
 
   private static List<JsonNode> rows(List<QueryPage> pages) {

@@ -65,17 +65,7 @@ class QueryPagingChargeTest {
   }
 
   private static List<QueryPage> pages(Container c, String text, int pageSize) {
-    List<QueryPage> out = new ArrayList<>();
-    QueryRequest r = QueryRequest.of(text).withMaxItemCount(pageSize);
-    for (int guard = 0; guard < 10_000; guard++) {
-      QueryPage page = c.query(r);
-      out.add(page);
-      if (page.continuation() == null) {
-        return out;
-      }
-      r = r.withContinuation(page.continuation());
-    }
-    throw new AssertionError("paging did not end");
+    return Engines.pages(c, QueryRequest.of(text), pageSize);
   }
 
   private static List<JsonNode> rows(List<QueryPage> pages) {

@@ -229,11 +229,7 @@ class CompactObjectsTest {
 
   @Test
   void systemText_intoAnObjectOfManyProperties_isPutAsItsText() {
-    ObjectNode wide = NODES.objectNode();
-    for (int i = 0; i < 40; i++) {
-      wide.put("p" + i, i);
-    }
-    ObjectNode copy = CompactObjects.copyOf(wide, 3);
+    ObjectNode copy = CompactObjects.copyOf(wide(40), 3);
     Texts texts = new Texts();
     CompactObjects.putSystemText(copy, "_rid", texts);
     assertThat(copy.get("_rid").textValue()).isEqualTo("_rid-of-7");
@@ -243,13 +239,19 @@ class CompactObjectsTest {
 
   @Test
   void anObjectOfManyProperties_isCopiedWhole_inItsOrder() {
-    ObjectNode wide = NODES.objectNode();
-    for (int i = 0; i < 100; i++) {
-      wide.put("p" + i, i);
-    }
+    ObjectNode wide = wide(100);
     ObjectNode copy = CompactObjects.copyOf(wide, 5);
     assertThat(copy).isEqualTo(wide);
     assertThat(JsonTrees.write(copy)).isEqualTo(JsonTrees.write(wide));
     assertThat(copy.get("p99").intValue()).isEqualTo(99);
+  }
+
+  /** An object of {@code n} properties, {@code p0: 0} onwards: past the flat array's limit. */
+  private static ObjectNode wide(int n) {
+    ObjectNode wide = NODES.objectNode();
+    for (int i = 0; i < n; i++) {
+      wide.put("p" + i, i);
+    }
+    return wide;
   }
 }
