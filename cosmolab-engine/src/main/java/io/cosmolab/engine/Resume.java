@@ -138,7 +138,7 @@ final class Resume {
       if (f.length != 5 || !isHex(f[3])) {
         throw invalidToken(token);
       }
-      int k = count(f[2], token);
+      int k = (int) count(f[2], token, Integer.MAX_VALUE);
       if (!streaming || !f[1].equals(queryBinding(request))) {
         throw tokenOfAnotherQuery();
       }
@@ -149,8 +149,8 @@ final class Resume {
       if (f.length != 7) {
         throw invalidToken(token);
       }
-      int n = count(f[3], token);
-      int index = count(f[4], token);
+      long n = count(f[3], token, Long.MAX_VALUE); // rows returned: After's count is a long
+      int index = (int) count(f[4], token, Integer.MAX_VALUE);
       long order;
       java.util.List<JsonNode> keys;
       try {
@@ -178,7 +178,7 @@ final class Resume {
       if (f.length != 4) {
         throw invalidToken(token);
       }
-      int n = count(f[3], token);
+      int n = (int) count(f[3], token, Integer.MAX_VALUE);
       if (!f[1].equals(identity(q))) {
         throw tokenOfAnotherQuery();
       }
@@ -331,10 +331,11 @@ final class Resume {
         token.length() > 64 ? token.substring(0, 64) + "…" : token);
   }
 
-  private static int count(String field, String token) {
+  /** A count a token holds, from 0 to {@code max}; else the token is not one this server issued. */
+  private static long count(String field, String token, long max) {
     try {
-      int n = Integer.parseInt(field);
-      if (n < 0) {
+      long n = Long.parseLong(field);
+      if (n < 0 || n > max) {
         throw invalidToken(token);
       }
       return n;

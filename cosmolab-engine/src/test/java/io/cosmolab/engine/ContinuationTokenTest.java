@@ -67,6 +67,31 @@ class ContinuationTokenTest {
   }
 
   @Test
+  void aSortKeyTokenPastTwoBillionRowsReturned_isReadBackAsIssued() {
+    QueryRequest q =
+        QueryRequest.of("SELECT c.id, c.n FROM c ORDER BY c.n")
+            .withPartitionKey(io.cosmolab.engine.partitioning.PartitionKeyValue.of("k1"))
+            .withMaxItemCount(1);
+    String[] f = decode(c.query(q).continuation()).split(":", 7);
+    assertThat(f[0]).isEqualTo("v3");
+    f[3] = String.valueOf(Integer.MAX_VALUE); // the rows returned before: the next token's pass it
+    QueryPage near = c.query(q.withContinuation(token(String.join(":", f))));
+    assertThat(Long.parseLong(decode(near.continuation()).split(":", 7)[3]))
+        .isGreaterThan(Integer.MAX_VALUE);
+
+    assertThat(c.query(q.withContinuation(near.continuation())).rows()).hasSize(1);
+    f[3] = "9223372036854775808"; // past a long: not a token this server issued
+    assertCosmosError(
+        () -> c.query(q.withContinuation(token(String.join(":", f)))),
+        CosmosError.BAD_REQUEST,
+        "Invalid Continuation Token");
+  }
+
+  private static String decode(String token) {
+    return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+  }
+
+  @Test
   void aPositionTokenWithAnIdHoldingColons_resumesAfterThatDocument() {
     c.create(Json.obj("{'id':'a:b:c','pk':'k0','n':99}"));
     QueryRequest q = QueryRequest.of("SELECT VALUE c.id FROM c").withMaxItemCount(1);
