@@ -57,8 +57,12 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
   /** Puts a property whose text {@code text} makes when read (see {@link SystemText}). */
   void putText(String name, SystemText text) {
     Objects.requireNonNull(text, "text");
-    put(name, (JsonNode) null);
-    slots[2 * indexOf(name) + 1] = text;
+    int i = indexOf(name);
+    if (i < 0) {
+      put(name, (JsonNode) null); // appended: the last property
+      i = size - 1;
+    }
+    slots[2 * i + 1] = text;
   }
 
   /**
