@@ -1,14 +1,15 @@
 package io.cosmolab.engine;
 
 import io.cosmolab.engine.document.SystemText;
+import io.cosmolab.engine.resource.ResourceIds;
 import java.nio.charset.StandardCharsets;
 
 /**
  * A stored version's {@code _rid}, {@code _self} and {@code _etag}, made from its container's
  * {@link Source}, its document's sequence and its LSN when they are read: 32 bytes per version in
  * place of nine objects (a string, its bytes and a text node for each). The texts are written as
- * bytes straight from the numbers, as {@code ResourceIds.encode} and the container's etag would
- * make them (StoredTextTest holds them to those), since every query row and first read makes them.
+ * bytes straight from the numbers ({@code ResourceIds.writeDocument}; StoredTextTest holds them to
+ * {@code ResourceIds.encode} and the etag format), since every query row and first read makes them.
  */
 final class StoredText implements SystemText {
   private final Source source;
@@ -33,7 +34,7 @@ final class StoredText implements SystemText {
 
   @Override
   public long documentPart() {
-    return sequence << 8; // as ResourceIds.document lays it out
+    return ResourceIds.documentPart(sequence);
   }
 
   @Override
@@ -47,10 +48,6 @@ final class StoredText implements SystemText {
    * alive).
    */
   static final class Source {
-    private static final byte[] ALPHABET =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-"
-            .getBytes(StandardCharsets.US_ASCII); // base64 with '-' for '/', as RIDs are written
-    private static final int RID_CHARS = 24; // 16 bytes: 22 characters and "=="
     private static final byte[] ETAG =
         "\"00000000-0000-0000-0000-000000000000\"".getBytes(StandardCharsets.US_ASCII);
 
@@ -69,16 +66,16 @@ final class StoredText implements SystemText {
 
     /** The text RID of the document with this sequence. */
     String rid(long sequence) {
-      byte[] out = new byte[RID_CHARS];
-      writeRid(sequence, out, 0);
+      byte[] out = new byte[ResourceIds.DOCUMENT_RID_CHARS];
+      ResourceIds.writeDocument(containerRid, sequence, out, 0);
       return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     /** {@code dbs/{db}/colls/{coll}/docs/{rid}/}. */
     String self(long sequence) {
-      byte[] out = new byte[selfPrefix.length + RID_CHARS + 1];
+      byte[] out = new byte[selfPrefix.length + ResourceIds.DOCUMENT_RID_CHARS + 1];
       System.arraycopy(selfPrefix, 0, out, 0, selfPrefix.length);
-      writeRid(sequence, out, selfPrefix.length);
+      ResourceIds.writeDocument(containerRid, sequence, out, selfPrefix.length);
       out[out.length - 1] = '/';
       return new String(out, StandardCharsets.UTF_8);
     }
@@ -89,31 +86,6 @@ final class StoredText implements SystemText {
       writeHex(etagSalt & 0xFFFFFFFFL, out, 1, 8);
       writeHex(lsn, out, 25, 12);
       return new String(out, StandardCharsets.ISO_8859_1);
-    }
-
-    /**
-     * Base64 of the container's 8 bytes and the sequence's document part (8 bytes) at {@code at}.
-     */
-    private void writeRid(long sequence, byte[] out, int at) {
-      long part = sequence << 8;
-      int o = at;
-      for (int i = 0; i < 15; i += 3) { // five whole groups of three bytes
-        int group = (byteAt(part, i) << 16) | (byteAt(part, i + 1) << 8) | byteAt(part, i + 2);
-        out[o++] = ALPHABET[group >>> 18];
-        out[o++] = ALPHABET[(group >>> 12) & 63];
-        out[o++] = ALPHABET[(group >>> 6) & 63];
-        out[o++] = ALPHABET[group & 63];
-      }
-      int last = byteAt(part, 15); // and one byte: two characters and "=="
-      out[o++] = ALPHABET[last >>> 2];
-      out[o++] = ALPHABET[(last & 3) << 4];
-      out[o++] = '=';
-      out[o] = '=';
-    }
-
-    /** Byte {@code i} of the document RID: the container's, then the document part's. */
-    private int byteAt(long part, int i) {
-      return i < 8 ? containerRid[i] & 0xFF : (int) (part >>> (8 * (15 - i))) & 0xFF;
     }
 
     private static void writeHex(long v, byte[] out, int at, int digits) {

@@ -131,9 +131,9 @@ final class WritePath {
     this.marks = marks;
     this.gate = new CommitGate(recoveredLsn, marks);
     this.documentSequence = new AtomicLong(recoveredSequence);
-    this.standInRid = ResourceIds.encode(ResourceIds.document(container.ridBytes(), 0));
-    this.standInSelf = container.selfLink() + "docs/" + standInRid + "/";
-    this.standInEtag = container.etag(0);
+    this.standInRid = container.texts().rid(0);
+    this.standInSelf = container.texts().self(0);
+    this.standInEtag = container.texts().etag(0);
   }
 
   /** The LSN below which every write has finished. */
@@ -785,7 +785,9 @@ final class WritePath {
       ObjectNode body = prepared.body();
       // a new version keeps its document's RID (and so its link); the texts are made when read
       long sequence =
-          previous != null ? ResourceIds.documentPartOf(previous.body()) >>> 8 : nextSequence();
+          previous != null
+              ? ResourceIds.sequenceOf(ResourceIds.documentPartOf(previous.body()))
+              : nextSequence();
       StoredText text = new StoredText(container.texts(), sequence, lsn);
       for (String name : SYSTEM_TEXT) {
         io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);

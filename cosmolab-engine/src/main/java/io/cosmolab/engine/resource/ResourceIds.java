@@ -39,8 +39,56 @@ public final class ResourceIds {
       throw new IllegalArgumentException("document sequence out of range: " + sequence);
     }
     byte[] out = Arrays.copyOf(container, 16);
-    ByteBuffer.wrap(out, 8, 8).putLong(sequence << 8);
+    ByteBuffer.wrap(out, 8, 8).putLong(documentPart(sequence));
     return out;
+  }
+
+  /** The document part (bytes 8–15) of the document RID with this sequence. */
+  public static long documentPart(long sequence) {
+    return sequence << 8;
+  }
+
+  /** The sequence a document RID's document part holds. */
+  public static long sequenceOf(long documentPart) {
+    return documentPart >>> 8;
+  }
+
+  /** The characters of a document RID's text form: 16 bytes are 22 and "==". */
+  public static final int DOCUMENT_RID_CHARS = 24;
+
+  /**
+   * Writes the text form of {@link #document}{@code (container, sequence)} into {@code out} at
+   * {@code at} ({@link #DOCUMENT_RID_CHARS} ASCII bytes), as {@link #encode} writes it, without
+   * making the bytes or the string: stored documents' {@code _rid} and {@code _self} are written
+   * this way each time they are read. The sequence is one {@link #document} accepted.
+   */
+  public static void writeDocument(byte[] container, long sequence, byte[] out, int at) {
+    long part = documentPart(sequence);
+    int o = at;
+    for (int i = 0; i < 15; i += 3) { // five whole groups of three bytes
+      int group =
+          (byteOf(container, part, i) << 16)
+              | (byteOf(container, part, i + 1) << 8)
+              | byteOf(container, part, i + 2);
+      out[o++] = ALPHABET[group >>> 18];
+      out[o++] = ALPHABET[(group >>> 12) & 63];
+      out[o++] = ALPHABET[(group >>> 6) & 63];
+      out[o++] = ALPHABET[group & 63];
+    }
+    int last = byteOf(container, part, 15); // and one byte: two characters and "=="
+    out[o++] = ALPHABET[last >>> 2];
+    out[o++] = ALPHABET[(last & 3) << 4];
+    out[o++] = '=';
+    out[o] = '=';
+  }
+
+  private static final byte[] ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII); // '-' for '/', as in encode
+
+  /** Byte {@code i} of a document RID: the container's 8, then the document part's. */
+  private static int byteOf(byte[] container, long part, int i) {
+    return i < 8 ? container[i] & 0xFF : (int) (part >>> (8 * (15 - i))) & 0xFF;
   }
 
   public static byte[] partitionKeyRange(byte[] container, long rangeId) {
