@@ -462,9 +462,7 @@ final class QueryRunner {
           StoredDocument d = input.documentOf(row);
           returned[PartitionKeyRange.indexOfOwner(targets, d.epk())] += read;
           boolean sameDocument =
-              last == null
-                  ? resume.isDocument(d.epk(), d.id())
-                  : last.epk().equals(d.epk()) && last.id().equals(d.id());
+              last == null ? resume.isDocument(d.epk(), d.id()) : sameDocument(last, d);
           rowsOfLast = sameDocument ? rowsOfLast + 1 : 1;
           last = d;
         } else {
@@ -485,12 +483,7 @@ final class QueryRunner {
         next =
             streaming
                 ? Resume.afterDocument(
-                    request,
-                    last != null && last.epk().equals(read.epk()) && last.id().equals(read.id())
-                        ? rowsOfLast
-                        : 0,
-                    read.epk(),
-                    read.id())
+                    request, sameDocument(last, read) ? rowsOfLast : 0, read.epk(), read.id())
                 : Resume.afterSortKey(request, query.ast(), position);
       } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read
@@ -513,6 +506,11 @@ final class QueryRunner {
       end = input.loadedBy(rowRids, paidBefore);
     }
     return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
+  }
+
+  /** Whether two stored versions are of one document (null is none). */
+  private static boolean sameDocument(StoredDocument a, StoredDocument b) {
+    return a != null && a.epk().equals(b.epk()) && a.id().equals(b.id());
   }
 
   /**
