@@ -198,6 +198,13 @@ public final class ServeCommand implements Callable<Integer> {
                 changeFeedRetention, io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()));
   }
 
+  /** A usage error unless {@code value} (in {@code unit}, which follows the 1) is at least 1. */
+  private static void atLeastOne(String option, long value, String unit) {
+    if (value < 1) {
+      throw new IllegalArgumentException(option + " must be at least 1" + unit + ", was " + value);
+    }
+  }
+
   /** Released to stop the server; the JVM's shutdown hook releases it on SIGINT/SIGTERM. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -205,20 +212,13 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     refuseAPublicKeyBeyondLoopback(host, key);
-    if (scriptTimeoutMillis < 1) {
-      throw new IllegalArgumentException(
-          "--script-timeout must be at least 1 ms, was " + scriptTimeoutMillis);
+    atLeastOne("--script-timeout", scriptTimeoutMillis, " ms");
+    atLeastOne("--query-page-time", queryPageTimeMillis, " ms");
+    if (maxConnections != null) {
+      atLeastOne("--max-connections", maxConnections, "");
     }
-    if (queryPageTimeMillis < 1) {
-      throw new IllegalArgumentException(
-          "--query-page-time must be at least 1 ms, was " + queryPageTimeMillis);
-    }
-    if (maxConnections != null && maxConnections < 1) {
-      throw new IllegalArgumentException(
-          "--max-connections must be at least 1, was " + maxConnections);
-    }
-    if (eventLoops != null && eventLoops < 1) {
-      throw new IllegalArgumentException("--event-loops must be at least 1, was " + eventLoops);
+    if (eventLoops != null) {
+      atLeastOne("--event-loops", eventLoops, "");
     }
     io.cosmolab.engine.alerts.AlertRules rules = io.cosmolab.engine.alerts.AlertRules.defaults();
     if (alertRules != null) {
