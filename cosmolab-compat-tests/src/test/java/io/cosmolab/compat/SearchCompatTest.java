@@ -241,7 +241,7 @@ class SearchCompatTest {
     List<String> expected = oracle(query, List.of());
     assertThat(expected).hasSizeGreaterThan(4);
     for (CosmosContainer c : List.of(single, spread)) {
-      assertThat(run(c, new SqlQuerySpec(query)))
+      assertThat(ranked(c, new SqlQuerySpec(query)))
           .extracting(r -> r.get("id").asText())
           .containsExactlyElementsOf(expected);
     }
@@ -258,7 +258,7 @@ class SearchCompatTest {
     List<String> exact = oracle(query, List.of(Map.entry("@q", MAPPER.valueToTree(q))));
     assertThat(exact.get(0)).isEqualTo("doc-06");
     for (CosmosContainer c : List.of(single, spread)) {
-      List<JsonNode> rows = run(c, spec);
+      List<JsonNode> rows = ranked(c, spec);
       assertThat(rows).hasSize(5);
       assertThat(rows.get(0).get("id").asText()).isEqualTo("doc-06");
       // the client fuses the ranks of each component's best documents, not of all: the rest of the
@@ -303,6 +303,55 @@ class SearchCompatTest {
         .forEach(p -> out.addAll(p.getResults()));
     return out;
   }
+
+  /**
+   * The rows of an ORDER BY RANK query as two runs in a row agree on them (at most {@value
+   * #RANK_RUNS} runs). The Java SDK 4.81's hybrid pipeline runs its component queries twice at once
+   * (the coalesced results are subscribed to twice without a cache), and both runs fill one shared
+   * list of producers and one query body. When they interleave, the ranks of one run are applied to
+   * the rows of the other, which fails with an index out of bounds or, rarer, returns a wrong
+   * order; and a body both runs wrote to carries its parameters twice, which the server refuses
+   * (Azure/azure-sdk-for-java#49823, fixed by #49831 after 4.81, the newest release on Maven
+   * Central). The race is the client's and happens against the service too; under load about one
+   * run in a few hundred is hit, so two runs that agree are the server's answer.
+   */
+  private static List<JsonNode> ranked(CosmosContainer c, SqlQuerySpec q) {
+    List<JsonNode> previous = null;
+    for (int attempt = 1; attempt < RANK_RUNS; attempt++) {
+      List<JsonNode> rows;
+      try {
+        rows = run(c, q);
+      } catch (RuntimeException e) {
+        if (!hybridPipelineRace(e)) {
+          throw e;
+        }
+        previous = null;
+        continue;
+      }
+      if (rows.equals(previous)) {
+        return rows;
+      }
+      previous = rows;
+    }
+    return run(c, q);
+  }
+
+  /**
+   * Whether a failed run may be the race of {@link #ranked}: a failure raised inside the client (it
+   * surfaces wherever the two runs collide: an index out of bounds in the RRF step, a negative
+   * retry count in a producer's metrics, a list modified while copied), or the server's refusal of
+   * a body that carries its parameters twice. Any other answer from the server is not retried.
+   */
+  private static boolean hybridPipelineRace(RuntimeException e) {
+    if (e instanceof CosmosException cosmos) {
+      return cosmos.getStatusCode() == 400
+          && cosmos.getMessage().contains("parameters")
+          && cosmos.getMessage().contains("appears twice in one object");
+    }
+    return true;
+  }
+
+  private static final int RANK_RUNS = 6;
 
   private static SqlQuerySpec spec(String query, int k, double[] q) {
     return new SqlQuerySpec(query, List.of(new SqlParameter("@k", k), new SqlParameter("@q", q)));
