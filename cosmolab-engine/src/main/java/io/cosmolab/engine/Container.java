@@ -955,11 +955,6 @@ public final class Container {
     return throttle.admit(range, epk, now);
   }
 
-  /** {@code "ssssssss-0000-0000-0000-llllllllllll"}: unique per container (salt) and LSN. */
-  String etag(long lsn) {
-    return texts.etag(lsn);
-  }
-
   /** What this container's stored documents make their {@code _rid}, {@code _self}, etag of. */
   StoredText.Source texts() {
     return texts;

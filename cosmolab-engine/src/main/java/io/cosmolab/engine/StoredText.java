@@ -1,5 +1,6 @@
 package io.cosmolab.engine;
 
+import io.cosmolab.engine.document.Etags;
 import io.cosmolab.engine.document.SystemText;
 import io.cosmolab.engine.resource.ResourceIds;
 import java.nio.charset.StandardCharsets;
@@ -48,9 +49,6 @@ final class StoredText implements SystemText {
    * alive).
    */
   static final class Source {
-    private static final byte[] ETAG =
-        "\"00000000-0000-0000-0000-000000000000\"".getBytes(StandardCharsets.US_ASCII);
-
     private final byte[] containerRid; // 8 bytes
     private final byte[] selfPrefix; // "dbs/{db}/colls/{coll}/docs/"
     private final int etagSalt;
@@ -80,19 +78,14 @@ final class StoredText implements SystemText {
       return new String(out, StandardCharsets.UTF_8);
     }
 
-    /** {@code "ssssssss-0000-0000-0000-llllllllllll"}: unique per container (salt) and LSN. */
+    /** The etag of the write at {@code lsn} ({@link Etags}). */
     String etag(long lsn) {
-      byte[] out = ETAG.clone();
-      writeHex(etagSalt & 0xFFFFFFFFL, out, 1, 8);
-      writeHex(lsn, out, 25, 12);
-      return new String(out, StandardCharsets.ISO_8859_1);
+      return Etags.of(etagSalt, lsn);
     }
 
-    private static void writeHex(long v, byte[] out, int at, int digits) {
-      for (int i = at + digits - 1; i >= at; i--) {
-        out[i] = (byte) Character.forDigit((int) (v & 0xF), 16);
-        v >>>= 4;
-      }
+    /** What salts this container's etags. */
+    int etagSalt() {
+      return etagSalt;
     }
   }
 }

@@ -792,7 +792,6 @@ final class WritePath {
       for (String name : SYSTEM_TEXT) {
         io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);
       }
-      String etag = container.etag(lsn);
       // the EPK and key value this document's logical partition already keeps: its documents
       // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes)
       Target shared = logical.shared(t);
@@ -807,7 +806,7 @@ final class WritePath {
               lsn,
               now,
               lastRangeLsn,
-              etag);
+              container.texts().etagSalt());
       String k = key(t.epk(), t.id());
       staged.put(k, d);
       deleted.remove(k);

@@ -40,6 +40,27 @@ class StoredTextTest {
   }
 
   @Test
+  void aStoredVersionsEtag_madeWhenAsked_isItsBodys_acrossWritesAndContainers() {
+    io.cosmolab.engine.time.ManualClock clock =
+        io.cosmolab.engine.time.ManualClock.startingAtEpoch2026();
+    for (int n = 0; n < 3; n++) { // each container salts its etags differently
+      Container c = Engines.container(clock, 2);
+      for (int i = 0; i < 50; i++) {
+        ObjectNode doc =
+            Json.obj("{'id':'d" + (i % 7) + "','pk':'p" + (i % 3) + "','n':" + i + "}");
+        ItemResponse written = i < 7 ? c.create(doc) : c.upsert(doc);
+        io.cosmolab.engine.partitioning.PartitionKeyValue key =
+            io.cosmolab.engine.partitioning.PartitionKeyValue.of("p" + (i % 3));
+        ItemResponse read = c.read(key, "d" + (i % 7));
+        assertThat(written.etag()).isEqualTo(written.document().get("_etag").textValue());
+        assertThat(read.etag())
+            .isEqualTo(read.document().get("_etag").textValue())
+            .isEqualTo(written.etag());
+      }
+    }
+  }
+
+  @Test
   void aCopyOfAStoredBody_keepsMakingItsTexts_andSerializesAsTheStoredOne() throws Exception {
     StoredText.Source source =
         new StoredText.Source(

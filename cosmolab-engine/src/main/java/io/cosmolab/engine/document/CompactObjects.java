@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.Map;
  * object of up to {@value FlatProperties#MAX_PROPERTIES} properties keeps them in one array ({@link
  * FlatProperties}) instead of a hash map, each array's list is exactly its size, and the value
  * nodes (strings, numbers, booleans, null), which Jackson never changes, are shared with the source
- * rather than copied, as {@code deepCopy} shares them too.
+ * rather than copied, as {@code deepCopy} shares them too; a string property keeps only its text,
+ * and readers get a text node of it.
  *
  * <p>The copy is an ordinary {@code ObjectNode} to every reader: equal to the source, in the same
  * property order, serialized the same, and mutable the same way. Only its memory differs: for the
@@ -30,10 +32,20 @@ public final class CompactObjects {
    */
   public static ObjectNode copyOf(ObjectNode source, int room) {
     int size = source.size() + room;
-    Map<String, JsonNode> properties =
-        size > FlatProperties.MAX_PROPERTIES ? new LinkedHashMap<>() : new FlatProperties(size);
+    if (size > FlatProperties.MAX_PROPERTIES) {
+      Map<String, JsonNode> properties = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> e : source.properties()) {
+        properties.put(e.getKey(), copyOf(e.getValue()));
+      }
+      return new Node(properties);
+    }
+    FlatProperties properties = new FlatProperties(size);
     for (Map.Entry<String, JsonNode> e : source.properties()) {
-      properties.put(e.getKey(), copyOf(e.getValue()));
+      if (e.getValue() instanceof TextNode text) {
+        properties.putString(e.getKey(), text);
+      } else {
+        properties.put(e.getKey(), copyOf(e.getValue()));
+      }
     }
     return new Node(properties);
   }

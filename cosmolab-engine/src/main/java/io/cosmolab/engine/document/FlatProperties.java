@@ -1,6 +1,7 @@
 package io.cosmolab.engine.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -44,14 +45,32 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
   }
 
   /**
-   * The value of property {@code i}: a node, or the text a {@link SystemText} makes for its name (a
-   * new node each time: nothing derived is kept).
+   * The value of property {@code i}: a node; or, for a string value kept as its text ({@link
+   * #putString}) or a {@link SystemText}, a text node of it (a new node each time: nothing derived
+   * is kept).
    */
   private JsonNode valueAt(int i) {
     Object v = slots[2 * i + 1];
+    if (v instanceof String text) {
+      return TextNode.valueOf(text);
+    }
     return v instanceof SystemText t
-        ? com.fasterxml.jackson.databind.node.TextNode.valueOf(t.text((String) slots[2 * i]))
+        ? TextNode.valueOf(t.text((String) slots[2 * i]))
         : (JsonNode) v;
+  }
+
+  /**
+   * Puts a string value as its text alone, without the node that holds it: a stored document's
+   * strings then cost the collector one object fewer each (docs/benchmarks.md). Readers see a text
+   * node equal to {@code value}.
+   */
+  void putString(String name, TextNode value) {
+    int i = indexOf(name);
+    if (i < 0) {
+      put(name, (JsonNode) null); // appended: the last property
+      i = size - 1;
+    }
+    slots[2 * i + 1] = value.textValue();
   }
 
   /** Puts a property whose text {@code text} makes when read (see {@link SystemText}). */
@@ -66,7 +85,7 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
   }
 
   /**
-   * A copy whose values are deep copies (value nodes, immutable, shared) and whose {@link
+   * A copy whose values are deep copies (value nodes, immutable, shared) and whose texts and {@link
    * SystemText}s are the same: they are immutable too.
    */
   FlatProperties deepCopy() {

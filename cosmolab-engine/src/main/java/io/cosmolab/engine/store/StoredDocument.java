@@ -1,6 +1,7 @@
 package io.cosmolab.engine.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.document.Etags;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import java.lang.ref.SoftReference;
 import java.util.Objects;
@@ -26,13 +27,18 @@ public final class StoredDocument {
   private final long lsn;
   private final long timestampMillis;
   private final long rangeLsn;
+  // the body's _etag, or null when it is made from etagSalt and lsn when asked (a string kept
+  // per stored version was two objects for the collector to copy, ~80 bytes; the salt fills
+  // what was padding)
   private final String etag;
+  private final int etagSalt;
   // the body as JSON, held softly; two readers racing on the first read both serialize, and
   // either result is the same bytes
   private volatile SoftReference<byte[]> serialized;
 
   /**
-   * A stored version with its etag given (the one its body reads).
+   * A stored version whose etag is made from its container's salt and its LSN when asked ({@link
+   * Etags}, as its body's {@code _etag} is).
    *
    * @param epk the effective partition key
    * @param id the document id
@@ -45,8 +51,9 @@ public final class StoredDocument {
    * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
    * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients
    *     see as {@code _lsn}
-   * @param etag the body's {@code _etag}, kept beside it so that a read that answers with {@link
-   *     #json()} need not look into the body (whose nodes a random read finds cold in the cache)
+   * @param etagSalt what salts the container's etags: beside the body so that a read that answers
+   *     with {@link #json()} need not look into the body (whose nodes a random read finds cold in
+   *     the cache), nor into the object that makes its texts
    */
   public StoredDocument(
       String epk,
@@ -58,7 +65,33 @@ public final class StoredDocument {
       long lsn,
       long timestampMillis,
       long rangeLsn,
-      String etag) {
+      int etagSalt) {
+    this(
+        epk,
+        id,
+        partitionKey,
+        body,
+        sizeBytes,
+        indexedTerms,
+        lsn,
+        timestampMillis,
+        rangeLsn,
+        null,
+        etagSalt);
+  }
+
+  private StoredDocument(
+      String epk,
+      String id,
+      PartitionKeyValue partitionKey,
+      ObjectNode body,
+      int sizeBytes,
+      int indexedTerms,
+      long lsn,
+      long timestampMillis,
+      long rangeLsn,
+      String etag,
+      int etagSalt) {
     this.epk = epk;
     this.id = id;
     this.partitionKey = partitionKey;
@@ -69,6 +102,7 @@ public final class StoredDocument {
     this.timestampMillis = timestampMillis;
     this.rangeLsn = rangeLsn;
     this.etag = etag;
+    this.etagSalt = etagSalt;
   }
 
   /** A stored version, its etag read from its body. */
@@ -92,7 +126,8 @@ public final class StoredDocument {
         lsn,
         timestampMillis,
         rangeLsn,
-        body.path("_etag").textValue());
+        body.path("_etag").textValue(),
+        0);
   }
 
   public String epk() {
@@ -132,7 +167,7 @@ public final class StoredDocument {
   }
 
   public String etag() {
-    return etag;
+    return etag != null ? etag : Etags.of(etagSalt, lsn);
   }
 
   /**
@@ -163,7 +198,7 @@ public final class StoredDocument {
         && id.equals(d.id)
         && Objects.equals(partitionKey, d.partitionKey)
         && body.equals(d.body)
-        && Objects.equals(etag, d.etag);
+        && Objects.equals(etag(), d.etag());
   }
 
   @Override
@@ -184,7 +219,7 @@ public final class StoredDocument {
         + ", sizeBytes="
         + sizeBytes
         + ", etag="
-        + etag
+        + etag()
         + "]";
   }
 }

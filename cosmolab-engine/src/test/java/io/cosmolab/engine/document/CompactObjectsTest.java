@@ -34,7 +34,12 @@ class CompactObjectsTest {
         String name = "p" + random.nextInt(names);
         JsonNode value = IntNode.valueOf(random.nextInt(100));
         switch (random.nextInt(9)) {
-          case 0, 1, 2 -> assertThat(flat.put(name, value)).isEqualTo(model.put(name, value));
+          case 0, 1 -> assertThat(flat.put(name, value)).isEqualTo(model.put(name, value));
+          case 2 -> { // a string, kept as its text
+            TextNode text = TextNode.valueOf("s" + random.nextInt(100));
+            flat.putString(name, text);
+            model.put(name, text);
+          }
           case 3 -> assertThat(flat.remove(name)).isEqualTo(model.remove(name));
           case 4 -> {
             assertThat(flat.get(name)).isEqualTo(model.get(name));
@@ -46,9 +51,9 @@ class CompactObjectsTest {
           }
           case 6 -> { // write through entries
             for (Map.Entry<String, JsonNode> e : flat.entrySet()) {
-              e.setValue(IntNode.valueOf(e.getValue().intValue() + 1));
+              e.setValue(IntNode.valueOf(e.getValue().asInt() + 1));
             }
-            model.replaceAll((k, v) -> IntNode.valueOf(v.intValue() + 1));
+            model.replaceAll((k, v) -> IntNode.valueOf(v.asInt() + 1));
           }
           case 7 -> {
             flat.keySet().remove(name);
@@ -158,8 +163,28 @@ class CompactObjectsTest {
     copy.withArray("tags").add("c");
     copy.remove("id");
     assertThat(source).isEqualTo(sample());
-    // value nodes are immutable: shared, as deepCopy shares them
-    assertThat(copy.get("pk")).isSameAs(source.get("pk"));
+    // value nodes are immutable: shared, as deepCopy shares them; a string keeps only its text
+    assertThat(copy.get("big")).isSameAs(source.get("big"));
+    assertThat(copy.get("pk").textValue()).isSameAs(source.get("pk").textValue());
+  }
+
+  @Test
+  void aStringProperty_keepsOnlyItsText_yetReadsWritesAndRemovesAsATextNode() throws Exception {
+    ObjectNode copy = CompactObjects.copyOf(sample(), 0);
+    JsonNode pk = copy.get("pk");
+    assertThat(pk).isInstanceOf(TextNode.class).isEqualTo(TextNode.valueOf("p"));
+    assertThat(copy.get("pk")).isNotSameAs(pk); // a new node at each read: none is kept
+    assertThat(copy.get("nested").at("/x/1/y").textValue()).isEqualTo("deep"); // at every depth
+    assertThat(copy.get("é").textValue()).isEqualTo("unicode");
+    assertThat(copy.deepCopy().get("pk").textValue()).isSameAs(pk.textValue());
+    for (Map.Entry<String, JsonNode> e : copy.properties()) {
+      if (e.getKey().equals("id")) {
+        assertThat(e.setValue(IntNode.valueOf(3))).isEqualTo(TextNode.valueOf("a"));
+      }
+    }
+    assertThat(copy.get("id")).isEqualTo(IntNode.valueOf(3));
+    assertThat(copy.remove("pk")).isEqualTo(TextNode.valueOf("p"));
+    assertThat(copy.put("é", "other").get("é").textValue()).isEqualTo("other");
   }
 
   @Test
