@@ -882,7 +882,22 @@ public final class Container {
    *     position), 410/1002 for a range id that no longer exists, 429 when throttled
    */
   public io.cosmolab.engine.query.QueryPage query(io.cosmolab.engine.query.QueryRequest request) {
-    io.cosmolab.engine.query.QueryPage page = new QueryRunner(this, engine).run(request);
+    return query(request, () -> false);
+  }
+
+  /**
+   * A page of a query whose client may go away: {@code abandoned} says it has (a transport's closed
+   * connection). The page then stops reading documents, is charged for those it read, and ends with
+   * {@link CosmosError#REQUEST_ABANDONED}, so a query nobody waits for does not run on to its
+   * page's end (up to the page time, or through a whole container for an aggregate).
+   *
+   * @param abandoned asked every {@value QueryRunner#ABANDON_CHECK_EVERY} documents read, from the
+   *     thread running the query
+   * @throws CosmosException 408 once {@code abandoned} says so, and as {@link #query(QueryRequest)}
+   */
+  public io.cosmolab.engine.query.QueryPage query(
+      io.cosmolab.engine.query.QueryRequest request, java.util.function.BooleanSupplier abandoned) {
+    io.cosmolab.engine.query.QueryPage page = new QueryRunner(this, engine).run(request, abandoned);
     if (request.continuation() == null) {
       queryStats.record(
           now(),

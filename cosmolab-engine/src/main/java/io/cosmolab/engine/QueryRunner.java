@@ -84,6 +84,9 @@ final class QueryRunner {
   private final Container container;
   private final CosmosEngine engine;
 
+  // whether the client of the page being read has gone (Container.query)
+  private java.util.function.BooleanSupplier abandoned = () -> false;
+
   QueryRunner(Container container, CosmosEngine engine) {
     this.container = container;
     this.engine = engine;
@@ -192,7 +195,11 @@ final class QueryRunner {
     return out;
   }
 
-  QueryPage run(QueryRequest request) {
+  /** How many documents a page reads between two looks at whether its client has gone. */
+  static final int ABANDON_CHECK_EVERY = 64;
+
+  QueryPage run(QueryRequest request, java.util.function.BooleanSupplier abandoned) {
+    this.abandoned = abandoned;
     CompiledQuery written = compile(request.text(), request.parameters());
     // ORDER BY a computed property is checked as its path (indexed or not), then runs its
     // expression
@@ -284,7 +291,8 @@ final class QueryRunner {
           read = reader.apply(new Walk(runs, walkPaths, ascending, query.ast().from().size() > 1));
           List<io.cosmolab.engine.store.ChangeRecord> since =
               container.walkMarks().writesSince(quiet, targets, inScope);
-          if (since == null || !read.input().walked().untouchedBy(since)) {
+          if (!read.input().abandoned()
+              && (since == null || !read.input().walked().untouchedBy(since))) {
             read = null; // a write may have moved a document behind the walk: scan
           }
         } catch (OrderedWalk.RunTooLarge e) {
@@ -326,6 +334,15 @@ final class QueryRunner {
     }
     if (targets.isEmpty()) {
       total = engine.costs().query(0, 0, 0);
+    }
+    if (input.abandoned()) {
+      throw new io.cosmolab.engine.error.CosmosException(
+          io.cosmolab.engine.error.CosmosError.REQUEST_ABANDONED,
+          String.format(
+              "the client closed its connection: the query stopped after reading %d documents",
+              all.documents),
+          0,
+          Math.round(total * 100) / 100.0);
     }
     long documents = end.documents - start.documents;
     List<io.cosmolab.query.plan.IndexPredicate> usedIndexes =
@@ -567,6 +584,7 @@ final class QueryRunner {
     private StoredDocument last;
     private java.util.function.BooleanSupplier stop = () -> false;
     private boolean stopped;
+    private boolean abandonedSeen;
 
     PageInput(
         List<PartitionKeyRange> targets,
@@ -631,6 +649,11 @@ final class QueryRunner {
       return stopped;
     }
 
+    /** Whether the input ended because the client went away (see {@link QueryRunner#run}). */
+    boolean abandoned() {
+      return abandonedSeen;
+    }
+
     /** The last document read, or null. */
     StoredDocument last() {
       return last;
@@ -671,8 +694,12 @@ final class QueryRunner {
       return new Iterator<>() {
         @Override
         public boolean hasNext() {
-          if (stopped || !docs.hasNext()) {
+          if (stopped || abandonedSeen || !docs.hasNext()) {
             return false; // ends when the documents do: a page never stops before nothing
+          }
+          if (documents % ABANDON_CHECK_EVERY == 0 && abandoned.getAsBoolean()) {
+            abandonedSeen = true; // the page ends here; run() charges it and reports it
+            return false;
           }
           if (stop.getAsBoolean()) {
             stopped = true;

@@ -127,4 +127,10 @@ final class RawConnection implements AutoCloseable {
   public void close() throws IOException {
     socket.close();
   }
+
+  /** Ends the connection with a reset (no graceful close), as a killed or timed-out client may. */
+  void abort() throws IOException {
+    socket.setSoLinger(true, 0);
+    socket.close();
+  }
 }

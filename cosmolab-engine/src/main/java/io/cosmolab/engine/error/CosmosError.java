@@ -40,6 +40,12 @@ public enum CosmosError {
   SCRIPT_ERROR(400, 0, "BadRequest"),
   /** A stored procedure or trigger ran past its time limit (5 s on the service): stopped. */
   SCRIPT_TIMEOUT(408, 0, "RequestTimeout"),
+  /**
+   * The client closed its connection while its query ran: the query stopped, charged for what it
+   * read. Nobody receives the response; it is for the server's log and metrics [A: the service's
+   * behaviour is not observable to a client that has gone].
+   */
+  REQUEST_ABANDONED(408, 0, "RequestTimeout"),
   /** The addressed resource does not exist. */
   NOT_FOUND(404, 0, "NotFound"),
   /** The owner (database or container) of the addressed resource does not exist. */

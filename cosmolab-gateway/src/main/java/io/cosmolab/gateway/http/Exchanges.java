@@ -31,6 +31,7 @@ final class Exchanges {
    * @param headers the request headers, names lower case, the last value of each
    * @param uri the request target as sent: its path, then perhaps a query
    * @param peer the client's address, or null when the transport does not know it
+   * @param abandoned true once the client's connection has closed ({@link WireRequest#abandoned})
    */
   static WireResponse handle(
       Function<WireRequest, WireResponse> protocol,
@@ -41,9 +42,20 @@ final class Exchanges {
       String scheme,
       String activityId,
       long receivedNanos,
-      java.net.SocketAddress peer) {
+      java.net.SocketAddress peer,
+      java.util.function.BooleanSupplier abandoned) {
     WireResponse response =
-        answer(protocol, method, uri, headers, body, scheme, activityId, receivedNanos, peer);
+        answer(
+            protocol,
+            method,
+            uri,
+            headers,
+            body,
+            scheme,
+            activityId,
+            receivedNanos,
+            peer,
+            abandoned);
     if (TraceLine.ENABLED) {
       System.err.println(TraceLine.of("http", method, uri, headers, response));
     }
@@ -59,7 +71,8 @@ final class Exchanges {
       String scheme,
       String activityId,
       long receivedNanos,
-      java.net.SocketAddress peer) {
+      java.net.SocketAddress peer,
+      java.util.function.BooleanSupplier abandoned) {
     try {
       String host = headers.get("host");
       WireRequest request =
@@ -73,7 +86,8 @@ final class Exchanges {
               receivedNanos,
               peer instanceof java.net.InetSocketAddress a
                   && a.getAddress() != null
-                  && a.getAddress().isLoopbackAddress());
+                  && a.getAddress().isLoopbackAddress(),
+              abandoned);
       return protocol.apply(request);
     } catch (CosmosException e) {
       return ErrorResponses.of(e, activityId);

@@ -195,7 +195,8 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
               scheme,
               activityId,
               msg.receivedNanos(),
-              ctx.channel().remoteAddress());
+              ctx.channel().remoteAddress(),
+              () -> !ctx.channel().isActive());
       keepAlive &= !Exchanges.closesConnection(response);
     }
     if (ctx.executor().inEventLoop()) {

@@ -226,7 +226,10 @@ public final class JdkHttpTransport implements AutoCloseable {
               scheme,
               activityId,
               received,
-              exchange.getRemoteAddress());
+              exchange.getRemoteAddress(),
+              // the JDK's server does not say when a client has gone: its queries run to the end
+              // of their page (the Netty transport stops them)
+              WireRequest.NEVER_ABANDONED);
       write(exchange, response, activityId, !Exchanges.closesConnection(response));
     } catch (IOException | UncheckedIOException e) {
       // The client went away mid-exchange: nothing to answer, nothing to keep.

@@ -47,7 +47,7 @@ final class QueryResource {
             .withMaxItemCount(Requests.maxItemCount(request))
             .withContinuation(blankToNull(request.header(Headers.CONTINUATION)));
     long started = System.nanoTime(); // a duration for the metrics, not a point in time
-    QueryPage page = c.query(q);
+    QueryPage page = c.query(q, request.abandoned());
     long elapsedNanos = System.nanoTime() - started;
     String sessionRange = rangeId != null ? rangeId : Responses.ownerRange(c, key);
     Map<String, String> h = Responses.containerHeaders(c, page.requestCharge(), sessionRange);

@@ -87,7 +87,7 @@ final class DirectChannelHandler extends SimpleChannelInboundHandler<Inbound> {
   /** On a worker or on the loop; the answer is flushed by itself (see the class comment). */
   private void serve(ChannelHandlerContext ctx, Inbound.Request r) {
     try {
-      Outbound out = dispatcher.serve(r);
+      Outbound out = dispatcher.serve(r, () -> !ctx.channel().isActive());
       ctx.writeAndFlush(FrameEncoder.encode(out, ctx.alloc(), false))
           .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (RuntimeException | Error e) {

@@ -67,14 +67,18 @@ final class DirectDispatcher {
         r.string(Tokens.Request.AUTHORIZATION));
   }
 
-  Outbound serve(Inbound.Request r) {
+  /**
+   * Serves one request; {@code abandoned} says when its connection has closed (a query then stops:
+   * {@link WireRequest#abandoned}).
+   */
+  Outbound serve(Inbound.Request r, java.util.function.BooleanSupplier abandoned) {
     String activityId = r.activityId().toString();
     String range = Addresses.rangeOf(r.string(Tokens.Request.REPLICA_PATH));
     Container container = null;
     WireResponse response;
     WireRequest wire = null;
     try {
-      wire = RequestTranslator.translate(r);
+      wire = RequestTranslator.translate(r, abandoned);
       container = find(wire.path()).orElse(null);
       String service = Addresses.serviceOf(r.string(Tokens.Request.REPLICA_PATH));
       if (container != null

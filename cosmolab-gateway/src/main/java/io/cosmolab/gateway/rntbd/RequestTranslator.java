@@ -34,12 +34,13 @@ final class RequestTranslator {
    * @throws io.cosmolab.engine.error.CosmosException 501 for an operation direct mode does not
    *     serve here, naming it and suggesting gateway mode
    */
-  static WireRequest translate(Inbound.Request r) {
+  static WireRequest translate(Inbound.Request r, java.util.function.BooleanSupplier abandoned) {
     Map<String, String> h = new HashMap<>(32);
     String method = method(r, h);
     copyHeaders(r, h);
     // direct mode carries Cosmos operations only, never the explorer's paths
-    return new WireRequest(method, path(r), h, r.payload(), null, "", r.receivedNanos(), false);
+    return new WireRequest(
+        method, path(r), h, r.payload(), null, "", r.receivedNanos(), false, abandoned);
   }
 
   private static String method(Inbound.Request r, Map<String, String> h) {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * One decoded HTTP request, independent of Netty: what the resource handlers see.
@@ -21,6 +22,9 @@ import java.util.Map;
  * @param fromLoopback true when the client is on this machine (its connection's peer is a loopback
  *     address, or the request was made in this process): what the explorer, which takes no
  *     signature, is served to
+ * @param abandoned true once the client has gone (its connection closed) while the request runs:
+ *     work that reads a lot (a query page) asks it now and then and stops; a transport that can't
+ *     tell says false
  */
 // The body and the headers are handed over without a copy (requests and responses can be
 // megabytes; a point read's header map was copied twice on its way here); nobody writes to
@@ -34,11 +38,16 @@ public record WireRequest(
     String baseUri,
     String query,
     long receivedNanos,
-    boolean fromLoopback) {
+    boolean fromLoopback,
+    BooleanSupplier abandoned) {
+
+  /** For a transport that can't tell when its client has gone. */
+  public static final BooleanSupplier NEVER_ABANDONED = () -> false;
 
   public WireRequest {
     headers = Collections.unmodifiableMap(headers);
     query = query == null ? "" : query;
+    abandoned = abandoned == null ? NEVER_ABANDONED : abandoned;
   }
 
   /** A request received now, made in this process. */
@@ -49,7 +58,7 @@ public record WireRequest(
       byte[] body,
       String baseUri,
       String query) {
-    this(method, path, headers, body, baseUri, query, System.nanoTime(), true);
+    this(method, path, headers, body, baseUri, query, System.nanoTime(), true, NEVER_ABANDONED);
   }
 
   /** The first value of the query parameter {@code name}, percent-decoded; null when absent. */

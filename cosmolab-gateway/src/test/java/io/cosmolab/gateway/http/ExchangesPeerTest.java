@@ -29,7 +29,8 @@ class ExchangesPeerTest {
         "http",
         "a",
         System.nanoTime(),
-        peer);
+        peer,
+        WireRequest.NEVER_ABANDONED);
     return seen.get().fromLoopback();
   }
 

@@ -42,7 +42,8 @@ class ExplorerFromLoopbackOnlyTest {
         "https://10.0.0.5:8081/",
         "",
         System.nanoTime(),
-        fromLoopback);
+        fromLoopback,
+        WireRequest.NEVER_ABANDONED);
   }
 
   @Test
