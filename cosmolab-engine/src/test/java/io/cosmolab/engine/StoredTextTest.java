@@ -61,6 +61,25 @@ class StoredTextTest {
   }
 
   @Test
+  void aStoredBodyWithoutAnEtag_isRefused_ratherThanGivenAMadeUpOne() {
+    ObjectNode body = Json.obj("{'id':'a'}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                new io.cosmolab.engine.store.StoredDocument(
+                    "e",
+                    "a",
+                    io.cosmolab.engine.partitioning.PartitionKeyValue.of("e"),
+                    body,
+                    10,
+                    1,
+                    10,
+                    0,
+                    10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("without a text _etag");
+  }
+
+  @Test
   void aCopyOfAStoredBody_keepsMakingItsTexts_andSerializesAsTheStoredOne() throws Exception {
     StoredText.Source source =
         new StoredText.Source(

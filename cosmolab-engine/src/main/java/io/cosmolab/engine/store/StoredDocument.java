@@ -105,7 +105,11 @@ public final class StoredDocument {
     this.etagSalt = etagSalt;
   }
 
-  /** A stored version, its etag read from its body. */
+  /**
+   * A stored version, its etag read from its body.
+   *
+   * @throws IllegalArgumentException when the body has no text {@code _etag}
+   */
   public StoredDocument(
       String epk,
       String id,
@@ -126,8 +130,17 @@ public final class StoredDocument {
         lsn,
         timestampMillis,
         rangeLsn,
-        body.path("_etag").textValue(),
+        etagOf(body),
         0);
+  }
+
+  /** The {@code _etag} a stored body carries: every one has one. */
+  private static String etagOf(ObjectNode body) {
+    String etag = body.path("_etag").textValue();
+    if (etag == null) {
+      throw new IllegalArgumentException("a stored body without a text _etag: " + body);
+    }
+    return etag;
   }
 
   public String epk() {

@@ -26,7 +26,7 @@ public final class StoreWalks {
         epk,
         id,
         PartitionKeyValue.of(epk),
-        JsonNodeFactory.instance.objectNode().put("id", id),
+        JsonNodeFactory.instance.objectNode().put("id", id).put("_etag", "\"" + lsn + "\""),
         10,
         1,
         lsn,
