@@ -24,12 +24,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * through a hash of (EPK, id), for speed.
  *
  * Concurrency: copy-on-write per logical partition for commits that change several of its
- * documents, in place for the rest. The engine commits writes to one logical partition from one
+ * documents, and for small logical partitions (LogicalDocuments: an immutable array of up to 64
+ * documents), in place for the rest. The engine commits writes to one logical partition from one
  * thread at a time (its partition lock) and may commit to different logical partitions at once.
- * A commit that changes one document puts or removes it in place: a single skip-list operation,
- * which every reader sees entirely or not at all. A commit that changes several documents of one
- * logical partition (a transactional batch) builds a new map of that logical partition and swaps
- * it in with one put, so a scan or an index hit (getAll) sees the whole batch or none of it; the
+ * A commit that changes one document of a small logical partition publishes its new array with
+ * one write of the partition's slot; of a large one, puts or removes it in place: a single
+ * skip-list operation. Either way
+ * every reader sees it entirely or not at all. A commit that changes several documents of one
+ * logical partition (a transactional batch) builds a new copy of that logical partition and swaps
+ * it in with one write, so a scan or an index hit (getAll) sees the whole batch or none of it; the
  * copy costs the logical partition's size, paid by batches only. Point reads are the exception,
  * kept for their speed: the (EPK, id) hash is updated after the swap, one document at a time, so
  * two point reads made during a batch's commit (microseconds) may see one document new and the
@@ -57,16 +60,23 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
   private record Key(String epk, String id) {}
 
-  private static ConcurrentSkipListMap<String, StoredDocument> newPartition() {
-    return new ConcurrentSkipListMap<>(Utf8Order.COMPARATOR);
+  /**
+   * Where a logical partition's current state is: both indexes hold the same slot, so a write that
+   * replaces the state (a small partition's new array, a batch's copy) is one volatile write, not
+   * two map puts.
+   */
+  private static final class Slot {
+    volatile LogicalDocuments docs;
+
+    Slot(LogicalDocuments docs) {
+      this.docs = docs;
+    }
   }
 
   private static final class Container implements ContainerStore {
-    private final ConcurrentSkipListMap<String, ConcurrentSkipListMap<String, StoredDocument>>
-        byEpk = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<String, Slot> byEpk = new ConcurrentSkipListMap<>();
     // the same logical partitions by hash, for reads of several documents of one (getAll)
-    private final ConcurrentHashMap<String, ConcurrentSkipListMap<String, StoredDocument>> logical =
-        new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Slot> logical = new ConcurrentHashMap<>();
     // by LSN: a ChangeRecord, or for a create the StoredDocument it wrote (logged())
     private final LsnSlots<Object> changes = new LsnSlots<>();
     private final AtomicLong count = new AtomicLong();
@@ -92,7 +102,8 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public List<StoredDocument> getAll(String epk, List<String> ids) {
-      ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(epk); // one state
+      Slot slot = logical.get(epk);
+      LogicalDocuments partition = slot == null ? null : slot.docs; // one state
       List<StoredDocument> out = new ArrayList<>(ids.size());
       if (partition != null) {
         for (String id : ids) {
@@ -117,22 +128,16 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     /** The documents of these logical partitions in order; the first from {@code fromId}. */
     private static Iterator<StoredDocument> walk(
-        Map<String, ConcurrentSkipListMap<String, StoredDocument>> logicalPartitions,
-        String fromEpk,
-        String fromId) {
-      Iterator<Map.Entry<String, ConcurrentSkipListMap<String, StoredDocument>>> partitions =
-          logicalPartitions.entrySet().iterator();
+        Map<String, Slot> logicalPartitions, String fromEpk, String fromId) {
+      Iterator<Map.Entry<String, Slot>> partitions = logicalPartitions.entrySet().iterator();
       return new Iterator<>() {
         Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
 
         @Override
         public boolean hasNext() {
           while (!current.hasNext() && partitions.hasNext()) {
-            Map.Entry<String, ConcurrentSkipListMap<String, StoredDocument>> p = partitions.next();
-            current =
-                fromId != null && p.getKey().equals(fromEpk)
-                    ? p.getValue().tailMap(fromId, true).values().iterator()
-                    : p.getValue().values().iterator();
+            Map.Entry<String, Slot> p = partitions.next();
+            current = p.getValue().docs.from(p.getKey().equals(fromEpk) ? fromId : null);
           }
           return current.hasNext();
         }
@@ -260,56 +265,51 @@ public final class InMemoryDocumentStore implements DocumentStore {
     }
 
     private void applyInPlace(String epk, Write w) {
-      ConcurrentSkipListMap<String, StoredDocument> partition = logical.get(epk);
-      if (w instanceof Write.Put put) {
-        if (partition == null) {
-          partition = newPartition();
-          partition.put(put.document().id(), put.document());
-          publish(epk, partition);
-          count.incrementAndGet();
-        } else if (partition.put(put.document().id(), put.document()) == null) {
-          count.incrementAndGet();
-        }
+      Slot slot = logical.get(epk);
+      if (slot == null && w instanceof Write.Delete) {
         return;
       }
-      Write.Delete del = (Write.Delete) w;
-      if (partition != null && partition.remove(del.id()) != null) {
-        count.decrementAndGet();
-        if (partition.isEmpty()) {
-          byEpk.remove(epk, partition);
-          logical.remove(epk, partition);
-        }
+      LogicalDocuments old = slot == null ? LogicalDocuments.EMPTY : slot.docs;
+      int before = old.size();
+      install(epk, slot, before, apply(old, w));
+    }
+
+    /** Several writes to one logical partition: a new copy of it, swapped in at once. */
+    private void swapIn(String epk, List<Write> writes) {
+      Slot slot = logical.get(epk);
+      LogicalDocuments next = slot == null ? LogicalDocuments.EMPTY : slot.docs.forBatch();
+      int before = next.size();
+      for (Write w : writes) {
+        next = apply(next, w);
       }
+      install(epk, slot, before, next);
+    }
+
+    private static LogicalDocuments apply(LogicalDocuments docs, Write w) {
+      return w instanceof Write.Put put
+          ? docs.with(put.document())
+          : docs.without(((Write.Delete) w).id());
     }
 
     /**
-     * Puts a logical partition's map in both indexes: the hash first, so a point read never misses
-     * what a scan already sees (the other way round, a read may run a step ahead of a scan).
+     * Makes {@code next} the logical partition's state (its size was {@code before}): one write of
+     * its slot, which readers see whole; a new slot in both indexes for a new logical partition
+     * (the hash first, so a point read never misses what a scan already sees); an emptied one
+     * leaves them.
      */
-    private void publish(String epk, ConcurrentSkipListMap<String, StoredDocument> partition) {
-      logical.put(epk, partition);
-      byEpk.put(epk, partition);
-    }
-
-    /** Several writes to one logical partition: a new map of it, swapped in at once. */
-    private void swapIn(String epk, List<Write> writes) {
-      ConcurrentSkipListMap<String, StoredDocument> old = logical.get(epk);
-      ConcurrentSkipListMap<String, StoredDocument> next =
-          old == null ? newPartition() : old.clone();
-      for (Write w : writes) {
-        if (w instanceof Write.Put put) {
-          next.put(put.document().id(), put.document());
-        } else {
-          next.remove(((Write.Delete) w).id());
+    private void install(String epk, Slot slot, int before, LogicalDocuments next) {
+      count.addAndGet(next.size() - before);
+      if (slot != null) {
+        slot.docs = next;
+        if (next.size() == 0) {
+          byEpk.remove(epk);
+          logical.remove(epk);
         }
+      } else if (next.size() > 0) {
+        Slot created = new Slot(next);
+        logical.put(epk, created);
+        byEpk.put(epk, created);
       }
-      if (next.isEmpty()) {
-        byEpk.remove(epk);
-        logical.remove(epk);
-      } else {
-        publish(epk, next);
-      }
-      count.addAndGet(next.size() - (old == null ? 0 : old.size()));
     }
 
     @Override
