@@ -28,8 +28,11 @@ class DirectChannelHandlerTest {
   private final Executor workers = workerTasks::add;
   private final List<String> served = new ArrayList<>();
 
+  private final List<Boolean> abandoned = new ArrayList<>();
+
   private WireResponse protocol(WireRequest r) {
     served.add(r.method() + " " + r.path());
+    abandoned.add(r.abandoned().getAsBoolean());
     return WireResponse.empty(200, Map.of());
   }
 
@@ -122,6 +125,17 @@ class DirectChannelHandlerTest {
     assertThat(served).hasSize(4);
     assertThat(answers(ch)).isEqualTo(4);
     assertThat(tls.flushes).containsOnly(1).hasSize(4);
+  }
+
+  @Test
+  void aRequestWhoseConnectionClosedWhileItWaited_isToldItsClientHasGone() {
+    EmbeddedChannel ch = channel(CosmosEngine.builder().build());
+    ch.writeInbound(request(Tokens.Operation.CREATE, 1, MASTER));
+    ch.writeInbound(request(Tokens.Operation.CREATE, 2, MASTER));
+    workerTasks.poll().run(); // served while the connection is open
+    ch.close().syncUninterruptibly(); // the client goes (reset, failure): the second still waits
+    workerTasks.poll().run();
+    assertThat(abandoned).containsExactly(false, true);
   }
 
   @Test
