@@ -32,17 +32,11 @@ public final class CompactObjects {
    */
   public static ObjectNode copyOf(ObjectNode source, int room) {
     int size = source.size() + room;
-    if (size > FlatProperties.MAX_PROPERTIES) {
-      Map<String, JsonNode> properties = new LinkedHashMap<>();
-      for (Map.Entry<String, JsonNode> e : source.properties()) {
-        properties.put(e.getKey(), copyOf(e.getValue()));
-      }
-      return new Node(properties);
-    }
-    FlatProperties properties = new FlatProperties(size);
+    Map<String, JsonNode> properties =
+        size > FlatProperties.MAX_PROPERTIES ? new LinkedHashMap<>() : new FlatProperties(size);
     for (Map.Entry<String, JsonNode> e : source.properties()) {
-      if (e.getValue() instanceof TextNode text) {
-        properties.putString(e.getKey(), text);
+      if (properties instanceof FlatProperties flat && e.getValue() instanceof TextNode text) {
+        flat.putString(e.getKey(), text);
       } else {
         properties.put(e.getKey(), copyOf(e.getValue()));
       }

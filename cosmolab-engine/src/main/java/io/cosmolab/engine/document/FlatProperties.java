@@ -65,23 +65,22 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
    * node equal to {@code value}.
    */
   void putString(String name, TextNode value) {
-    int i = indexOf(name);
-    if (i < 0) {
-      put(name, (JsonNode) null); // appended: the last property
-      i = size - 1;
-    }
-    slots[2 * i + 1] = value.textValue();
+    putSlot(name, value.textValue());
   }
 
   /** Puts a property whose text {@code text} makes when read (see {@link SystemText}). */
   void putText(String name, SystemText text) {
-    Objects.requireNonNull(text, "text");
+    putSlot(name, Objects.requireNonNull(text, "text"));
+  }
+
+  /** Puts {@code value} (a text or a {@link SystemText}) in {@code name}'s slot, found once. */
+  private void putSlot(String name, Object value) {
     int i = indexOf(name);
     if (i < 0) {
       put(name, (JsonNode) null); // appended: the last property
       i = size - 1;
     }
-    slots[2 * i + 1] = text;
+    slots[2 * i + 1] = value;
   }
 
   /**
