@@ -29,8 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread at a time (its partition lock) and may commit to different logical partitions at once.
  * A commit that changes one document of a small logical partition publishes its new array with
  * one write of the partition's slot; of a large one, puts or removes it in place: a single
- * skip-list operation. Either way
- * every reader sees it entirely or not at all. A commit that changes several documents of one
+ * skip-list operation. Either way every reader sees it entirely or not at all. A commit that changes several documents of one
  * logical partition (a transactional batch) builds a new copy of that logical partition and swaps
  * it in with one write, so a scan or an index hit (getAll) sees the whole batch or none of it; the
  * copy costs the logical partition's size, paid by batches only. Point reads are the exception,
@@ -183,11 +182,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
         }
       }
       for (Map.Entry<String, List<Write>> e : byPartition.entrySet()) {
-        if (e.getValue().size() == 1) {
-          applyInPlace(e.getKey(), e.getValue().get(0));
-        } else {
-          swapIn(e.getKey(), e.getValue());
-        }
+        apply(e.getKey(), e.getValue());
       }
       // point reads: after the logical partitions, one document at a time (see the class comment)
       for (Write w : writes) {
@@ -264,20 +259,17 @@ public final class InMemoryDocumentStore implements DocumentStore {
       return (ChangeRecord) logged;
     }
 
-    private void applyInPlace(String epk, Write w) {
+    /**
+     * The writes of one commit to one logical partition. One write changes the partition as it can
+     * (a small one's new array, a large one's skip list in place); several (a batch) change a copy
+     * that is swapped in at once, so readers see all of them or none.
+     */
+    private void apply(String epk, List<Write> writes) {
       Slot slot = logical.get(epk);
-      if (slot == null && w instanceof Write.Delete) {
-        return;
-      }
-      LogicalDocuments old = slot == null ? LogicalDocuments.EMPTY : slot.docs;
-      int before = old.size();
-      install(epk, slot, before, apply(old, w));
-    }
-
-    /** Several writes to one logical partition: a new copy of it, swapped in at once. */
-    private void swapIn(String epk, List<Write> writes) {
-      Slot slot = logical.get(epk);
-      LogicalDocuments next = slot == null ? LogicalDocuments.EMPTY : slot.docs.forBatch();
+      LogicalDocuments next =
+          slot == null
+              ? LogicalDocuments.EMPTY
+              : writes.size() > 1 ? slot.docs.forBatch() : slot.docs;
       int before = next.size();
       for (Write w : writes) {
         next = apply(next, w);

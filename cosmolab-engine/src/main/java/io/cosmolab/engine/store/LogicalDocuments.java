@@ -2,7 +2,6 @@ package io.cosmolab.engine.store;
 
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
@@ -93,23 +92,7 @@ abstract sealed class LogicalDocuments {
         int i = search(fromId);
         start = i >= 0 ? i : -i - 1;
       }
-      int first = start;
-      return new Iterator<>() {
-        int next = first;
-
-        @Override
-        public boolean hasNext() {
-          return next < docs.length;
-        }
-
-        @Override
-        public StoredDocument next() {
-          if (next >= docs.length) {
-            throw new NoSuchElementException();
-          }
-          return docs[next++];
-        }
-      };
+      return Arrays.asList(docs).subList(start, docs.length).iterator(); // no remove: read-only
     }
 
     @Override
