@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * comparisons taking a third of a create. The outer level holds one entry per logical partition,
  * twice: a skip list for ordered scans and a hash map for getAll, both holding the same map
  * objects, so a reader of either finds the same state of a logical partition. Point reads go
- * through a hash of (EPK, id), for speed.
+ * through a hash by id (ById), for speed.
  *
  * Concurrency: copy-on-write per logical partition for commits that change several of its
  * documents, and for small logical partitions (LogicalDocuments: an immutable array of up to 64
@@ -57,8 +57,6 @@ public final class InMemoryDocumentStore implements DocumentStore {
     return containers.computeIfAbsent(containerRid, rid -> new Container());
   }
 
-  private record Key(String epk, String id) {}
-
   /**
    * Where a logical partition's current state is: both indexes hold the same slot, so a write that
    * replaces the state (a small partition's new array, a batch's copy) is one volatile write, not
@@ -79,9 +77,9 @@ public final class InMemoryDocumentStore implements DocumentStore {
     // by LSN: a ChangeRecord, or for a create the StoredDocument it wrote (logged())
     private final LsnSlots<Object> changes = new LsnSlots<>();
     private final AtomicLong count = new AtomicLong();
-    // every document by (EPK, id), for point reads: a read through the logical partition's map
-    // ran at about half the speed (388k/s against 765k/s in PointOperationsBenchmark)
-    private final ConcurrentHashMap<Key, StoredDocument> byKey = new ConcurrentHashMap<>();
+    // every document by id, for point reads: a read through the logical partition's map ran at
+    // about half the speed (388k/s against 765k/s in PointOperationsBenchmark)
+    private final ById byId = new ById();
     private volatile Marks marks;
 
     @Override
@@ -96,7 +94,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public StoredDocument get(String epk, String id) {
-      return byKey.get(new Key(epk, id));
+      return byId.get(epk, id);
     }
 
     @Override
@@ -188,9 +186,9 @@ public final class InMemoryDocumentStore implements DocumentStore {
       for (Write w : writes) {
         StoredDocument previous = null;
         if (w instanceof Write.Put put) {
-          previous = byKey.put(new Key(put.document().epk(), put.document().id()), put.document());
+          previous = byId.put(put.document());
         } else if (w instanceof Write.Delete del) {
-          previous = byKey.remove(new Key(del.epk(), del.id()));
+          previous = byId.remove(del.epk(), del.id());
         }
         if (previous != null) {
           unlog(previous);
