@@ -215,7 +215,9 @@ class QueryPlannerTest {
             "SELECT VALUE {\"x\": [1, 2.5, \"s\", null, true], \"y\": -c.n ?? 0} FROM c",
             "SELECT VALUE COUNT(1) FROM c WHERE EXISTS(SELECT VALUE t FROM t IN c.tags WHERE t ="
                 + " @n)",
-            "SELECT c.g, AVG(c.n) AS m FROM c GROUP BY c.g OFFSET 1 LIMIT 2")) {
+            "SELECT c.g, AVG(c.n) AS m FROM c GROUP BY c.g OFFSET 1 LIMIT 2",
+            "SELECT VALUE c.id FROM c JOIN (SELECT VALUE t FROM t IN c.tags WHERE t = 1) JOIN x"
+                + " IN (SELECT VALUE [1, 2])")) {
       CompiledQuery original = CompiledQuery.compile(q, Map.of("@n", IntNode.valueOf(1)));
       String written = SqlWriter.write(original.ast());
       CompiledQuery reparsed = CompiledQuery.compile(written, Map.of("@n", IntNode.valueOf(1)));

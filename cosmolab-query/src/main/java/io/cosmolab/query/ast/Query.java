@@ -60,8 +60,20 @@ public record Query(
     /** {@code alias IN collection}: each element of the array the collection yields. */
     record Iteration(String alias, Collection collection) implements FromSource {}
 
-    /** {@code collection [AS alias]}: the value the collection yields. */
-    record Aliased(String alias, Collection collection) implements FromSource {}
+    /**
+     * {@code collection [AS alias]}: the value the collection yields. A subquery may have no alias
+     * ({@code JOIN (SELECT VALUE t FROM t IN c.tags WHERE ...)}, a filter on the rows): its alias
+     * is then {@link #ANONYMOUS}, which no name in a query can refer to.
+     */
+    record Aliased(String alias, Collection collection) implements FromSource {
+      /** The alias of a subquery source written without one: not an identifier. */
+      public static final String ANONYMOUS = "";
+
+      /** Whether the query wrote no alias for this source. */
+      public boolean anonymous() {
+        return alias.isEmpty();
+      }
+    }
   }
 
   /** Where a FROM source's values come from. */

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The values a FROM or JOIN source over a path binds its alias to: the value at the path ({@code c
- * AS x}, {@code c.a x}), or each element of the array there ({@code x IN c.a}). Shared by {@link
- * Scan} and {@link Join}.
+ * The values a FROM or JOIN source binds its alias to: the value at the path ({@code c AS x},
+ * {@code c.a x}) or each row of a subquery, or each element of the array there ({@code x IN c.a},
+ * {@code x IN (SELECT ...)}). Shared by {@link Scan} and {@link Join}.
  */
 final class FromPath {
   private final ExpressionCompiler expressions;
@@ -39,6 +39,34 @@ final class FromPath {
       return v.isArray() ? v.elements() : Collections.emptyIterator();
     }
     return Collections.singletonList(v).iterator();
+  }
+
+  /**
+   * The values of {@code source} over a subquery's {@code rows}: the rows themselves ({@code
+   * (SELECT ...) AS x}), or each element of each row that is an array ({@code x IN (SELECT ...)}),
+   * rows of other types ignored, as {@code x IN c.a} ignores a value that is not an array.
+   */
+  static Operator<JsonNode> values(Query.FromSource source, Operator<JsonNode> rows) {
+    if (!(source instanceof Query.FromSource.Iteration)) {
+      return rows;
+    }
+    return new Operator<>() {
+      private Iterator<JsonNode> elements = Collections.emptyIterator();
+
+      @Override
+      public JsonNode next() {
+        while (!elements.hasNext()) {
+          JsonNode row = rows.next();
+          if (row == null) {
+            return null;
+          }
+          if (row.isArray()) {
+            elements = row.elements();
+          }
+        }
+        return elements.next();
+      }
+    };
   }
 
   private static Object toKey(JsonNode n) {

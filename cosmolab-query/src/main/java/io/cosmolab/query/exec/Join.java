@@ -42,7 +42,8 @@ final class Join implements Operator<Row> {
             executor.paths().values(source, current.bindings(), current.bindings().get(p.name()));
       } else {
         Query q = ((Query.Collection.Subquery) source.collection()).query();
-        subquery = executor.open(q, current.bindings(), java.util.List.of(), -1);
+        subquery =
+            FromPath.values(source, executor.open(q, current.bindings(), java.util.List.of(), -1));
       }
     }
   }

@@ -45,7 +45,7 @@ final class Scan implements Operator<Row> {
       this.subquery = null;
     } else if (source.collection() instanceof Query.Collection.Subquery sq) {
       this.inputs = Collections.emptyIterator();
-      this.subquery = executor.open(sq.query(), outer, inputs, -1);
+      this.subquery = FromPath.values(source, executor.open(sq.query(), outer, inputs, -1));
     } else {
       this.inputs = inputs.iterator();
       this.subquery = null;

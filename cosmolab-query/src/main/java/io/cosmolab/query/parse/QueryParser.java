@@ -264,7 +264,9 @@ public final class QueryParser {
         }
         alias = s;
       } else {
-        throw error(a.getStart(), "SC2001", "a FROM subquery needs an alias");
+        // the reference's grammar makes the alias optional for a subquery too; its self-join
+        // example (JOIN (SELECT VALUE t FROM t IN p.tags WHERE ...)) uses none
+        alias = Query.FromSource.Aliased.ANONYMOUS;
       }
       return new Query.FromSource.Aliased(alias, collection);
     }

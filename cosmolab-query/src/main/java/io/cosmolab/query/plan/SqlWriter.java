@@ -36,7 +36,9 @@ public final class SqlWriter {
         collection(it.collection(), b);
       } else {
         collection(s.collection(), b);
-        b.append(" AS ").append(s.alias());
+        if (!(s instanceof Query.FromSource.Aliased a && a.anonymous())) {
+          b.append(" AS ").append(s.alias());
+        }
       }
     }
     return b.toString();
