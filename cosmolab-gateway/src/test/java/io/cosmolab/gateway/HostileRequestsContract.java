@@ -166,6 +166,21 @@ abstract class HostileRequestsContract {
     assertThat(response).contains("does not name this emulator").doesNotContain(host + "/\"");
   }
 
+  @Test
+  void twoHostHeaders_are400_whicheverComesFirst() throws Exception {
+    for (String[] hosts :
+        new String[][] {{"attacker.example", "localhost"}, {"localhost", "attacker.example"}}) {
+      String response =
+          raw(
+              "GET / HTTP/1.1\r\nHost: "
+                  + hosts[0]
+                  + "\r\nHost: "
+                  + hosts[1]
+                  + "\r\nConnection: close\r\n\r\n");
+      assertThat(response).startsWith("HTTP/1.1 400").contains("2 Host headers");
+    }
+  }
+
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(
       strings = {

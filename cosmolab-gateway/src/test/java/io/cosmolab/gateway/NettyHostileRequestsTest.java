@@ -60,6 +60,26 @@ class NettyHostileRequestsTest extends HostileRequestsContract {
   }
 
   @Test
+  void aTransferEncodingNotEndingInChunked_is400_andItsBodyIsNeverReadAsARequest()
+      throws Exception {
+    for (String coding : new String[] {"xchunked", "gzip", "chunked, gzip", "identity"}) {
+      String smuggled = head("GET /dbs HTTP/1.1", "Host: localhost");
+      String answer =
+          raw(
+              head(
+                      "POST /dbs HTTP/1.1",
+                      "Host: localhost",
+                      "Content-Type: application/json",
+                      "Transfer-Encoding: " + coding)
+                  + smuggled);
+      assertThat(answer).as(coding).startsWith("HTTP/1.1 400").contains("Transfer-Encoding");
+      // one answer, and the connection closed: the body was not run as a second request
+      assertThat(answer.split("HTTP/1.1 ", -1)).as(coding).hasSize(2);
+      assertThat(answer.toLowerCase(java.util.Locale.ROOT)).contains("connection: close");
+    }
+  }
+
+  @Test
   void anExpectationOtherThan100Continue_is417WithAJsonBody() throws Exception {
     String answer = raw(head("GET / HTTP/1.1", "Host: localhost", "Expect: bogus"));
     assertThat(answer).startsWith("HTTP/1.1 417");

@@ -96,6 +96,7 @@ public final class GatewayChannelInitializer extends ChannelInitializer<SocketCh
     ConnectionTimeouts timeouts = new ConnectionTimeouts(limits);
     p.addLast("timeouts-bytes", timeouts.bytes);
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024));
+    p.addLast("framing", new RequestFraming());
     p.addLast("continue", new ExpectContinue(maxBodyBytes));
     p.addLast("aggregate", new JsonAwareAggregator(maxBodyBytes));
     p.addLast("timeouts-messages", timeouts.messages);

@@ -4,7 +4,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.gateway.ConnectionLimits;
+import io.cosmolab.gateway.wire.ErrorResponses;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.WireRequest;
 import io.cosmolab.gateway.wire.WireResponse;
@@ -196,13 +198,30 @@ public final class JdkHttpTransport implements AutoCloseable {
     long received = System.nanoTime(); // the latency's start: the JDK server hands over at once
     try {
       Map<String, String> headers = new HashMap<>();
+      int hosts = 0;
       for (Map.Entry<String, List<String>> e : exchange.getRequestHeaders().entrySet()) {
         List<String> values = e.getValue();
         if (!values.isEmpty()) {
           headers.put(e.getKey().toLowerCase(Locale.ROOT), values.get(values.size() - 1));
         }
+        if (e.getKey().equalsIgnoreCase("host")) {
+          hosts += values.size();
+        }
       }
       String activityId = Exchanges.activityIdOf(headers.get(Headers.ACTIVITY_ID));
+      if (hosts > 1) { // RFC 9112 3.2: the DNS-rebinding guard reads one (RequestFraming for Netty)
+        write(
+            exchange,
+            ErrorResponses.of(
+                CosmosError.BAD_REQUEST,
+                "the request is not valid HTTP/1.1: the request has "
+                    + hosts
+                    + " Host headers; it must have one",
+                activityId),
+            activityId,
+            false);
+        return;
+      }
       byte[] body = readBody(exchange.getRequestBody(), maxBodyBytes);
       if (body == null) {
         // Read (and drop) what the client is still sending before answering: a socket closed with

@@ -77,11 +77,28 @@ public final class OffLoopLog {
     }
   }
 
+  /**
+   * Writes {@code r}; a sink that fails does not end the thread that writes every later report. Nor
+   * does running out of memory while formatting one, as when the error reported was the heap
+   * filling: the report is then written again without its stack trace, the part that takes memory
+   * to format, so its message (with the activity id a 500 names) still reaches the log.
+   */
+  @SuppressWarnings("CatchingUnchecked") // the sink's exceptions and errors alike are its own
   private void write(Report r) {
     try {
       sink.accept(r);
     } catch (RuntimeException e) {
-      // a broken sink must not end the thread that writes every later report
+      // a broken sink: nothing to do but go on
+    } catch (VirtualMachineError e) {
+      if (r.cause() != null) {
+        try {
+          sink.accept(
+              new Report(
+                  r.message() + " (" + r.cause() + "; stack trace not written: " + e + ")", null));
+        } catch (RuntimeException | VirtualMachineError again) {
+          // still no memory: the report is lost, the thread goes on
+        }
+      }
     }
   }
 }

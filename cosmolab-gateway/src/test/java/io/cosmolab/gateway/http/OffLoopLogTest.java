@@ -68,6 +68,31 @@ class OffLoopLogTest {
     assertThat(written).containsExactly("after");
   }
 
+  @Test
+  void runningOutOfMemoryWhileWritingAReport_writesItsMessageWithoutTheTrace_andGoesOn()
+      throws Exception {
+    List<String> written = new CopyOnWriteArrayList<>();
+    CountDownLatch two = new CountDownLatch(2);
+    OffLoopLog log =
+        new OffLoopLog(
+            r -> {
+              if (r.cause() != null) { // formatting a stack trace: as when the heap is full
+                throw new OutOfMemoryError("Java heap space");
+              }
+              written.add(r.message());
+              two.countDown();
+            },
+            8);
+    log.error("activity 42: POST /dbs failed", new IllegalStateException("the cause"));
+    log.error("after", null);
+    assertThat(two.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(written)
+        .containsExactly(
+            "activity 42: POST /dbs failed (java.lang.IllegalStateException: the cause; stack"
+                + " trace not written: java.lang.OutOfMemoryError: Java heap space)",
+            "after");
+  }
+
   private static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await(30, TimeUnit.SECONDS);
