@@ -188,4 +188,61 @@ class WorkLimitTest {
     assertThatThrownBy(() -> CompiledQuery.condition("c.n > 1"))
         .hasMessageContaining("FROM c WHERE");
   }
+
+  /** 200 documents, each with {@code n} = its number and {@code s} = 2,000 characters. */
+  private static List<Executor.Input> wideDocuments() {
+    List<Executor.Input> docs = new java.util.ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      ObjectNode doc = NODES.objectNode().put("n", i).put("s", "x".repeat(2_000));
+      integers(doc, "x", 50);
+      docs.add(new Executor.Input(doc, i));
+    }
+    return docs;
+  }
+
+  private static void assertHoldsTooMuch(String text) {
+    CompiledQuery q = CompiledQuery.compile(text, Map.of());
+    Executor small =
+        new Executor(Map.of(), GoldenScriptsTest.NOW, Executor.DEFAULT_WORK_LIMIT)
+            .maxBytesHeld(4 << 20);
+    assertThatThrownBy(() -> small.run(q.ast(), wideDocuments()))
+        .as(text)
+        .isInstanceOfSatisfying(
+            QueryException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo("SC3031");
+              assertThat(e.getMessage()).contains("holds more than 4 MB");
+            });
+  }
+
+  @Test
+  void groupsWithLargeKeys_stopAtTheBytesHeld_longBeforeTheRowsHeld() {
+    // 10,000 groups (far under MAX_ROWS_HELD), each keyed by a 2 KB string: about 40 MB
+    assertHoldsTooMuch(
+        "SELECT COUNT(1) AS n FROM c JOIN a IN c.x"
+            + " GROUP BY CONCAT(c.s, ToString(c.n), '-', ToString(a))");
+    assertHoldsTooMuch("SELECT VALUE MAKELIST(CONCAT(c.s, ToString(a))) FROM c JOIN a IN c.x");
+  }
+
+  @Test
+  void distinctAndSortedRowsWithLargeValues_stopAtTheBytesHeld() {
+    assertHoldsTooMuch(
+        "SELECT DISTINCT VALUE CONCAT(c.s, ToString(c.n), ToString(a)) FROM c JOIN a IN c.x");
+    assertHoldsTooMuch(
+        "SELECT VALUE x.k FROM (SELECT CONCAT(c.s, ToString(a)) AS k FROM c JOIN a IN c.x) x"
+            + " ORDER BY x.k");
+  }
+
+  @Test
+  void theSameQueriesOverSmallValues_runWithinTheBytesHeld() {
+    CompiledQuery q =
+        CompiledQuery.compile(
+            "SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE CONCAT(ToString(c.n), '-',"
+                + " ToString(a)) FROM c JOIN a IN c.x) d",
+            Map.of());
+    Executor small =
+        new Executor(Map.of(), GoldenScriptsTest.NOW, Executor.DEFAULT_WORK_LIMIT)
+            .maxBytesHeld(4 << 20);
+    assertThat(small.run(q.ast(), wideDocuments())).containsExactly(NODES.numberNode(10_000));
+  }
 }

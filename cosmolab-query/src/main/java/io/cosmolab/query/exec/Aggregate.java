@@ -76,8 +76,13 @@ final class Aggregate implements Operator<Keyed<JsonNode>> {
         group = new Group(r, slots, calls, arguments);
         out.put(key, group);
         held++;
+        long bytes = Values.GROUP_BYTES + Values.ROW_BYTES * calls.size();
+        for (Values.Key k : key) {
+          bytes += Values.heldBytes(k.value());
+        }
+        budget.holdBytes(bytes);
       }
-      held += group.add(r);
+      held += group.add(r, budget);
       budget.hold(held);
     }
     if (groupBy.isEmpty() && out.isEmpty()) {

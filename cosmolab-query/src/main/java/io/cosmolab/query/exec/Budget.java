@@ -23,9 +23,40 @@ final class Budget {
   private long work;
   private long documentWork;
   private long documents;
+  private long maxBytesHeld = Executor.MAX_BYTES_HELD;
+  private long bytesHeld;
 
   Budget(long limit) {
     this.limit = limit;
+  }
+
+  /** Sets the bytes the stages may hold at once (else {@link Executor#MAX_BYTES_HELD}). */
+  void maxBytesHeld(long bytes) {
+    this.maxBytesHeld = bytes;
+  }
+
+  /**
+   * Counts {@code bytes} more held by a stage that keeps state until its input ends (a group with
+   * its key and lists, a DISTINCT value, a sorted row's keys), against {@link
+   * Executor#MAX_BYTES_HELD}: rows alone do not bound memory, since one group's key can be a
+   * megabyte ({@link Values#heldBytes}).
+   */
+  void holdBytes(long bytes) {
+    bytesHeld += bytes;
+    if (bytesHeld > maxBytesHeld) {
+      throw new QueryException(
+          "SC3031",
+          String.format(
+              Locale.ROOT,
+              "the query holds more than %d MB at once (its groups, DISTINCT values or sorted"
+                  + " rows, with their keys); filter the rows or group by fewer or smaller values",
+              maxBytesHeld >> 20));
+    }
+  }
+
+  /** A row a sort holds: its fixed cost and its ORDER BY keys (its item is the input's). */
+  void holdRow(Keyed<?> row) {
+    holdBytes(Values.rowBytes(row));
   }
 
   /** Counts {@code units} against the current document's limit. */

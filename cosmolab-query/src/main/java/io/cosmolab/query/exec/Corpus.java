@@ -123,6 +123,7 @@ final class Corpus implements Operator<Row> {
     for (Row row = upstream.next(); row != null; row = upstream.next()) {
       all.add(row);
       budget.hold(all.size());
+      budget.holdBytes(Values.ROW_BYTES);
       for (int i = 0; i < scored.size(); i++) {
         Expr.Call c = scored.get(i);
         JsonNode text = expressions.of(c.arguments().get(0)).eval(row.bindings(), null);

@@ -92,6 +92,15 @@ public final class Executor {
    */
   public static final int MAX_ROWS_HELD = 2_000_000;
 
+  /**
+   * The bytes the stages of one execution may hold at once ({@link Budget#holdBytes}): an eighth of
+   * the heap, at least 64 MB. [A] Rows alone did not bound memory: a GROUP BY whose keys were 2 KB
+   * strings filled a 1 GB heap, and the request got a 500, before it held 2,000,000 groups; and
+   * several such queries at once share the heap. An eighth lets a few run together.
+   */
+  public static final long MAX_BYTES_HELD =
+      Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+
   private final Budget budget;
   private final ExpressionCompiler expressions;
   private final FromPath paths;
@@ -165,6 +174,18 @@ public final class Executor {
   /** The work units spent so far. */
   public long work() {
     return budget.work();
+  }
+
+  /**
+   * Bounds what the stages of this executor's runs may hold at once to {@code bytes} instead of
+   * {@link #MAX_BYTES_HELD}; returns this executor.
+   */
+  public Executor maxBytesHeld(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("the bytes held must be positive: " + bytes);
+    }
+    budget.maxBytesHeld(bytes);
+    return this;
   }
 
   /** Runs a top-level query over the inputs. */

@@ -57,10 +57,10 @@ final class Group {
    * @return the values the group now holds beyond its accumulators' fixed state (MAKELIST and
    *     MAKESET entries added by this row)
    */
-  int add(Row r) {
+  int add(Row r, Budget budget) {
     int held = 0;
     for (Accumulator a : accumulators) {
-      held += a.add(r);
+      held += a.add(r, budget);
     }
     return held;
   }
@@ -95,7 +95,7 @@ final class Group {
     }
 
     /** Adds the argument's value on {@code r}; returns the values newly held (0 or 1). */
-    int add(Row r) {
+    int add(Row r, Budget budget) {
       JsonNode v = argument.eval(r.bindings(), null);
       if (v == null) {
         return 0;
@@ -105,6 +105,7 @@ final class Group {
           return 0;
         }
         list.add(v);
+        budget.holdBytes(Values.ROW_BYTES + Values.heldBytes(v));
         return 1;
       }
       count++;

@@ -40,6 +40,7 @@ final class RankSort<T> implements Operator<Keyed<T>> {
     for (Keyed<T> k = upstream.next(); k != null; k = upstream.next()) {
       all.add(k);
       budget.hold(all.size());
+      budget.holdRow(k);
     }
     int m = ranking.components().size();
     double[] fused = new double[all.size()];

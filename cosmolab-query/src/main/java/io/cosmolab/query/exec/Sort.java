@@ -28,6 +28,7 @@ final class Sort<T> implements Operator<Keyed<T>> {
       for (Keyed<T> k = upstream.next(); k != null; k = upstream.next()) {
         all.add(k);
         budget.hold(all.size());
+        budget.holdRow(k);
       }
       all.sort(order);
       sorted = all.iterator();

@@ -48,10 +48,12 @@ final class TopK<T> implements Operator<Keyed<T>> {
       if (heap.size() < k) {
         heap.add(new Entry<>(item, arrived));
         budget.hold(heap.size());
+        budget.holdRow(item);
       } else if (k > 0 && keyOrder.compare(item, heap.peek().item()) < 0) {
         // an equal item arrived later, so only a strictly better one takes the worst's place
-        heap.poll();
+        Entry<T> worst = heap.poll();
         heap.add(new Entry<>(item, arrived));
+        budget.holdBytes(Values.rowBytes(item) - Values.rowBytes(worst.item()));
       }
     }
     List<Entry<T>> kept = new ArrayList<>(heap);

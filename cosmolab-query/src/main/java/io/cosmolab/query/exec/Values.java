@@ -198,6 +198,52 @@ public final class Values {
     return null;
   }
 
+  /** What a held row, list entry or set entry costs beyond its values: its objects and slots. */
+  static final long ROW_BYTES = 96;
+
+  /** What a group costs beyond its key's values: its map entry, key list and accumulators. */
+  static final long GROUP_BYTES = 160;
+
+  /**
+   * About the bytes {@code v} keeps alive on the heap, for the bound on what a query holds ({@link
+   * Budget#holdBytes}): an estimate on the high side (a string's characters at two bytes), not a
+   * measurement. Shared singletons (booleans, null) count nothing.
+   */
+  static long heldBytes(JsonNode v) {
+    if (v == null || v.isBoolean() || v.isNull()) {
+      return 0;
+    }
+    if (v.isTextual()) {
+      return 48 + 2L * v.textValue().length();
+    }
+    if (v.isArray()) {
+      long bytes = 40 + 4L * v.size();
+      for (JsonNode e : v) {
+        bytes += heldBytes(e);
+      }
+      return bytes;
+    }
+    if (v.isObject()) {
+      long bytes = 64;
+      for (Map.Entry<String, JsonNode> p : v.properties()) {
+        bytes += 40 + 2L * p.getKey().length() + heldBytes(p.getValue());
+      }
+      return bytes;
+    }
+    return 24; // a number
+  }
+
+  /** A held sorted row: {@link #ROW_BYTES} and its ORDER BY keys (its item is the input's). */
+  static long rowBytes(Keyed<?> row) {
+    long bytes = ROW_BYTES;
+    if (row.keys() != null) {
+      for (JsonNode k : row.keys()) {
+        bytes += heldBytes(k);
+      }
+    }
+    return bytes;
+  }
+
   /** A key wrapper giving values deep equality, for hash maps. */
   record Key(JsonNode value) {
     @Override
