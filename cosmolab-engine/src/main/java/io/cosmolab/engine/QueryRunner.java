@@ -223,7 +223,7 @@ final class QueryRunner {
     }
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
-    Resume resume = Resume.parse(request, query.ast(), streaming);
+    Resume resume = Resume.parse(request, container.rid(), query.ast(), streaming);
     List<PartitionKeyRange> targets = new ArrayList<>();
     for (PartitionKeyRange r :
         scope == null ? List.<PartitionKeyRange>of() : map.overlapping(scope)) {
@@ -500,18 +500,23 @@ final class QueryRunner {
         next =
             streaming
                 ? Resume.afterDocument(
-                    request, sameDocument(last, read) ? rowsOfLast : 0, read.epk(), read.id())
-                : Resume.afterSortKey(request, query.ast(), position);
+                    request,
+                    container.rid(),
+                    sameDocument(last, read) ? rowsOfLast : 0,
+                    read.epk(),
+                    read.id())
+                : Resume.afterSortKey(request, container.rid(), query.ast(), position);
       } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read
         next = null;
       } else {
         next =
             streaming
-                ? Resume.afterDocument(request, rowsOfLast, last.epk(), last.id())
+                ? Resume.afterDocument(request, container.rid(), rowsOfLast, last.epk(), last.id())
                 : bySortKey
-                    ? Resume.afterSortKey(request, query.ast(), position)
-                    : Resume.afterRows(request, query.ast(), resume.offset() + page.size());
+                    ? Resume.afterSortKey(request, container.rid(), query.ast(), position)
+                    : Resume.afterRows(
+                        request, container.rid(), query.ast(), resume.offset() + page.size());
       }
     } catch (QueryException e) {
       throw asCosmos(e);

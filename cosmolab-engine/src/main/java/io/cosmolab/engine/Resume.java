@@ -28,7 +28,8 @@ import java.util.zip.CRC32;
  *   token    = base64url( position | sortkey | offset )
  *
  *   position = "v2" ":" binding ":" k ":" epk ":" id
- *     binding  CRC-32 (hex) of the query text and parameters; not the scope, since a child range
+ *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
+ *              since a child range
  *              of a split must accept its parent's token
  *     k        rows already returned from the document at (epk, id) — a JOIN makes several
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
@@ -42,8 +43,14 @@ import java.util.zip.CRC32;
  *              it may hold ':'
  *
  *   offset   = "v1" ":" identity ":" binding ":" n
- *     identity CRC-32 (hex) of the query written back without its WHERE clause (identity())
- *     binding  CRC-32 (hex) of the text, parameters and scope (partition key, range id, EPK range)
+ *     identity CRC-32 (hex) of the container's RID and the query written back without its WHERE
+ *              clause (identity())
+ *     binding  CRC-32 (hex) of the container's RID, the text, parameters and scope (partition
+ *              key, range id, EPK range)
+ *
+ *   Every token names its container's RID in its CRCs, so a token of one container is a 400 on
+ *   another (or on a container of the same name made again), not a position in someone else's
+ *   documents.
  *     n        result rows already returned
  *
  * What a token resumes (parse()):
@@ -102,7 +109,7 @@ final class Resume {
    * What makes two texts the same query for a continuation: everything but the WHERE clause, as
    * written back from the AST (so spacing and case of keywords do not count).
    */
-  static String identity(Query q) {
+  static String identity(Query q, String container) {
     Query withoutFilter =
         new Query(
             q.distinct(),
@@ -114,7 +121,7 @@ final class Resume {
             q.orderBy(),
             q.offset(),
             q.limit());
-    return crc(io.cosmolab.query.plan.SqlWriter.write(withoutFilter));
+    return crc(container + '\u0000' + io.cosmolab.query.plan.SqlWriter.write(withoutFilter));
   }
 
   /**
@@ -122,7 +129,7 @@ final class Resume {
    *
    * @throws CosmosException 400 for a token this server did not issue, or issued for another query
    */
-  static Resume parse(QueryRequest request, Query q, boolean streaming) {
+  static Resume parse(QueryRequest request, String container, Query q, boolean streaming) {
     String token = request.continuation();
     if (token == null || token.isEmpty()) {
       return START;
@@ -139,7 +146,7 @@ final class Resume {
         throw invalidToken(token);
       }
       int k = (int) count(f[2], token, Integer.MAX_VALUE);
-      if (!streaming || !f[1].equals(queryBinding(request))) {
+      if (!streaming || !f[1].equals(queryBinding(request, container))) {
         throw tokenOfAnotherQuery();
       }
       return new Resume(0, f[3], f[4], k, null);
@@ -162,14 +169,14 @@ final class Resume {
       if (keys == null) {
         throw invalidToken(token);
       }
-      if (!f[1].equals(identity(q))
+      if (!f[1].equals(identity(q, container))
           || !Executor.resumesBySortKey(q)
           || keys.size() != q.orderBy().size()) {
         throw tokenOfAnotherQuery();
       }
       // the same query with a filter added, or over another scope (a split's child), starts over,
       // as an offset does
-      return f[2].equals(scopeBinding(request))
+      return f[2].equals(scopeBinding(request, container))
           ? new Resume(0, null, null, 0, new Executor.After(keys, order, index, n))
           : START;
     }
@@ -179,13 +186,13 @@ final class Resume {
         throw invalidToken(token);
       }
       int n = (int) count(f[3], token, Integer.MAX_VALUE);
-      if (!f[1].equals(identity(q))) {
+      if (!f[1].equals(identity(q, container))) {
         throw tokenOfAnotherQuery();
       }
       // the same query with a filter added (the SDKs' ORDER BY resume), over a child of the range
       // that issued the token (a split), or an offset where a streaming query needs a position:
       // start over, which those callers expect
-      return streaming || !f[2].equals(scopeBinding(request))
+      return streaming || !f[2].equals(scopeBinding(request, container))
           ? START
           : new Resume(n, null, null, 0, null);
     }
@@ -193,8 +200,9 @@ final class Resume {
   }
 
   /** The token of the page after {@code rows} result rows (queries that are not streaming). */
-  static String afterRows(QueryRequest request, Query q, int rows) {
-    return encode("v1:" + identity(q) + ":" + scopeBinding(request) + ":" + rows);
+  static String afterRows(QueryRequest request, String container, Query q, int rows) {
+    return encode(
+        "v1:" + identity(q, container) + ":" + scopeBinding(request, container) + ":" + rows);
   }
 
   /**
@@ -208,7 +216,8 @@ final class Resume {
    * Executor#resumesBySortKey resume by sort key}); an offset token after the rows returned when
    * its keys are longer than {@link #MAX_SORT_KEY_BYTES}.
    */
-  static String afterSortKey(QueryRequest request, Query q, Executor.After after) {
+  static String afterSortKey(
+      QueryRequest request, String container, Query q, Executor.After after) {
     ArrayNode keys = JsonNodeFactory.instance.arrayNode();
     for (JsonNode k : after.keys()) {
       ObjectNode wrapped = keys.addObject();
@@ -218,13 +227,14 @@ final class Resume {
     }
     byte[] written = JsonTrees.write(keys);
     if (written.length > MAX_SORT_KEY_BYTES) {
-      return afterRows(request, q, (int) Math.min(Integer.MAX_VALUE, after.rowsReturned()));
+      return afterRows(
+          request, container, q, (int) Math.min(Integer.MAX_VALUE, after.rowsReturned()));
     }
     return encode(
         "v3:"
-            + identity(q)
+            + identity(q, container)
             + ":"
-            + scopeBinding(request)
+            + scopeBinding(request, container)
             + ":"
             + after.rowsReturned()
             + ":"
@@ -252,8 +262,9 @@ final class Resume {
   }
 
   /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */
-  static String afterDocument(QueryRequest request, int k, String epk, String id) {
-    return encode("v2:" + queryBinding(request) + ":" + k + ":" + epk + ":" + id);
+  static String afterDocument(
+      QueryRequest request, String container, int k, String epk, String id) {
+    return encode("v2:" + queryBinding(request, container) + ":" + k + ":" + epk + ":" + id);
   }
 
   /** Result rows earlier pages returned (offset tokens); 0 for a position or the first page. */
@@ -355,14 +366,16 @@ final class Resume {
   }
 
   /** Binds a position token: the query text and parameters. */
-  private static String queryBinding(QueryRequest r) {
-    return crc(r.text() + '\u0000' + r.parameters());
+  private static String queryBinding(QueryRequest r, String container) {
+    return crc(container + '\u0000' + r.text() + '\u0000' + r.parameters());
   }
 
   /** Binds an offset token: the text, the parameters and the scope. */
-  private static String scopeBinding(QueryRequest r) {
+  private static String scopeBinding(QueryRequest r, String container) {
     return crc(
-        r.text()
+        container
+            + '\u0000'
+            + r.text()
             + '\u0000'
             + r.parameters()
             + '\u0000'

@@ -40,10 +40,47 @@ class ContinuationTokenTest {
   }
 
   @Test
+  void everyFormOfToken_fromAnotherContainer_is400_evenOneOfTheSameNameMadeAgain() {
+    Database db = c.database();
+    Container other =
+        db.createContainer(
+            ContainerSettings.of(
+                    "other", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk"))
+                .withPhysicalPartitions(2));
+    for (int i = 0; i < 20; i++) {
+      other.create(Json.obj("{'id':'d" + i + "','pk':'k" + (i % 5) + "','n':" + i + "}"));
+    }
+    for (String text :
+        new String[] {
+          "SELECT * FROM c", // a position token
+          "SELECT VALUE c.id FROM c ORDER BY c.id", // a sort-key token
+          "SELECT DISTINCT VALUE c.pk FROM c" // an offset token
+        }) {
+      QueryRequest q = QueryRequest.of(text).withMaxItemCount(2);
+      String token = c.query(q).continuation();
+      assertThat(token).as(text).isNotNull();
+      assertCosmosError(
+          () -> other.query(q.withContinuation(token)), CosmosError.BAD_REQUEST, "different query");
+    }
+    QueryRequest q = QueryRequest.of("SELECT * FROM c").withMaxItemCount(2);
+    String token = other.query(q).continuation();
+    db.deleteContainer("other");
+    Container again =
+        db.createContainer(
+            ContainerSettings.of(
+                    "other", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk"))
+                .withPhysicalPartitions(2));
+    again.create(Json.obj("{'id':'d1','pk':'k1'}"));
+    assertCosmosError(
+        () -> again.query(q.withContinuation(token)), CosmosError.BAD_REQUEST, "different query");
+  }
+
+  @Test
   void anOffsetTokenOfTheSameQueryText_restartsAStreamingQuery() {
     QueryRequest q = QueryRequest.of("SELECT * FROM c").withMaxItemCount(3);
     String v1 =
-        Resume.afterRows(q, QueryRunner.compile(q.text(), q.parameters()).ast(), 3); // old form
+        Resume.afterRows(
+            q, c.rid(), QueryRunner.compile(q.text(), q.parameters()).ast(), 3); // old form
     assertThat(c.query(q.withContinuation(v1)).rows()).isEqualTo(c.query(q).rows());
   }
 

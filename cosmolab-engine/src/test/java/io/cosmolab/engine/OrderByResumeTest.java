@@ -101,7 +101,8 @@ class OrderByResumeTest {
     // a token issued as an offset (before sort-key tokens): TOP counts the rows it returned
     QueryRequest q = QueryRequest.of("SELECT TOP 10 VALUE c.id FROM c ORDER BY c.id");
     List<JsonNode> all = c.query(q.withMaxItemCount(1000)).rows();
-    String offset = Resume.afterRows(q, QueryRunner.compile(q.text(), q.parameters()).ast(), 3);
+    String offset =
+        Resume.afterRows(q, c.rid(), QueryRunner.compile(q.text(), q.parameters()).ast(), 3);
     assertThat(Engines.drainQuery(c, q.withContinuation(offset), 3)).isEqualTo(all.subList(3, 10));
   }
 
