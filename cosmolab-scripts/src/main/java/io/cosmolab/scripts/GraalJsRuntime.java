@@ -145,12 +145,16 @@ public final class GraalJsRuntime implements ScriptRuntime {
    * One query page's UDF calls: a context of their own, made at the first call and closed with the
    * scope, in which each function version is evaluated once. Each call is watched for time and for
    * what it allocates ({@code udfLimits}); a stopped or broken context is dropped, and a later call
-   * of the scope gets a new one.
+   * of the scope gets a new one. So is a context whose calls together allocated more than one call
+   * may: what a function keeps in its globals from call to call (UDFs are stateless on the service)
+   * is then let go, so a page of calls cannot pile up more than that bound (each call under it)
+   * until the heap is full.
    */
   private final class UdfScope implements FunctionScope {
     private Context context;
     private Value call;
     private final Map<String, Value> functions = new HashMap<>();
+    private long allocatedByCalls; // by the calls into this context, since it was made
 
     @Override
     public JsonNode call(ScriptSource function, List<JsonNode> arguments) {
@@ -176,6 +180,10 @@ public final class GraalJsRuntime implements ScriptRuntime {
         throw error(function, e, watch.stopped(), udfLimits);
       } finally {
         watch.close();
+        allocatedByCalls += watch.allocatedSinceStart();
+        if (allocatedByCalls > udfLimits.memoryBytes()) {
+          drop(); // the next call starts afresh, without what earlier calls kept
+        }
       }
     }
 
@@ -194,6 +202,7 @@ public final class GraalJsRuntime implements ScriptRuntime {
         context = null;
         call = null;
         functions.clear();
+        allocatedByCalls = 0;
       }
     }
   }

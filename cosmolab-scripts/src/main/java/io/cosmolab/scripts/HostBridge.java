@@ -144,7 +144,12 @@ final class HostBridge implements ProxyExecutable {
     try {
       return JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the script API sent text that is not JSON: " + json, e);
+      // the text can be as large as the script made it (a 100 MB string): quote its start only
+      String shown =
+          json.length() <= 200
+              ? json
+              : json.substring(0, 200) + "... (" + json.length() + " characters in all)";
+      throw new IllegalStateException("the script API sent text that is not JSON: " + shown, e);
     }
   }
 

@@ -46,6 +46,14 @@ final class Watchdog {
       this.owner = owner;
     }
 
+    /**
+     * Bytes the watched thread allocated since the watch began (call it on that thread), or 0 where
+     * the JVM does not count them.
+     */
+    long allocatedSinceStart() {
+      return allocatedAtStart < 0 ? 0 : Math.max(0, allocated(thread) - allocatedAtStart);
+    }
+
     /** Why it was stopped, or null. */
     Stop stopped() {
       return stopped;
