@@ -244,61 +244,64 @@ class TriggerAndUdfTest {
 
   @Test
   void aUdfAllocatingPastItsBound_isStopped() {
-    GraalJsRuntime runtime =
-        new GraalJsRuntime(
-            io.cosmolab.engine.script.ScriptLimits.DEFAULT.withMemoryBytes(32L << 20));
-    try (io.cosmolab.engine.CosmosEngine engine =
-        io.cosmolab.engine.CosmosEngine.builder().scriptRuntime(runtime).build()) {
-      Container c =
-          engine
-              .createDatabase("db")
-              .createContainer(
-                  io.cosmolab.engine.ContainerSettings.of(
-                      "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk")));
-      udf(
-          c,
-          "hog",
-          "function () { var keep = [];"
-              + " while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
-      c.create(doc("h", "a"));
-      assertThatThrownBy(() -> c.query(QueryRequest.of("SELECT VALUE udf.hog() FROM c")))
-          .isInstanceOfSatisfying(
-              CosmosException.class,
-              e -> {
-                assertThat(e.status()).isEqualTo(400);
-                assertThat(e.getMessage()).contains("allocated more than its bound of 32 MB");
-              });
-    }
+    withUdfMemoryOf32Mb(
+        c -> {
+          udf(
+              c,
+              "hog",
+              "function () { var keep = [];"
+                  + " while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
+          c.create(doc("h", "a"));
+          assertThatThrownBy(() -> c.query(QueryRequest.of("SELECT VALUE udf.hog() FROM c")))
+              .isInstanceOfSatisfying(
+                  CosmosException.class,
+                  e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("allocated more than its bound of 32 MB");
+                  });
+        });
   }
 
   @Test
   void aUdfHoardingInItsGlobals_acrossCalls_keepsNoMoreThanItsBound_andTheQueryAnswers() {
+    withUdfMemoryOf32Mb(
+        c -> {
+          // each call keeps 8 MB more (under the 32 MB a call may allocate): 60 calls would keep
+          // 480
+          udf(
+              c,
+              "hoard",
+              "function () { globalThis.h = globalThis.h || [];"
+                  + " globalThis.h.push(new Float64Array(1 << 20)); return globalThis.h.length; }");
+          for (int i = 0; i < 60; i++) {
+            c.create(doc("h" + i, "a"));
+          }
+          List<JsonNode> kept =
+              c.query(QueryRequest.of("SELECT VALUE udf.hoard() FROM c").withMaxItemCount(100))
+                  .rows();
+          assertThat(kept).hasSize(60);
+          // the context is let go once its calls allocated more than 32 MB: at most 5 arrays pile
+          // up
+          assertThat(kept)
+              .extracting(JsonNode::asInt)
+              .allSatisfy(n -> assertThat(n).isBetween(1, 5));
+          assertThat(kept).extracting(JsonNode::asInt).contains(1, 4);
+        });
+  }
+
+  /** Runs {@code test} on a container of an engine whose UDF calls may allocate 32 MB each. */
+  private static void withUdfMemoryOf32Mb(java.util.function.Consumer<Container> test) {
     GraalJsRuntime runtime =
         new GraalJsRuntime(
             io.cosmolab.engine.script.ScriptLimits.DEFAULT.withMemoryBytes(32L << 20));
     try (io.cosmolab.engine.CosmosEngine engine =
         io.cosmolab.engine.CosmosEngine.builder().scriptRuntime(runtime).build()) {
-      Container c =
+      test.accept(
           engine
               .createDatabase("db")
               .createContainer(
                   io.cosmolab.engine.ContainerSettings.of(
-                      "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk")));
-      // each call keeps 8 MB more (under the 32 MB a call may allocate): 60 calls would keep 480
-      udf(
-          c,
-          "hoard",
-          "function () { globalThis.h = globalThis.h || [];"
-              + " globalThis.h.push(new Float64Array(1 << 20)); return globalThis.h.length; }");
-      for (int i = 0; i < 60; i++) {
-        c.create(doc("h" + i, "a"));
-      }
-      List<JsonNode> kept =
-          c.query(QueryRequest.of("SELECT VALUE udf.hoard() FROM c").withMaxItemCount(100)).rows();
-      assertThat(kept).hasSize(60);
-      // the context is let go once its calls allocated more than 32 MB: at most 5 arrays pile up
-      assertThat(kept).extracting(JsonNode::asInt).allSatisfy(n -> assertThat(n).isBetween(1, 5));
-      assertThat(kept).extracting(JsonNode::asInt).contains(1, 4);
+                      "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk"))));
     }
   }
 
