@@ -167,6 +167,24 @@ abstract class HostileRequestsContract {
   }
 
   @Test
+  @SuppressWarnings("StringConcatToTextBlock") // HTTP needs CRLF line ends, which text blocks hide
+  void anAbsoluteFormTarget_isServedAsItsPath_andItsAuthorityIsTheHostChecked() throws Exception {
+    // RFC 9112 3.2.2: accepted, and its authority stands for Host (which is then ignored)
+    String port = String.valueOf(server.port());
+    String served =
+        raw(
+            "GET http://localhost:"
+                + port
+                + "/dbs HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n");
+    assertThat(served).startsWith("HTTP/1.1 401"); // unsigned, past the Host check: the path /dbs
+    String refused =
+        raw(
+            "GET http://attacker.example/dbs HTTP/1.1\r\nHost: localhost\r\n"
+                + "Connection: close\r\n\r\n");
+    assertThat(refused).startsWith("HTTP/1.1 403").contains("does not name this emulator");
+  }
+
+  @Test
   void twoHostHeaders_are400_whicheverComesFirst() throws Exception {
     for (String[] hosts :
         new String[][] {{"attacker.example", "localhost"}, {"localhost", "attacker.example"}}) {

@@ -74,6 +74,18 @@ final class Exchanges {
       java.net.SocketAddress peer,
       java.util.function.BooleanSupplier abandoned) {
     try {
+      int authority = absoluteFormAuthority(uri);
+      if (authority > 0) {
+        // RFC 9112 3.2.2: a server MUST accept the absolute form, and then uses its authority in
+        // place of the Host header (which the DNS-rebinding guard then checks)
+        int end = originFormStart(uri, authority);
+        headers = new java.util.HashMap<>(headers);
+        headers.put("host", uri.substring(authority, end));
+        uri =
+            end == uri.length() || uri.charAt(end) != '/'
+                ? "/" + uri.substring(end)
+                : uri.substring(end);
+      }
       String host = headers.get("host");
       WireRequest request =
           new WireRequest(
@@ -102,6 +114,28 @@ final class Exchanges {
       ERRORS.error("activity " + activityId + ": " + method + " " + uri + " failed", e);
       return ErrorResponses.internal(activityId).withHeader(CONNECTION, "close");
     }
+  }
+
+  /**
+   * Where the authority of an absolute-form request target ({@code http://host:port/path}) starts,
+   * or -1 for the usual origin form ({@code /path}).
+   */
+  static int absoluteFormAuthority(String uri) {
+    for (String scheme : new String[] {"http://", "https://"}) {
+      if (uri.regionMatches(true, 0, scheme, 0, scheme.length())) {
+        return scheme.length();
+      }
+    }
+    return -1;
+  }
+
+  /** Where the path (or query) of an absolute-form target begins: the authority's end. */
+  private static int originFormStart(String uri, int authority) {
+    int end = authority;
+    while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
+      end++;
+    }
+    return end;
   }
 
   /** A response header the transports honour: {@code close} ends the connection after it. */

@@ -190,6 +190,18 @@ public final class JdkHttpTransport implements AutoCloseable {
     }
   }
 
+  /**
+   * The request target as sent: the path and query, after the scheme and authority of an absolute
+   * form, which {@link Exchanges} then reads as the Host.
+   */
+  private static String target(java.net.URI uri) {
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String pathAndQuery = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+    return uri.isAbsolute() && uri.getRawAuthority() != null
+        ? uri.getScheme() + "://" + uri.getRawAuthority() + pathAndQuery
+        : pathAndQuery;
+  }
+
   private static void serve(
       HttpExchange exchange,
       Function<WireRequest, WireResponse> protocol,
@@ -235,11 +247,7 @@ public final class JdkHttpTransport implements AutoCloseable {
           Exchanges.handle(
               protocol,
               exchange.getRequestMethod(),
-              exchange.getRequestURI().getRawQuery() == null
-                  ? exchange.getRequestURI().getRawPath()
-                  : exchange.getRequestURI().getRawPath()
-                      + "?"
-                      + exchange.getRequestURI().getRawQuery(),
+              target(exchange.getRequestURI()),
               headers,
               body,
               scheme,
