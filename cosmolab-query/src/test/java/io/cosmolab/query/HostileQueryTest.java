@@ -65,6 +65,33 @@ class HostileQueryTest {
   }
 
   @Test
+  void aLongChainOfAccesses_isRefusedFromItsTokens_beforeTheParserBuildsIt() {
+    // the tree builder refuses these too, but only after the parser has built the whole chain
+    for (String text :
+        List.of(
+            "SELECT VALUE c" + ".a".repeat(100_000) + " FROM c",
+            "SELECT VALUE c" + "[\"a\"]".repeat(100_000) + " FROM c",
+            "SELECT VALUE c" + ".a[0]".repeat(50_000) + " FROM c")) {
+      assertThatThrownBy(() -> run(text, doc()))
+          .isInstanceOfSatisfying(
+              QueryException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo("SC3021");
+                assertThat(e.getMessage())
+                    .contains("a chain of property and index accesses is longer than 512 steps");
+              });
+    }
+    // chains at the limit's reach are still queries, and brackets of their own start anew
+    assertThat(onServerStack(() -> run("SELECT VALUE c" + ".a".repeat(400) + " FROM c", doc())))
+        .isNull();
+    String inner = "c" + ".a".repeat(300);
+    assertThat(
+            onServerStack(
+                () -> run("SELECT VALUE [" + inner + ", " + inner + "][0]" + " FROM c", doc())))
+        .isNull();
+  }
+
+  @Test
   void queriesAtTheLimitsStillRunOnTheServersStack() {
     String nested =
         "SELECT VALUE "

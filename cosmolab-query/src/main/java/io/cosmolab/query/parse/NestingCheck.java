@@ -35,7 +35,9 @@ final class NestingCheck {
 
   static void check(List<Token> tokens) {
     int[] bases = new int[MAX_NESTING + 2];
+    int[] chains = new int[MAX_NESTING + 2];
     int open = 0; // how many brackets are open
+    int chain = 0; // property and index steps in a row at this level (c.a.b[0]: 3)
     int base = 0; // nesting of the current bracket level
     int pending = 0; // prefix operators at this level still waiting for their operand
     int ands = 0;
@@ -49,16 +51,22 @@ final class NestingCheck {
           if (level > MAX_NESTING) {
             throw tooDeep(t);
           }
+          // c[...] after an operand is one more step of its chain; any other bracket starts anew
+          chain = type == CosmosSqlLexer.LBRACKET && endsOperand(previous) ? step(chain, t) : 0;
+          chains[open] = chain;
           bases[open++] = base;
           base = level;
           pending = 0;
+          chain = 0;
         }
         case CosmosSqlLexer.RPAREN, CosmosSqlLexer.RBRACKET, CosmosSqlLexer.RBRACE -> {
           if (open > 0) {
             base = bases[--open];
+            chain = chains[open];
           }
           pending = 0; // the bracket closed an operand; unbalanced text is the parser's to report
         }
+        case CosmosSqlLexer.DOT -> chain = endsOperand(previous) ? step(chain, t) : 0;
         case CosmosSqlLexer.NOT,
             CosmosSqlLexer.MINUS,
             CosmosSqlLexer.PLUS,
@@ -70,16 +78,46 @@ final class NestingCheck {
             }
           }
         }
-        case CosmosSqlLexer.AND -> ands = count(ands, "AND", previous, t);
-        case CosmosSqlLexer.OR -> ors = count(ors, "OR", previous, t);
+        case CosmosSqlLexer.AND -> {
+          ands = count(ands, "AND", previous, t);
+          chain = isAfterDot(previous) ? chain : 0;
+        }
+        case CosmosSqlLexer.OR -> {
+          ors = count(ors, "OR", previous, t);
+          chain = isAfterDot(previous) ? chain : 0;
+        }
         default -> {
           if (endsOperandByItself(type) || isAfterDot(previous)) {
             pending = 0;
+          }
+          if (!isAfterDot(previous)) {
+            chain = 0; // a name after a dot is the step the dot began; anything else ends it
           }
         }
       }
       previous = t;
     }
+  }
+
+  /**
+   * One more step of a chain of property and index accesses: the tree builder nests a level per
+   * step and refuses more than {@link QueryParser#MAX_EXPRESSION_DEPTH}, but only after the parser
+   * has built them all (a 500 KB chain took about a second and 300 MB); this refuses it first.
+   */
+  private static int step(int chain, Token t) {
+    if (chain + 1 > QueryParser.MAX_EXPRESSION_DEPTH) {
+      throw new QueryException(
+          "SC3021",
+          String.format(
+              Locale.ROOT,
+              "The query is too complex: a chain of property and index accesses is longer than %d"
+                  + " steps, at offset %d",
+              QueryParser.MAX_EXPRESSION_DEPTH,
+              t.getStartIndex()),
+          t.getStartIndex(),
+          t.getStopIndex() + 1);
+    }
+    return chain + 1;
   }
 
   private static int count(int sofar, String operator, Token previous, Token t) {
