@@ -31,7 +31,18 @@ final class RawConnection implements AutoCloseable {
   private final InputStream in;
 
   RawConnection(int port) throws IOException {
+    this(port, 0);
+  }
+
+  /**
+   * A connection whose receive buffer is about {@code receiveBufferBytes} (0: the system's), set
+   * before connecting so the window is small from the start: a client slow to read.
+   */
+  RawConnection(int port, int receiveBufferBytes) throws IOException {
     socket = new Socket();
+    if (receiveBufferBytes > 0) {
+      socket.setReceiveBufferSize(receiveBufferBytes);
+    }
     socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
     socket.setSoTimeout(10_000);
     in = socket.getInputStream();

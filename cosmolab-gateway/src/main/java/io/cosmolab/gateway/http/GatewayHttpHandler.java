@@ -66,15 +66,21 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
    *
    * The lane runs one request of its connection at a time, so a pipelining client's answers leave
    * in request order; a request that blocks holds up its own connection and one worker thread,
-   * not the others. A client that pipelines faster than it is answered would queue requests
-   * without end: past MAX_QUEUED the connection stops reading, and reads again once its lane is
-   * down to RESUME_AT.
+   * not the others.
+   *
+   * Flow control. A client that pipelines requests and reads the answers slowly, or never, would
+   * have the server queue answers without end: 64 pipelined reads of a 2 MB document on each of 25
+   * such connections held a gigabyte of buffers. So a request is dispatched (to the loop or the
+   * lane) only while the connection's output is writable (Netty's high-water mark of bytes not yet
+   * taken by the socket) and fewer than IN_FLIGHT of its requests are on the lane or on their way
+   * back; otherwise it waits in `held`, decoded, and the connection stops reading until the held
+   * requests have gone. They go, in order, when the output drains (channelWritabilityChanged) or
+   * an answer from the lane has been written. What a connection holds is then about one answer
+   * beyond the mark, or IN_FLIGHT answers of the lane, and the requests already read.
    *
    * The cost is a hand-off to a worker and back per request; docs/benchmarks.md measures it.
    */
-  private static final int MAX_QUEUED = 64;
-
-  private static final int RESUME_AT = 16;
+  private static final int IN_FLIGHT = 8;
 
   private final Function<WireRequest, WireResponse> protocol;
   private final String scheme;
@@ -82,8 +88,11 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   private final LoopPolicy onLoop;
   private final AtomicInteger handedBack = new AtomicInteger();
 
-  /** Written on the event loop only; read by the lane to know when to wake the reading. */
-  private volatile boolean paused;
+  // event-loop confined: requests read and not yet dispatched, the lane's requests not yet
+  // written back, and whether the client ended its input behind held requests
+  private final java.util.ArrayDeque<Exchange> held = new java.util.ArrayDeque<>();
+  private int inFlight;
+  private boolean closeAfterHeld;
 
   GatewayHttpHandler(
       Function<WireRequest, WireResponse> protocol,
@@ -128,18 +137,50 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
     Exchange exchange = Exchange.of(msg); // the buffer is released when this returns
+    if (!held.isEmpty() || mustHold(ctx)) {
+      held.add(exchange); // behind those already held: answers leave in request order
+      ctx.channel().config().setAutoRead(false); // nothing more is read until the held have gone
+      return;
+    }
+    dispatch(ctx, exchange);
+  }
+
+  /** On the event loop: whether a request must wait for the connection's answers to drain. */
+  private boolean mustHold(ChannelHandlerContext ctx) {
+    return !ctx.channel().isWritable() || inFlight >= IN_FLIGHT;
+  }
+
+  /** On the event loop. */
+  private void dispatch(ChannelHandlerContext ctx, Exchange exchange) {
     if (lane.pending() == 0 && handedBack.get() == 0 && servesOnLoop(exchange)) {
       process(ctx, exchange); // in order: nothing of this connection is before it (see above)
       return;
     }
+    inFlight++; // until its answer is written back on the loop, or the connection closes
     lane.execute(() -> serve(ctx, exchange));
-    if (lane.pending() > MAX_QUEUED && !paused) {
-      paused = true;
-      ctx.channel().config().setAutoRead(false);
-      if (lane.pending() <= RESUME_AT) { // caught up before it could see the flag
-        resume(ctx);
+  }
+
+  /** On the event loop: dispatches the held requests while the connection can take answers. */
+  private void drainHeld(ChannelHandlerContext ctx) {
+    while (!held.isEmpty() && !mustHold(ctx) && ctx.channel().isActive()) {
+      dispatch(ctx, held.poll());
+    }
+    if (held.isEmpty()) {
+      if (closeAfterHeld) {
+        closeAfterHeld = false;
+        closeAfterAnswers(ctx);
+      } else {
+        ctx.channel().config().setAutoRead(true);
       }
     }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable() && !held.isEmpty()) {
+      drainHeld(ctx);
+    }
+    super.channelWritabilityChanged(ctx);
   }
 
   /** On the lane. */
@@ -151,10 +192,6 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
       // connection, never the worker thread, which serves other connections too
       OffLoopLog.GATEWAY.error("a request's task failed; closing its connection", e);
       var unused = ctx.close();
-    } finally {
-      if (paused && lane.pending() - 1 <= RESUME_AT) { // this task still counts as pending
-        ctx.channel().eventLoop().execute(() -> resume(ctx));
-      }
     }
   }
 
@@ -163,14 +200,6 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         && onLoop.servesOnLoop(
             exchange.method().equals("GET") && LoopPolicy.isDocumentPath(exchange.uri()),
             exchange.headers().get(Headers.AUTHORIZATION));
-  }
-
-  /** On the event loop. */
-  private void resume(ChannelHandlerContext ctx) {
-    if (paused) {
-      paused = false;
-      ctx.channel().config().setAutoRead(true);
-    }
   }
 
   private void process(ChannelHandlerContext ctx, Exchange msg) {
@@ -209,6 +238,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         .execute(
             () -> {
               handedBack.decrementAndGet();
+              inFlight--;
               try {
                 write(ctx, response, activityId, keepOpen);
               } catch (RuntimeException | Error e) {
@@ -217,6 +247,10 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                 OffLoopLog.GATEWAY.error(
                     "a response could not be written; closing its connection", e);
                 var unused = ctx.close();
+                return;
+              }
+              if (!held.isEmpty()) {
+                drainHeld(ctx);
               }
             });
   }
@@ -279,12 +313,21 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
-      // after the responses still being computed: the lane runs this after them
-      lane.execute(
-          () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE));
+      if (held.isEmpty()) {
+        closeAfterAnswers(ctx);
+      } else {
+        closeAfterHeld = true; // drainHeld closes once the held requests have gone
+      }
       return;
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  /** Closes the connection once the answers of the requests already dispatched are written. */
+  private void closeAfterAnswers(ChannelHandlerContext ctx) {
+    // after the responses still being computed: the lane runs this after them
+    lane.execute(
+        () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE));
   }
 
   private static volatile String[] dateCache = {"", ""};
