@@ -562,7 +562,7 @@ class ResourceTokenContractTest {
     assertThat(late.status()).isEqualTo(403);
     assertThat(late.body().get("message").asText())
         .contains("The authorization token is not valid at the current time")
-        .contains("token expiry time: Thu, 1 Jan 2026 00:10:00 GMT");
+        .contains("token expiry time: Thu, 01 Jan 2026 00:10:00 GMT");
   }
 
   @Test

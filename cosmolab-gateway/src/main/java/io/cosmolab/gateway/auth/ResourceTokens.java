@@ -11,8 +11,6 @@ import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
@@ -58,7 +56,6 @@ public final class ResourceTokens {
   private static final String PREFIX = "type=resource&ver=1.0&sig=";
   private static final byte VERSION = 1;
   private static final int BODY_BYTES = 41;
-  private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.RFC_1123_DATE_TIME;
 
   private final ThreadLocal<Mac> macs;
 
@@ -179,7 +176,7 @@ public final class ResourceTokens {
   }
 
   private static String date(long epochSecond) {
-    return RFC_1123.format(Instant.ofEpochSecond(epochSecond).atOffset(ZoneOffset.UTC));
+    return Rfc1123.format(epochSecond);
   }
 
   /** The {@code sig} of a header, URL-decoded, {@code +} restored where decoding made spaces. */

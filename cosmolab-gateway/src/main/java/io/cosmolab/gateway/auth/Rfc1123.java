@@ -18,11 +18,23 @@ import java.time.format.DateTimeFormatter;
  * not make an exact date of (a day past its month's end, a day name that disagrees with the date),
  * goes to the formatter, which decides: so the two always agree (tested).
  */
-final class Rfc1123 {
+public final class Rfc1123 {
   private static final String DAYS = "MonTueWedThuFriSatSun";
   private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
+  /**
+   * HTTP's date form (RFC 9110 IMF-fixdate: a two-digit day), as the service and every SDK write
+   * it; the JDK's {@link DateTimeFormatter#RFC_1123_DATE_TIME} writes {@code Sun, 6 Dec 2026}.
+   */
+  private static final DateTimeFormatter HTTP_DATE =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
+
   private Rfc1123() {}
+
+  /** {@code epochSecond} as HTTP writes a date: {@code Sun, 06 Dec 2026 06:02:49 GMT}. */
+  public static String format(long epochSecond) {
+    return HTTP_DATE.format(Instant.ofEpochSecond(epochSecond).atOffset(java.time.ZoneOffset.UTC));
+  }
 
   /**
    * The instant {@code text} names.

@@ -22,9 +22,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.lang.System.Logger.Level;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -342,9 +339,7 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     if (cached[0].equals(Long.toString(second))) {
       return cached[1];
     }
-    String text =
-        DateTimeFormatter.RFC_1123_DATE_TIME.format(
-            ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC));
+    String text = io.cosmolab.gateway.auth.Rfc1123.format(second);
     dateCache = new String[] {Long.toString(second), text};
     return text;
   }

@@ -94,4 +94,17 @@ class Rfc1123Test {
         .isEqualTo(Instant.parse("2026-12-04T21:19:13Z"));
     assertThatThrownBy(() -> Rfc1123.parse("yesterday")).isInstanceOf(DateTimeParseException.class);
   }
+
+  @Test
+  void writtenDates_haveTwoDigitDays_asHttpAndTheSdksWriteThem() {
+    long sunday = Instant.parse("2026-12-06T06:02:49Z").getEpochSecond();
+    assertThat(Rfc1123.format(sunday)).isEqualTo("Sun, 06 Dec 2026 06:02:49 GMT");
+    assertThat(Rfc1123.format(sunday)).isEqualTo(SDK_FORM.format(Instant.ofEpochSecond(sunday)));
+  }
+
+  @Property(tries = 300)
+  void whatIsWritten_readsBackAsTheSameSecond(
+      @ForAll @LongRange(min = 0, max = 253_402_300_799L) long epochSecond) {
+    assertThat(Rfc1123.parse(Rfc1123.format(epochSecond)).getEpochSecond()).isEqualTo(epochSecond);
+  }
 }
