@@ -289,6 +289,62 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void throughputOutOfTheServicesIncrements_is400_onCreateAndOnOfferReplace() {
+    for (Map<String, String> headers :
+        List.of(
+            Map.of("x-ms-offer-throughput", "450"),
+            Map.of("x-ms-cosmos-offer-autopilot-settings", "{\"maxThroughput\":4500}"))) {
+      SignedClient.Response r =
+          client.send(
+              "POST",
+              "/dbs/db/colls",
+              "colls",
+              "dbs/db",
+              "{\"id\":\"steps\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
+              headers);
+      assertThat(r.status()).as("%s", headers).isEqualTo(400);
+      assertThat(r.body().get("message").asText())
+          .contains("The offer should have valid throughput values between")
+          .contains(
+              headers.containsKey("x-ms-offer-throughput")
+                  ? "increments of 100."
+                  : "increments of 1000.");
+    }
+    SignedClient.Response ok =
+        client.send(
+            "POST",
+            "/dbs/db/colls",
+            "colls",
+            "dbs/db",
+            "{\"id\":\"steps\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
+            Map.of("x-ms-offer-throughput", "500"));
+    assertThat(ok.status()).isEqualTo(201);
+    String rid = engine.database("db").container("steps").rid();
+    JsonNode offer = null;
+    for (JsonNode o :
+        client.send("GET", "/offers", "offers", "", null, Map.of()).body().get("Offers")) {
+      if (o.get("offerResourceId").textValue().equals(rid)) {
+        offer = o;
+      }
+    }
+    assertThat(offer).isNotNull();
+    String id = offer.get("id").textValue();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"))
+        .put("offerThroughput", 550);
+    SignedClient.Response replaced =
+        client.send(
+            "PUT",
+            "/offers/" + id,
+            "offers",
+            id.toLowerCase(java.util.Locale.ROOT),
+            offer.toString(),
+            Map.of());
+    assertThat(replaced.status()).isEqualTo(400);
+    assertThat(engine.database("db").container("steps").throughput().orElseThrow().maxRuPerSecond())
+        .isEqualTo(500);
+  }
+
+  @Test
   void unknownRoute_returns404WithJsonBody() {
     SignedClient.Response r =
         client.send("GET", "/nothing/here", "nothing", "nothing/here", null, Map.of());

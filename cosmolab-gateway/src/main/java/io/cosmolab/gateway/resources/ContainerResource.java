@@ -66,7 +66,7 @@ final class ContainerResource {
     }
     ContainerSettings settings =
         ContainerSettings.of(id.textValue(), partitionKey(request, body))
-            .withThroughput(Requests.throughput(request))
+            .withThroughput(Requests.throughput(request, engine.limits()))
             .withDefaultTimeToLive(ttl(body))
             .withChangeFeedRetentionMinutes(changeFeedRetention(body))
             .withIndexingPolicy(

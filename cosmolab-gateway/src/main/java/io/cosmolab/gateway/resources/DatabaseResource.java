@@ -38,7 +38,8 @@ final class DatabaseResource {
         if (id == null || !id.isTextual()) {
           throw CosmosError.BAD_REQUEST.exception("a database needs a string 'id'");
         }
-        Database db = engine.createDatabase(id.textValue(), Requests.throughput(request));
+        Database db =
+            engine.createDatabase(id.textValue(), Requests.throughput(request, engine.limits()));
         return Responses.resource(201, ResourceJson.database(db), Map.of());
       }
       default -> {

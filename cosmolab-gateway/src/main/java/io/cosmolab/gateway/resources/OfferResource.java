@@ -106,7 +106,7 @@ final class OfferResource {
       }
       case "PUT" -> {
         ObjectNode body = Requests.object(request);
-        Throughput t = throughputOf(body);
+        Throughput t = Requests.inIncrements(throughputOf(body), engine.limits());
         JsonNode buckets = body.path("content").get("throughputBuckets");
         if (offer.container() != null) {
           // absent: the buckets stay as they are (a client that read the offer sends them back)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.ItemOptions;
 import io.cosmolab.engine.document.JsonTrees;
 import io.cosmolab.engine.error.CosmosError;
+import io.cosmolab.engine.limits.Limits;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.throughput.Throughput;
@@ -182,7 +183,41 @@ final class Requests {
    * x-ms-offer-throughput} (manual) or {@code x-ms-cosmos-offer-autopilot-settings} (autoscale);
    * null when neither is sent.
    */
-  static Throughput throughput(WireRequest request) {
+  static Throughput throughput(WireRequest request, Limits limits) {
+    return inIncrements(throughput(request), limits);
+  }
+
+  /**
+   * {@code t}, if it is in the service's increments: manual throughput in steps of 100 RU/s,
+   * autoscale maxima in steps of 1,000 (divided by the scale factor, as the minima are); else 400
+   * with the service's message. [S: the service's answers, quoted in public issues] The engine's
+   * own API takes any value, for the lab's models; what a client asks over the wire is held to the
+   * service's rule, so infrastructure code that asks for 450 RU/s fails here as it will in Azure.
+   */
+  static Throughput inIncrements(Throughput t, Limits limits) {
+    if (t == null) {
+      return null;
+    }
+    boolean auto = t instanceof Throughput.Autoscale;
+    double step = (auto ? 1000 : 100) / limits.scaleFactor();
+    double steps = t.maxRuPerSecond() / step;
+    if (Math.abs(steps - Math.rint(steps)) > 1e-6) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "The offer should have valid throughput values between %s and %s inclusive in"
+              + " increments of %s.",
+          ru(auto ? limits.minAutoscaleMaxRu() : limits.minManualRu()),
+          ru(limits.maxRu()),
+          ru(step));
+    }
+    return t;
+  }
+
+  /** RU/s as the messages write them: whole numbers without a fraction. */
+  private static String ru(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  private static Throughput throughput(WireRequest request) {
     String manual = request.header(Headers.OFFER_THROUGHPUT);
     String auto = request.header(Headers.OFFER_AUTOPILOT);
     if (manual != null && auto != null) {
