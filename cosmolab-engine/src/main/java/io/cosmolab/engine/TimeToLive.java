@@ -79,16 +79,19 @@ final class TimeToLive {
   /** Validates an item's {@code ttl}: absent, null, -1 or a positive whole number of seconds. */
   void checkItemTtl(ObjectNode document) {
     JsonNode t = document.get("ttl");
-    if (t == null || t.isNull()) {
+    if (t == null) {
       return;
     }
+    // null too: the service refuses it (serializers that write "ttl": null for an unset field
+    // meet this in Azure, so they meet it here) [S: its message, quoted in MicrosoftDocs
+    // azure-docs#107151]
     if (!t.isIntegralNumber()
         || !t.canConvertToInt()
         || (t.intValue() != -1 && t.intValue() <= 0)) {
       throw CosmosError.BAD_REQUEST.exception(
-          "the document's ttl is %s; it must be -1 (never expire) or a positive whole number of"
-              + " seconds",
-          t);
+          "The input ttl '%s' is invalid. Ensure to provide a nonzero positive integer less than"
+              + " or equal to '2147483647', or '-1' which means never expire.",
+          t.isTextual() ? t.textValue() : t.toString());
     }
   }
 

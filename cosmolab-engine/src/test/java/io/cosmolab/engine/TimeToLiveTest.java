@@ -101,6 +101,10 @@ class TimeToLiveTest {
         () -> c.create(obj("{'id':'a','pk':'p','ttl':0}")), CosmosError.BAD_REQUEST, "ttl");
     assertCosmosError(
         () -> c.create(obj("{'id':'a','pk':'p','ttl':'soon'}")), CosmosError.BAD_REQUEST, "ttl");
+    assertCosmosError(
+        () -> c.create(obj("{'id':'a','pk':'p','ttl':null}")),
+        CosmosError.BAD_REQUEST,
+        "The input ttl 'null' is invalid. Ensure to provide a nonzero positive integer");
     assertCosmosError(() -> withTtl(0), CosmosError.BAD_REQUEST, "defaultTtl");
   }
 
