@@ -198,6 +198,9 @@ class ChangeFeedTest {
     assertThat(delete.get("metadata").get("lsn").longValue()).isEqualTo(3);
     assertThat(delete.get("metadata").get("timeToLiveExpired").booleanValue()).isFalse();
     assertThat(delete.get("previous").get("v").intValue()).isEqualTo(2);
+    // timeToLiveExpired is a delete's: creates and replaces carry none, as on the service
+    assertThat(page.items().get(0).get("metadata").has("timeToLiveExpired")).isFalse();
+    assertThat(replace.get("metadata").has("timeToLiveExpired")).isFalse();
   }
 
   @Test

@@ -194,7 +194,23 @@ abstract class GatewayServerContract {
   }
 
   @Test
-  void allVersionsAndDeletesFromTheBeginning_is400_butFromNowIsServed() {
+  void allVersionsAndDeletesFromTheBeginningOrAPointInTime_is400_butFromNowIsServed() {
+    SignedClient.Response pointInTime =
+        client.send(
+            "GET",
+            "/dbs/db/colls/c/docs",
+            "docs",
+            "dbs/db/colls/c",
+            null,
+            Map.of(
+                "a-im",
+                "Full-Fidelity Feed",
+                "if-modified-since",
+                "Thu, 01 Jan 2026 00:00:00 GMT"));
+    assertThat(pointInTime.status()).isEqualTo(400);
+    assertThat(pointInTime.body().get("message").asText())
+        .contains("cannot start from a point in time")
+        .contains("from now (If-None-Match: *) or from a continuation");
     SignedClient.Response beginning =
         client.send(
             "GET",

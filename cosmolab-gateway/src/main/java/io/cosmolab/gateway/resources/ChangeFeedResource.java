@@ -57,14 +57,18 @@ final class ChangeFeedResource {
     int max = Requests.maxItemCount(request);
     ChangeFeedStart start = start(request);
     if (mode == ChangeFeedMode.ALL_VERSIONS_AND_DELETES
-        && start instanceof ChangeFeedStart.Beginning) {
-      // The service keeps intermediate versions and deletes only within its retention window, so
-      // it refuses to start this mode from the beginning (the SDKs check it too, before sending).
-      // Its exact message and sub-status were not found in the SDKs' sources or tests: a plain
-      // 400 with our words [A]. The engine's API still reads this mode from its log's start.
+        && (start instanceof ChangeFeedStart.Beginning
+            || start instanceof ChangeFeedStart.PointInTime)) {
+      // The service keeps intermediate versions and deletes only within its retention window, and
+      // starts this mode only from now or a continuation [D "Change feed modes": "You can't read
+      // changes from the beginning of the container or from a specific point in time by using
+      // this mode"]. Its exact message and sub-status were not found in the SDKs' sources or
+      // tests: a plain 400 with our words [A]. The engine's API still reads this mode from its
+      // log's start.
       throw CosmosError.BAD_REQUEST.exception(
-          "the all versions and deletes change feed cannot start from the beginning: start it"
-              + " from now (If-None-Match: *), a point in time, or a continuation");
+          "the all versions and deletes change feed cannot start from %s: start it from now"
+              + " (If-None-Match: *) or from a continuation",
+          start instanceof ChangeFeedStart.Beginning ? "the beginning" : "a point in time");
     }
     io.cosmolab.engine.partitioning.PartitionKeyValue key = Requests.partitionKey(request);
     ChangeFeedRequest cf =
