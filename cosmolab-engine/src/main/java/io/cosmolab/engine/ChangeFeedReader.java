@@ -9,6 +9,9 @@ import io.cosmolab.engine.changefeed.ChangeFeedStart;
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
 import io.cosmolab.engine.partitioning.EpkRange;
+import io.cosmolab.engine.partitioning.PartitionKeyComponent;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.store.ChangeRecord;
 import io.cosmolab.engine.store.ContainerStore;
@@ -167,6 +170,26 @@ final class ChangeFeedReader {
     return before;
   }
 
+  /**
+   * A delete's key as the service writes it: an object from each key path's property name to its
+   * value, every level of a hierarchical key [D: .NET ChangeFeedMetadata.PartitionKey; the Azure
+   * Functions typing, "following the wire format"]. A nested path is named by its last segment [A:
+   * the service's form for nested paths was not found]; an undefined component is left out.
+   */
+  private ObjectNode keyByProperty(PartitionKeyValue key) {
+    ObjectNode out = NODES.objectNode();
+    List<String> paths = container.partitionKey().paths();
+    for (int i = 0; i < paths.size() && i < key.size(); i++) {
+      PartitionKeyComponent component = key.components().get(i);
+      if (component instanceof PartitionKeyComponent.Undefined) {
+        continue;
+      }
+      List<String> segments = PartitionKeyDefinition.segmentsOf(paths.get(i));
+      out.set(segments.get(segments.size() - 1), component.toJson());
+    }
+    return out;
+  }
+
   private ObjectNode feedItem(ChangeRecord c, ChangeFeedMode mode, long now) {
     if (mode == ChangeFeedMode.LATEST_VERSION) {
       if (c.operation() == ChangeRecord.Operation.DELETE) {
@@ -203,7 +226,7 @@ final class ChangeFeedReader {
       // ChangeFeedProcessorItemTest reads none on a create]
       meta.put("timeToLiveExpired", c.timeToLiveExpired());
       meta.put("id", c.id());
-      meta.set("partitionKey", c.partitionKey().toJson());
+      meta.set("partitionKey", keyByProperty(c.partitionKey()));
     }
     return envelope;
   }

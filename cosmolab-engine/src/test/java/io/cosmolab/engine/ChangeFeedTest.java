@@ -201,6 +201,8 @@ class ChangeFeedTest {
     // timeToLiveExpired is a delete's: creates and replaces carry none, as on the service
     assertThat(page.items().get(0).get("metadata").has("timeToLiveExpired")).isFalse();
     assertThat(replace.get("metadata").has("timeToLiveExpired")).isFalse();
+    // a delete's key by property name, as the service writes it
+    assertThat(delete.get("metadata").get("partitionKey")).hasToString("{\"pk\":\"1\"}");
   }
 
   @Test

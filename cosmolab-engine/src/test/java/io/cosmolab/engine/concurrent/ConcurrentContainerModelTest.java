@@ -525,7 +525,7 @@ class ConcurrentContainerModelTest {
       JsonNode current = item.get("current");
       String key =
           meta.get("operationType").textValue().equals("delete")
-              ? meta.get("partitionKey").get(0).textValue() + "/" + meta.get("id").textValue()
+              ? meta.get("partitionKey").get("pk").textValue() + "/" + meta.get("id").textValue()
               : current.get("pk").textValue() + "/" + current.get("id").textValue();
       // LSNs are per physical partition, so two documents may share one; a document's own go up,
       // across splits and merges too (children go on from their parents' numbers)

@@ -186,7 +186,12 @@ public final class Changes {
     JsonNode previous = mode == ChangeFeedMode.LATEST_VERSION ? null : r.get("previous");
     boolean hasPrevious = previous instanceof ObjectNode p && p.has("id");
     if (isDelete(r)) {
-      return hasPrevious ? null : new Locate(idOf(r), r.path("metadata").get("partitionKey"), null);
+      return hasPrevious
+          ? null
+          : new Locate(
+              idOf(r),
+              keyArray(r.path("metadata").get("partitionKey"), sourceKey.sourcePaths()),
+              null);
     }
     if (previous != null || !maybeReplace(r)) {
       return null;
@@ -257,6 +262,29 @@ public final class Changes {
       if (q.sourcePk() == null || theirs == null || sameKey(theirs, q.sourcePk())) {
         out.add(new TargetWrite.Delete(q.id(), theirKey));
       }
+    }
+    return out;
+  }
+
+  /**
+   * A delete's key from its feed metadata, as a JSON array in the order of {@code paths}: the
+   * service writes an object from each path's property name (its last segment) to the value, every
+   * level of a hierarchical key; a property it leaves out is undefined ({@code {}}). An array (the
+   * header form) is taken as it is, anything else as a one-level key; null when there is none.
+   */
+  static JsonNode keyArray(JsonNode metadataKey, List<String> paths) {
+    if (metadataKey == null || metadataKey.isMissingNode() || metadataKey.isArray()) {
+      return metadataKey == null || metadataKey.isMissingNode() ? null : metadataKey;
+    }
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    if (!metadataKey.isObject()) {
+      return out.add(metadataKey);
+    }
+    for (String path : paths) {
+      List<String> segments =
+          io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(path);
+      JsonNode v = metadataKey.get(segments.get(segments.size() - 1));
+      out.add(v == null ? JsonNodeFactory.instance.objectNode() : v);
     }
     return out;
   }

@@ -280,9 +280,7 @@ public final class SourceRanges {
         if (standIn.isMissingNode()) {
           return ""; // no key known: counted in the first range
         }
-        value =
-            PartitionKeyValue.fromJson(
-                standIn.isArray() ? standIn : JSON.createArrayNode().add(standIn));
+        value = PartitionKeyValue.fromJson(Changes.keyArray(standIn, definition.paths()));
       } else {
         value = definition.extract(doc);
       }
