@@ -361,6 +361,39 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void aConsistencyStrongerThanTheAccounts_is400_weakerOnesAreServed() {
+    create("cons", "k");
+    for (String level : List.of("Strong", "BoundedStaleness")) {
+      SignedClient.Response r =
+          client.send(
+              "GET",
+              "/dbs/db/colls/c/docs/cons",
+              "docs",
+              "dbs/db/colls/c/docs/cons",
+              null,
+              Map.of("x-ms-documentdb-partitionkey", "[\"k\"]", "x-ms-consistency-level", level));
+      assertThat(r.status()).as(level).isEqualTo(400);
+      assertThat(r.body().get("message").asText())
+          .contains(
+              "ConsistencyLevel "
+                  + level
+                  + " specified in the request is invalid when service is configured with"
+                  + " consistency level Session");
+    }
+    for (String level : List.of("Session", "ConsistentPrefix", "Eventual")) {
+      SignedClient.Response r =
+          client.send(
+              "GET",
+              "/dbs/db/colls/c/docs/cons",
+              "docs",
+              "dbs/db/colls/c/docs/cons",
+              null,
+              Map.of("x-ms-documentdb-partitionkey", "[\"k\"]", "x-ms-consistency-level", level));
+      assertThat(r.status()).as(level).isEqualTo(200);
+    }
+  }
+
+  @Test
   void unknownRoute_returns404WithJsonBody() {
     SignedClient.Response r =
         client.send("GET", "/nothing/here", "nothing", "nothing/here", null, Map.of());

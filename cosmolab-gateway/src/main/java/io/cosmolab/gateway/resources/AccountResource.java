@@ -43,7 +43,8 @@ final class AccountResource {
     replication.put("asyncReplication", false);
     replication.put("minReplicaSetSize", 1);
     replication.put("maxReplicasetSize", 4);
-    a.putObject("userConsistencyPolicy").put("defaultConsistencyLevel", "Session");
+    a.putObject("userConsistencyPolicy")
+        .put("defaultConsistencyLevel", Requests.ACCOUNT_CONSISTENCY);
     ObjectNode system = a.putObject("systemReplicationPolicy");
     system.put("minReplicaSetSize", 1);
     system.put("maxReplicasetSize", 4);

@@ -137,6 +137,9 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
       case DOCUMENTS -> {
         Container c = resolver.container(path);
         checkIntendedContainer(request, c);
+        // documents only: the SDKs read the account's own resources (databases, containers,
+        // ranges) with Strong in direct mode, from its master partition, which is always strong
+        Requests.checkConsistency(request);
         return path.isFeed() ? documents.feed(request, c) : documents.item(request, c);
       }
       case PARTITION_KEY_RANGES -> {
