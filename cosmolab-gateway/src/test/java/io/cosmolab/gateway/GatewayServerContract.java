@@ -266,14 +266,9 @@ abstract class GatewayServerContract {
     assertThat(r.body().get(0).has("resourceBody")).isFalse();
   }
 
-  @Test
-  void offer_reportsTheHighestThroughputEverProvisioned_notTheCurrent() {
-    engine
-        .database("db")
-        .createContainer(
-            ContainerSettings.of("peak", PartitionKeyDefinition.hash("/pk"))
-                .withThroughput(Throughput.manual(4000)));
-    String rid = engine.database("db").container("peak").rid();
+  /** Reads container {@code id}'s offer over the wire and puts it back with {@code ru} RU/s. */
+  private SignedClient.Response replaceManualThroughput(String id, int ru) {
+    String rid = engine.database("db").container(id).rid();
     JsonNode offer = null;
     for (JsonNode o :
         client.send("GET", "/offers", "offers", "", null, Map.of()).body().get("Offers")) {
@@ -282,17 +277,26 @@ abstract class GatewayServerContract {
       }
     }
     assertThat(offer).isNotNull();
-    String id = offer.get("id").textValue();
+    String offerId = offer.get("id").textValue();
     ((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"))
-        .put("offerThroughput", 1000);
-    SignedClient.Response lowered =
-        client.send(
-            "PUT",
-            "/offers/" + id,
-            "offers",
-            id.toLowerCase(java.util.Locale.ROOT),
-            offer.toString(),
-            Map.of());
+        .put("offerThroughput", ru);
+    return client.send(
+        "PUT",
+        "/offers/" + offerId,
+        "offers",
+        offerId.toLowerCase(java.util.Locale.ROOT),
+        offer.toString(),
+        Map.of());
+  }
+
+  @Test
+  void offer_reportsTheHighestThroughputEverProvisioned_notTheCurrent() {
+    engine
+        .database("db")
+        .createContainer(
+            ContainerSettings.of("peak", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(4000)));
+    SignedClient.Response lowered = replaceManualThroughput("peak", 1000);
     assertThat(lowered.status()).isEqualTo(200);
     JsonNode content = lowered.body().get("content");
     assertThat(content.get("offerThroughput").intValue()).isEqualTo(1000);
@@ -335,27 +339,7 @@ abstract class GatewayServerContract {
             "{\"id\":\"steps\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
             Map.of("x-ms-offer-throughput", "500"));
     assertThat(ok.status()).isEqualTo(201);
-    String rid = engine.database("db").container("steps").rid();
-    JsonNode offer = null;
-    for (JsonNode o :
-        client.send("GET", "/offers", "offers", "", null, Map.of()).body().get("Offers")) {
-      if (o.get("offerResourceId").textValue().equals(rid)) {
-        offer = o;
-      }
-    }
-    assertThat(offer).isNotNull();
-    String id = offer.get("id").textValue();
-    ((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"))
-        .put("offerThroughput", 550);
-    SignedClient.Response replaced =
-        client.send(
-            "PUT",
-            "/offers/" + id,
-            "offers",
-            id.toLowerCase(java.util.Locale.ROOT),
-            offer.toString(),
-            Map.of());
-    assertThat(replaced.status()).isEqualTo(400);
+    assertThat(replaceManualThroughput("steps", 550).status()).isEqualTo(400);
     assertThat(engine.database("db").container("steps").throughput().orElseThrow().maxRuPerSecond())
         .isEqualTo(500);
   }
