@@ -348,14 +348,7 @@ abstract class GatewayServerContract {
   void aConsistencyStrongerThanTheAccounts_is400_weakerOnesAreServed() {
     create("cons", "k");
     for (String level : List.of("Strong", "BoundedStaleness")) {
-      SignedClient.Response r =
-          client.send(
-              "GET",
-              "/dbs/db/colls/c/docs/cons",
-              "docs",
-              "dbs/db/colls/c/docs/cons",
-              null,
-              Map.of("x-ms-documentdb-partitionkey", "[\"k\"]", "x-ms-consistency-level", level));
+      SignedClient.Response r = readAt("cons", "k", level);
       assertThat(r.status()).as(level).isEqualTo(400);
       assertThat(r.body().get("message").asText())
           .contains(
@@ -365,16 +358,20 @@ abstract class GatewayServerContract {
                   + " consistency level Session");
     }
     for (String level : List.of("Session", "ConsistentPrefix", "Eventual")) {
-      SignedClient.Response r =
-          client.send(
-              "GET",
-              "/dbs/db/colls/c/docs/cons",
-              "docs",
-              "dbs/db/colls/c/docs/cons",
-              null,
-              Map.of("x-ms-documentdb-partitionkey", "[\"k\"]", "x-ms-consistency-level", level));
-      assertThat(r.status()).as(level).isEqualTo(200);
+      assertThat(readAt("cons", "k", level).status()).as(level).isEqualTo(200);
     }
+  }
+
+  /** A signed point read of document {@code id} asking consistency {@code level}. */
+  private SignedClient.Response readAt(String id, String pk, String level) {
+    return client.send(
+        "GET",
+        "/dbs/db/colls/c/docs/" + id,
+        "docs",
+        "dbs/db/colls/c/docs/" + id,
+        null,
+        Map.of(
+            "x-ms-documentdb-partitionkey", "[\"" + pk + "\"]", "x-ms-consistency-level", level));
   }
 
   @Test
