@@ -248,6 +248,17 @@ abstract class GatewayServerContract {
     assertThat(r.body().get(0).has("resourceBody")).isFalse();
   }
 
+  /** A signed create of container {@code id} (key /pk) in database db, with {@code headers}. */
+  private SignedClient.Response createContainer(String id, Map<String, String> headers) {
+    return client.send(
+        "POST",
+        "/dbs/db/colls",
+        "colls",
+        "dbs/db",
+        "{\"id\":\"" + id + "\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
+        headers);
+  }
+
   /** Reads container {@code id}'s offer over the wire and puts it back with {@code ru} RU/s. */
   private SignedClient.Response replaceManualThroughput(String id, int ru) {
     String rid = engine.database("db").container(id).rid();
@@ -296,14 +307,7 @@ abstract class GatewayServerContract {
         List.of(
             Map.of("x-ms-offer-throughput", "450"),
             Map.of("x-ms-cosmos-offer-autopilot-settings", "{\"maxThroughput\":4500}"))) {
-      SignedClient.Response r =
-          client.send(
-              "POST",
-              "/dbs/db/colls",
-              "colls",
-              "dbs/db",
-              "{\"id\":\"steps\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
-              headers);
+      SignedClient.Response r = createContainer("steps", headers);
       assertThat(r.status()).as("%s", headers).isEqualTo(400);
       assertThat(r.body().get("message").asText())
           .contains("The offer should have valid throughput values between")
@@ -312,15 +316,8 @@ abstract class GatewayServerContract {
                   ? "increments of 100."
                   : "increments of 1000.");
     }
-    SignedClient.Response ok =
-        client.send(
-            "POST",
-            "/dbs/db/colls",
-            "colls",
-            "dbs/db",
-            "{\"id\":\"steps\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\"}}",
-            Map.of("x-ms-offer-throughput", "500"));
-    assertThat(ok.status()).isEqualTo(201);
+    assertThat(createContainer("steps", Map.of("x-ms-offer-throughput", "500")).status())
+        .isEqualTo(201);
     assertThat(replaceManualThroughput("steps", 550).status()).isEqualTo(400);
     assertThat(engine.database("db").container("steps").throughput().orElseThrow().maxRuPerSecond())
         .isEqualTo(500);
