@@ -361,16 +361,12 @@ public final class Database {
     if (t.maxRuPerSecond() < min - 1e-9) {
       throw CosmosError.BAD_REQUEST.exception(
           "%s throughput of %s RU/s is below the minimum of %s RU/s for this resource",
-          t.kind(), fmt(t.maxRuPerSecond()), fmt(min));
+          t.kind(), Throughput.format(t.maxRuPerSecond()), Throughput.format(min));
     }
     if (t.maxRuPerSecond() > limits.maxRu() + 1e-9) {
       throw CosmosError.BAD_REQUEST.exception(
           "throughput of %s RU/s is above the maximum of %s RU/s",
-          fmt(t.maxRuPerSecond()), fmt(limits.maxRu()));
+          Throughput.format(t.maxRuPerSecond()), Throughput.format(limits.maxRu()));
     }
-  }
-
-  static String fmt(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : String.format("%.2f", v);
   }
 }

@@ -172,7 +172,9 @@ final class PartitionLayout {
             applySplit(
                 widest,
                 SplitPoints.midpoint(widest.range(), partitionKey),
-                "throughput " + Database.fmt(throughput.maxRuPerSecond()) + " RU/s",
+                "throughput "
+                    + io.cosmolab.engine.throughput.Throughput.format(throughput.maxRuPerSecond())
+                    + " RU/s",
                 throughput);
           }
           publish(current.get(), throughput);

@@ -77,7 +77,7 @@ final class Throttle {
     if (mode == ThrottlingMode.ENFORCE) {
       metrics.recordThrottle(range.id(), now, true);
       long retryAfter = budget.retryAfterMillis(now, ask);
-      String rate = Database.fmt(budget.ruPerSecond());
+      String rate = io.cosmolab.engine.throughput.Throughput.format(budget.ruPerSecond());
       String why;
       CosmosError error = CosmosError.REQUEST_RATE_TOO_LARGE;
       switch (budget.refusal(now, ask)) {

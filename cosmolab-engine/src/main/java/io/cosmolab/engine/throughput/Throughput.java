@@ -21,6 +21,13 @@ public sealed interface Throughput {
   /** The REST form's name for the kind: "manual" or "autoscale". */
   String kind();
 
+  /** RU/s as messages write them: a whole number without a fraction, else two decimals. */
+  static String format(double ruPerSecond) {
+    return ruPerSecond == Math.rint(ruPerSecond)
+        ? Long.toString((long) ruPerSecond)
+        : String.format(java.util.Locale.ROOT, "%.2f", ruPerSecond);
+  }
+
   /** Fixed RU/s. */
   record Manual(double ruPerSecond) implements Throughput {
     public Manual {

@@ -227,16 +227,11 @@ final class Requests {
       throw CosmosError.BAD_REQUEST.exception(
           "The offer should have valid throughput values between %s and %s inclusive in"
               + " increments of %s.",
-          ru(auto ? limits.minAutoscaleMaxRu() : limits.minManualRu()),
-          ru(limits.maxRu()),
-          ru(step));
+          Throughput.format(auto ? limits.minAutoscaleMaxRu() : limits.minManualRu()),
+          Throughput.format(limits.maxRu()),
+          Throughput.format(step));
     }
     return t;
-  }
-
-  /** RU/s as the messages write them: whole numbers without a fraction. */
-  private static String ru(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
   }
 
   private static Throughput throughput(WireRequest request) {
