@@ -173,8 +173,8 @@ final class ChangeFeedReader {
   /**
    * A delete's key as the service writes it: an object from each key path's property name to its
    * value, every level of a hierarchical key [D: .NET ChangeFeedMetadata.PartitionKey; the Azure
-   * Functions typing, "following the wire format"]. A nested path is named by its last segment [A:
-   * the service's form for nested paths was not found]; an undefined component is left out.
+   * Functions typing, "following the wire format"], named by {@link
+   * PartitionKeyDefinition#propertyNameOf}; an undefined component is left out.
    */
   private ObjectNode keyByProperty(PartitionKeyValue key) {
     ObjectNode out = NODES.objectNode();
@@ -184,8 +184,7 @@ final class ChangeFeedReader {
       if (component instanceof PartitionKeyComponent.Undefined) {
         continue;
       }
-      List<String> segments = PartitionKeyDefinition.segmentsOf(paths.get(i));
-      out.set(segments.get(segments.size() - 1), component.toJson());
+      out.set(PartitionKeyDefinition.propertyNameOf(paths.get(i)), component.toJson());
     }
     return out;
   }

@@ -182,6 +182,17 @@ public record PartitionKeyDefinition(
     return new PartitionKeyValue(components);
   }
 
+  /**
+   * The property name a key path goes by where the service names key values by property, as a
+   * delete's {@code metadata.partitionKey} in the change feed does: its last segment ({@code
+   * /tenantId} → tenantId, {@code /address/city} → city). [A: the service's name for a nested path
+   * was not found]
+   */
+  public static String propertyNameOf(String path) {
+    List<String> segments = segmentsOf(path);
+    return segments.get(segments.size() - 1);
+  }
+
   /** The segments of a path: {@code /address/city} → [address, city]. */
   public static List<String> segmentsOf(String path) {
     if (path == null || path.length() < 2 || path.charAt(0) != '/') {

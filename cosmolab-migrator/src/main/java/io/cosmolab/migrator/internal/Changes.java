@@ -268,9 +268,10 @@ public final class Changes {
 
   /**
    * A delete's key from its feed metadata, as a JSON array in the order of {@code paths}: the
-   * service writes an object from each path's property name (its last segment) to the value, every
-   * level of a hierarchical key; a property it leaves out is undefined ({@code {}}). An array (the
-   * header form) is taken as it is, anything else as a one-level key; null when there is none.
+   * service writes an object from each path's property name ({@code
+   * PartitionKeyDefinition.propertyNameOf}) to the value, every level of a hierarchical key; a
+   * property it leaves out is undefined ({@code {}}). An array (the header form) is taken as it is,
+   * anything else as a one-level key; null when there is none.
    */
   static JsonNode keyArray(JsonNode metadataKey, List<String> paths) {
     if (metadataKey == null || metadataKey.isMissingNode() || metadataKey.isArray()) {
@@ -281,9 +282,9 @@ public final class Changes {
       return out.add(metadataKey);
     }
     for (String path : paths) {
-      List<String> segments =
-          io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(path);
-      JsonNode v = metadataKey.get(segments.get(segments.size() - 1));
+      JsonNode v =
+          metadataKey.get(
+              io.cosmolab.engine.partitioning.PartitionKeyDefinition.propertyNameOf(path));
       out.add(v == null ? JsonNodeFactory.instance.objectNode() : v);
     }
     return out;
