@@ -29,8 +29,7 @@ import java.util.zip.CRC32;
  *
  *   position = "v2" ":" binding ":" k ":" epk ":" id
  *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
- *              since a child range
- *              of a split must accept its parent's token
+ *              since a child range of a split must accept its parent's token
  *     k        rows already returned from the document at (epk, id) — a JOIN makes several
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
  *
@@ -47,11 +46,11 @@ import java.util.zip.CRC32;
  *              clause (identity())
  *     binding  CRC-32 (hex) of the container's RID, the text, parameters and scope (partition
  *              key, range id, EPK range)
+ *     n        result rows already returned
  *
  *   Every token names its container's RID in its CRCs, so a token of one container is a 400 on
  *   another (or on a container of the same name made again), not a position in someone else's
  *   documents.
- *     n        result rows already returned
  *
  * What a token resumes (parse()):
  *

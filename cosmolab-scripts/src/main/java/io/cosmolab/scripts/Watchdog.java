@@ -47,8 +47,8 @@ final class Watchdog {
     }
 
     /**
-     * Bytes the watched thread allocated since the watch began (call it on that thread), or 0 where
-     * the JVM does not count them.
+     * Bytes the watched thread allocated since the watch began, or 0 where the JVM does not count
+     * them.
      */
     long allocatedSinceStart() {
       return allocatedAtStart < 0 ? 0 : Math.max(0, allocated(thread) - allocatedAtStart);
@@ -65,11 +65,8 @@ final class Watchdog {
       }
       if (now - deadline > 0) {
         stop(Stop.TIMEOUT);
-      } else if (allocationLimit > 0 && allocatedAtStart >= 0) {
-        long used = allocated(thread) - allocatedAtStart;
-        if (used > allocationLimit) {
-          stop(Stop.MEMORY);
-        }
+      } else if (allocationLimit > 0 && allocatedSinceStart() > allocationLimit) {
+        stop(Stop.MEMORY);
       }
     }
 

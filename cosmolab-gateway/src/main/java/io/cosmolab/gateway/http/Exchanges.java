@@ -121,6 +121,9 @@ final class Exchanges {
    * or -1 for the usual origin form ({@code /path}).
    */
   static int absoluteFormAuthority(String uri) {
+    if (uri.startsWith("/")) {
+      return -1; // the origin form: every request the SDKs send
+    }
     for (String scheme : new String[] {"http://", "https://"}) {
       if (uri.regionMatches(true, 0, scheme, 0, scheme.length())) {
         return scheme.length();

@@ -226,9 +226,7 @@ public final class JdkHttpTransport implements AutoCloseable {
             exchange,
             ErrorResponses.of(
                 CosmosError.BAD_REQUEST,
-                "the request is not valid HTTP/1.1: the request has "
-                    + hosts
-                    + " Host headers; it must have one",
+                "the request is not valid HTTP/1.1: " + RequestFraming.tooManyHosts(hosts),
                 activityId),
             activityId,
             false);

@@ -43,11 +43,16 @@ final class RequestFraming extends ChannelInboundHandlerAdapter {
     ctx.fireChannelRead(msg);
   }
 
+  /** Why a request with {@code hosts} Host headers is refused (both transports say it so). */
+  static String tooManyHosts(int hosts) {
+    return "the request has " + hosts + " Host headers; it must have one";
+  }
+
   /** What in {@code request}'s head breaks the framing rules, or null. */
   static String broken(HttpRequest request) {
     List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
     if (hosts.size() > 1) {
-      return "the request has " + hosts.size() + " Host headers; it must have one";
+      return tooManyHosts(hosts.size());
     }
     List<String> encodings = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
     if (!encodings.isEmpty()) {

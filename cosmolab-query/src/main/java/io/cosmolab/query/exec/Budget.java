@@ -54,6 +54,11 @@ final class Budget {
     }
   }
 
+  /** A value a stage holds whole (a DISTINCT value, a MAKELIST or MAKESET entry). */
+  void holdValue(com.fasterxml.jackson.databind.JsonNode v) {
+    holdBytes(Values.ROW_BYTES + Values.heldBytes(v));
+  }
+
   /** A row a sort holds: its fixed cost and its ORDER BY keys (its item is the input's). */
   void holdRow(Keyed<?> row) {
     holdBytes(Values.rowBytes(row));

@@ -20,7 +20,7 @@ final class Distinct implements Operator<Keyed<JsonNode>> {
     for (Keyed<JsonNode> r = upstream.next(); r != null; r = upstream.next()) {
       if (seen.add(new Values.Key(r.item()))) {
         budget.hold(seen.size());
-        budget.holdBytes(Values.ROW_BYTES + Values.heldBytes(r.item()));
+        budget.holdValue(r.item());
         return r;
       }
     }

@@ -105,7 +105,7 @@ final class Group {
           return 0;
         }
         list.add(v);
-        budget.holdBytes(Values.ROW_BYTES + Values.heldBytes(v));
+        budget.holdValue(v);
         return 1;
       }
       count++;
