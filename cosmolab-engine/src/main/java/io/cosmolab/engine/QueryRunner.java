@@ -871,8 +871,8 @@ final class QueryRunner {
   }
 
   /**
-   * The most a page's rows may weigh: the service ends a page near 4 MB whatever the item count
-   * asked for, and continues on the next. [D] concepts-limits: maximum response size 4 MB
+   * The most a page's rows may weigh: the service ends a page near its response limit whatever the
+   * item count asked for, and continues on the next.
    */
-  static final long MAX_PAGE_BYTES = 4L * 1024 * 1024;
+  static final long MAX_PAGE_BYTES = io.cosmolab.engine.limits.Limits.MAX_RESPONSE_BYTES;
 }

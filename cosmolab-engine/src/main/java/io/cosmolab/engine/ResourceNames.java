@@ -2,7 +2,6 @@ package io.cosmolab.engine;
 
 import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.limits.Limits;
-import java.nio.charset.StandardCharsets;
 
 /** Validation of resource names and document ids, with the service's limits. */
 final class ResourceNames {
@@ -81,7 +80,7 @@ final class ResourceNames {
     if ((long) s.length() * 3 <= limit) {
       return -1;
     }
-    int bytes = s.getBytes(StandardCharsets.UTF_8).length;
-    return bytes > limit ? bytes : -1;
+    long bytes = io.cosmolab.engine.document.Utf8.length(s);
+    return bytes > limit ? (int) Math.min(bytes, Integer.MAX_VALUE) : -1;
   }
 }

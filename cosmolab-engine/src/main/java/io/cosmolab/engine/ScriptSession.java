@@ -148,7 +148,7 @@ final class ScriptSession implements ScriptHost {
 
   @Override
   public long maxResponseBodySize() {
-    return io.cosmolab.engine.limits.Limits.MAX_ITEM_BYTES;
+    return io.cosmolab.engine.limits.Limits.MAX_RESPONSE_BYTES;
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.script.ScriptHost;
 import org.graalvm.polyglot.Value;
@@ -28,7 +29,20 @@ final class HostBridge implements ProxyExecutable {
   @Override
   public Object execute(Value... arguments) {
     String op = arguments[0].asString();
-    JsonNode in = parse(arguments.length > 1 ? arguments[1].asString() : "null");
+    String argument = arguments.length > 1 ? arguments[1].asString() : "null";
+    if (op.equals("setresponseBody")) {
+      // checked before it is parsed: the script may have built a body of any size
+      long bytes = io.cosmolab.engine.document.Utf8.length(argument);
+      if (bytes > host.maxResponseBodySize()) {
+        return text(
+            error(
+                CosmosError.REQUEST_ENTITY_TOO_LARGE.exception(
+                    "getResponse().setBody: the body is %d bytes of JSON, more than a response may"
+                        + " carry (%d, getMaxResponseBodySize())",
+                    bytes, host.maxResponseBodySize())));
+      }
+    }
+    JsonNode in = parse(argument);
     return switch (op) {
       case "selfLink" -> host.selfLink();
       case "altLink" -> host.altLink();

@@ -204,8 +204,9 @@
         return body;
       },
       setBody: function (b) {
+        var r = JSON.parse(host('set' + kind + 'Body', b === undefined ? 'null' : JSON.stringify(b)));
+        if (r && r.err) throw scriptError(r.err);
         body = b; bodyRead = true;
-        host('set' + kind + 'Body', b === undefined ? 'null' : JSON.stringify(b));
       },
       appendBody: function (s) {
         var b = (bodyRead ? body : JSON.parse(host(kind + 'Body', 'null')));

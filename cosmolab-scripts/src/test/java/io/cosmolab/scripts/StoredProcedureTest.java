@@ -239,6 +239,48 @@ class StoredProcedureTest {
   }
 
   @Test
+  void aResponseBodyPastTheResponseLimit_isRefusedBySetBody_413_andRollsBackIfUncaught() {
+    Container c = container();
+    sproc(
+        c,
+        "big",
+        """
+        function big(bytes, catchIt) {
+          var coll = getContext().getCollection();
+          var response = getContext().getResponse();
+          coll.createDocument(coll.getSelfLink(), { id: 'w', pk: 'a' }, function (err) {
+            if (err) throw err;
+            var body = 'x'.repeat(bytes - 2); // a JSON string: two quotes around it
+            if (!catchIt) { response.setBody(body); return; }
+            try { response.setBody(body); } catch (e) {
+              response.setBody(e.number + ' of max ' + response.getMaxResponseBodySize());
+            }
+          });
+        }""");
+    int limit = 4 * 1024 * 1024;
+    // at the limit: served whole
+    assertThat(run(c, "big", "a", "[" + limit + ", false]").body().asText()).hasSize(limit - 2);
+    c.delete(PartitionKeyValue.of("a"), "w");
+    // one byte over, uncaught: the procedure fails and its write is rolled back
+    assertThatThrownBy(() -> run(c, "big", "a", "[" + (limit + 1) + ", false]"))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.subStatus()).isEqualTo(413);
+              assertThat(e.getMessage())
+                  .contains("getResponse().setBody")
+                  .contains((limit + 1) + " bytes")
+                  .contains(Integer.toString(limit));
+            });
+    assertThat(c.documentCount()).isZero();
+    // caught: the script answers with what it chose
+    assertThat(run(c, "big", "a", "[" + (limit + 1) + ", true]").body().asText())
+        .isEqualTo("413 of max " + limit);
+    assertThat(c.documentCount()).isEqualTo(1);
+  }
+
+  @Test
   void anUnhandledOperationError_failsTheProcedure_withTheOperationsStatusAsSubStatus() {
     Container c = container();
     c.create(doc("dup", "a"));

@@ -19,6 +19,30 @@ public final class Utf8 {
 
   private Utf8() {}
 
+  /**
+   * The length of {@code s} encoded as UTF-8, without encoding it. An unpaired surrogate counts as
+   * the one byte of {@code String.getBytes(UTF_8)}'s replacement, {@code ?}.
+   */
+  public static long length(String s) {
+    long n = s.length(); // one byte per char, and the extra bytes below
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        if (c < 0x800) {
+          n += 1;
+        } else if (Character.isHighSurrogate(c)
+            && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          n += 2; // two chars, four bytes
+          i++;
+        } else if (!Character.isSurrogate(c)) {
+          n += 2;
+        }
+      }
+    }
+    return n;
+  }
+
   /** The index of the first byte of the first invalid sequence in {@code b}, or -1 when valid. */
   public static int firstInvalid(byte[] b) {
     int i = 0;

@@ -50,6 +50,14 @@ public record Limits(double scaleFactor) {
   /** Item size: 2 MB of UTF-8 JSON. [D] LIMITS */
   public static final int MAX_ITEM_BYTES = 2 * 1024 * 1024;
 
+  /**
+   * Response size: 4 MB ([D] concepts-limits, "maximum response size (for example, paginated
+   * query)"). A query page ends near it whatever the item count asked for; a stored procedure's
+   * response body may not exceed it ([A]: the service's script API names the limit, {@code
+   * getMaxResponseBodySize}, without a figure; this is the documented response limit).
+   */
+  public static final int MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
   /** Id length: 1,023 bytes, any Unicode but '/' and '\'. [D] LIMITS */
   public static final int MAX_ID_BYTES = 1023;
 

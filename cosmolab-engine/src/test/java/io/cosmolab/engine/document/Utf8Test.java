@@ -77,6 +77,23 @@ class Utf8Test {
   }
 
   @Test
+  void length_isTheLengthOfTheEncodedBytes_forAnyChars() {
+    // chars from every encoded length, and surrogates paired, reversed and alone
+    char[] alphabet = {'a', '~', 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0xD83D, 0xDE00, 0xDBFF, 0xDC00};
+    Random random = new Random(13);
+    for (int round = 0; round < 20_000; round++) {
+      StringBuilder s = new StringBuilder();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        s.append(alphabet[random.nextInt(alphabet.length)]);
+      }
+      String text = s.toString();
+      assertThat(Utf8.length(text))
+          .as("UTF-8 length of %s", text.chars().mapToObj(Integer::toHexString).toList())
+          .isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
+    }
+  }
+
+  @Test
   void aBodyNotValidUtf8_isAParseErrorNamingTheOffset() {
     assertThatThrownBy(
             () -> JsonTrees.readStrict(bytes('{', '"', 'a', '"', ':', '"', 0xC1, 0xA1, '"', '}')))
