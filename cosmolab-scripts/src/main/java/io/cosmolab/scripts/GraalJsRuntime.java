@@ -68,15 +68,33 @@ public final class GraalJsRuntime implements ScriptRuntime {
   private final Source udfCall;
   private final ScriptLimits udfLimits;
   private final Map<String, Source> sources = new ConcurrentHashMap<>();
-  private final Watchdog watchdog = new Watchdog();
+  private final Watchdog watchdog;
 
   /** A runtime whose UDF calls are bounded by {@link ScriptLimits#DEFAULT}. */
   public GraalJsRuntime() {
     this(ScriptLimits.DEFAULT);
   }
 
-  /** A runtime whose UDF calls are bounded by {@code udfLimits}' time and memory. */
+  /**
+   * A runtime whose UDF calls are bounded by {@code udfLimits}' time and memory, and whose
+   * executions running at once by {@link #defaultSharedAllocation()}.
+   */
   public GraalJsRuntime(ScriptLimits udfLimits) {
+    this(udfLimits, defaultSharedAllocation());
+  }
+
+  /**
+   * A runtime whose UDF calls are bounded by {@code udfLimits}' time and memory, and whose
+   * executions (stored procedures, triggers and UDF calls) running at once may allocate {@code
+   * sharedAllocationBytes} together, each under its own bound: past it, the one that allocated most
+   * is stopped (a 400 naming the shared bound). 0 for no shared bound.
+   */
+  public GraalJsRuntime(ScriptLimits udfLimits, long sharedAllocationBytes) {
+    if (sharedAllocationBytes < 0) {
+      throw new IllegalArgumentException(
+          "the shared allocation bound must be >= 0 bytes, was " + sharedAllocationBytes);
+    }
+    this.watchdog = new Watchdog(sharedAllocationBytes);
     this.udfLimits = udfLimits;
     this.engine =
         Engine.newBuilder("js")
@@ -91,6 +109,15 @@ public final class GraalJsRuntime implements ScriptRuntime {
     try (Context warm = newContext()) {
       warm.eval(api);
     }
+  }
+
+  /**
+   * The default shared bound: a quarter of the heap, and at least one execution's default bound
+   * ({@link ScriptLimits#DEFAULT}, 512 MB), so that one script alone meets its own bound first. Two
+   * scripts that each keep what they allocate then stop short of filling a heap of 1 GB or more.
+   */
+  public static long defaultSharedAllocation() {
+    return Math.max(ScriptLimits.DEFAULT.memoryBytes(), Runtime.getRuntime().maxMemory() / 4);
   }
 
   @Override
@@ -276,7 +303,7 @@ public final class GraalJsRuntime implements ScriptRuntime {
   }
 
   /** The service's answer to a script that failed. */
-  private static CosmosException error(
+  private CosmosException error(
       ScriptSource script, PolyglotException e, Watchdog.Stop stopped, ScriptLimits limits) {
     if (e.isCancelled() || (stopped != null && !e.isGuestException())) {
       if (stopped == Watchdog.Stop.MEMORY) {
@@ -284,6 +311,12 @@ public final class GraalJsRuntime implements ScriptRuntime {
             "%s '%s' allocated more than its bound of %d MB and was stopped; nothing it wrote was"
                 + " kept",
             kindName(script.kind()), script.id(), limits.memoryBytes() >> 20);
+      }
+      if (stopped == Watchdog.Stop.SHARED_MEMORY) {
+        return CosmosError.SCRIPT_ERROR.exception(
+            "%s '%s' was stopped: the scripts running at once allocated more than the %d MB they"
+                + " share, and it had allocated the most; nothing it wrote was kept",
+            kindName(script.kind()), script.id(), watchdog.sharedAllocationLimit() >> 20);
       }
       return CosmosError.SCRIPT_TIMEOUT.exception(
           "%s '%s' ran past its time limit of %d ms and was stopped; nothing it wrote was kept."

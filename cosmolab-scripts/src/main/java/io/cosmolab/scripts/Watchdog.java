@@ -14,7 +14,11 @@ import org.graalvm.polyglot.Context;
  *
  * <p>Memory is bounded by the bytes the executing thread allocates (HotSpot's per-thread counter),
  * since GraalJS community has no heap limit of its own (Oracle GraalVM's {@code
- * sandbox.MaxHeapMemory} is not in it): a stricter bound than live heap, and as cheap to read.
+ * sandbox.MaxHeapMemory} is not in it): a stricter bound than live heap, and as cheap to read. Each
+ * execution has its own bound, and the executions running at once share one more ({@link
+ * #sharedAllocationLimit}): when what they allocated together passes it, the one that allocated
+ * most is stopped. Without it, scripts that each stay under their bound could together fill the
+ * heap.
  *
  * <p>Thread-safe: executions are a concurrent map; the thread starts with the first execution.
  */
@@ -24,7 +28,11 @@ final class Watchdog {
   /** Why an execution was stopped. */
   enum Stop {
     TIMEOUT,
-    MEMORY
+    MEMORY,
+    /**
+     * stopped as the one that allocated most when the running executions passed their shared bound
+     */
+    SHARED_MEMORY
   }
 
   /** One watched execution. */
@@ -70,6 +78,10 @@ final class Watchdog {
       }
     }
 
+    boolean running() {
+      return stopped == null;
+    }
+
     private void stop(Stop why) {
       stopped = why;
       try {
@@ -87,6 +99,20 @@ final class Watchdog {
 
   private final Map<Watch, Boolean> running = new ConcurrentHashMap<>();
   private volatile ScheduledExecutorService ticker;
+  private final long sharedAllocationLimit;
+
+  /**
+   * @param sharedAllocationLimit the bytes the executions running at once may allocate together; 0
+   *     for no shared bound
+   */
+  Watchdog(long sharedAllocationLimit) {
+    this.sharedAllocationLimit = sharedAllocationLimit;
+  }
+
+  /** The shared bound: what the executions running at once allocated together. */
+  long sharedAllocationLimit() {
+    return sharedAllocationLimit;
+  }
 
   /** Watches {@code context}, run by the calling thread, until the returned watch is closed. */
   Watch watch(Context context, long timeoutNanos, long allocationLimit) {
@@ -118,8 +144,22 @@ final class Watchdog {
 
   private void tick() {
     long now = System.nanoTime();
+    long together = 0;
+    Watch most = null;
+    long mostBytes = -1;
     for (Watch w : running.keySet()) {
       w.check(now);
+      if (w.running()) {
+        long bytes = w.allocatedSinceStart();
+        together += bytes;
+        if (bytes > mostBytes) {
+          most = w;
+          mostBytes = bytes;
+        }
+      }
+    }
+    if (sharedAllocationLimit > 0 && together > sharedAllocationLimit && most != null) {
+      most.stop(Stop.SHARED_MEMORY); // one per tick: the next tick counts the others without it
     }
   }
 

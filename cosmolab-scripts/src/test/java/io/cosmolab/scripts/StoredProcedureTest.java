@@ -358,6 +358,33 @@ class StoredProcedureTest {
   }
 
   @Test
+  void scriptsPastTheBoundTheyShare_areStopped_eachUnderItsOwn() {
+    GraalJsRuntime shared = new GraalJsRuntime(ScriptLimits.DEFAULT, 32L << 20);
+    CosmosEngine engine = CosmosEngine.builder().scriptRuntime(shared).build(); // 512 MB each
+    Container c =
+        engine
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    sproc(
+        c,
+        "hog",
+        "function () { var c = getContext().getCollection();"
+            + " c.createDocument(c.getSelfLink(), {id: 'w', pk: 'a'});"
+            + " var keep = []; while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
+    assertThatThrownBy(() -> run(c, "hog", "a", "[]"))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage())
+                  .contains("stored procedure 'hog' was stopped")
+                  .contains("more than the 32 MB they share");
+            });
+    assertThat(c.documentCount()).isZero();
+    engine.close();
+  }
+
+  @Test
   void anotherLogicalPartition_cannotBeWritten() {
     Container c = container();
     sproc(
