@@ -60,7 +60,8 @@ class JavaScriptSdkCompatTest {
     CosmosLab.Builder lab = CosmosLab.builder().queryPageTime(java.time.Duration.ofNanos(1));
     assertThat(runAgainst(lab, "paging-test.mjs"))
         .contains("\"orderBy\":60")
-        .contains("\"count\":60");
+        .contains("\"count\":60")
+        .contains("\"groups\":7");
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.cosmolab.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
@@ -23,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Query pages that end at the server's page time (the service's 5 s bound, here 1 ns: every page
  * that may end early does, after one document or one row), with few rows or none and a
  * continuation: the Java SDK, in gateway and direct mode, follows the continuations and gives every
- * row once, in order.
+ * row once, in order, and combines the partial aggregates and groups of pages cut short.
  */
 class QueryPageTimeCompatTest {
   private static final int DOCS = 150;
@@ -57,10 +58,27 @@ class QueryPageTimeCompatTest {
                   .toList()
                   .reversed());
 
-      // an aggregate runs its page to the end
+      // aggregates and groups: each page returns those of the documents it read, and the SDK
+      // combines the partial pages into the one answer
       assertThat(query(c, "SELECT VALUE COUNT(1) FROM c"))
           .singleElement()
           .satisfies(n -> assertThat(n.asInt()).isEqualTo(DOCS));
+      double average = docs.stream().mapToInt(d -> d.get("n").asInt()).average().orElseThrow();
+      assertThat(query(c, "SELECT VALUE AVG(c.n) FROM c"))
+          .singleElement()
+          .satisfies(n -> assertThat(n.asDouble()).isCloseTo(average, within(1e-9)));
+      java.util.Map<String, Long> byKey = new java.util.TreeMap<>();
+      docs.forEach(d -> byKey.merge(d.get("pk").asText(), 1L, Long::sum));
+      java.util.Map<String, Long> grouped = new java.util.TreeMap<>();
+      query(c, "SELECT c.pk, COUNT(1) AS n FROM c GROUP BY c.pk")
+          .forEach(
+              r -> assertThat(grouped.put(r.get("pk").asText(), r.get("n").asLong())).isNull());
+      assertThat(grouped).isEqualTo(byKey);
+      CosmosQueryRequestOptions ofP4 = new CosmosQueryRequestOptions();
+      ofP4.setPartitionKey(new PartitionKey("p4"));
+      assertThat(c.queryItems("SELECT VALUE COUNT(1) FROM c", ofP4, JsonNode.class).stream())
+          .singleElement()
+          .satisfies(n -> assertThat(n.asLong()).isEqualTo(byKey.get("p4")));
 
       // one logical partition, page by page: more pages than the page size needs
       CosmosQueryRequestOptions one = new CosmosQueryRequestOptions();

@@ -53,9 +53,13 @@ import java.util.List;
  * CosmosEngine.Builder.queryPageTime), with the rows it has, possibly none, and a continuation,
  * where that continuation can resume from a position: a streaming page once it has read a document
  * past its resume position (it resumes at the last document it read), a walked ORDER BY once it
- * has a row (it resumes after that row). The input stops before its next document (PageInput's
- * stopWhen), so every row of the documents read has been made. Other shapes run on: their next
- * page would start over.
+ * has a row (it resumes after that row), an aggregating query (aggregates or GROUP BY over a scan,
+ * Resume.isAggregating) scoped as the service's backend serves it (a partition key, range id or
+ * EPK range) once it has read a document: it returns the aggregates of the documents it read, a
+ * partial result that the SDKs combine as they combine a partition's pages (the rewritten query of
+ * the plan), and the next page aggregates the documents after them.
+ * The input stops before its next document (PageInput's stopWhen), so every row of the documents
+ * read has been made. Other shapes run on: their next page would start over.
  *
  * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
  * (2.5 RU), the documents the page loaded (10 RU per MB), and a point read per row it returned, by
@@ -75,7 +79,8 @@ import java.util.List;
  *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT) reads
  *     everything for its first row, so its first page pays for the whole scan and later pages for
  *     their returned rows only. The later pages' CPU is real (they run the query again) but not
- *     billed twice.
+ *     billed twice. An aggregating page cut at the page time pays for what it read, and so does
+ *     the page after, which reads the documents after it.
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
  * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
@@ -397,6 +402,17 @@ final class QueryRunner {
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
+    // cut at the page time: the aggregates of what it read are a partial result (Resume.partial),
+    // for a request the service's backend would serve (a partition key, range id or EPK range:
+    // the SDKs' plan-driven requests, and single-partition queries); a whole-container request is
+    // run whole here where the service's gateway refuses it for the plan (gateway-protocol §7.5),
+    // so no client combines its pages
+    boolean cutsAggregates =
+        Resume.isAggregating(query.ast())
+            && !resume.isBounded()
+            && (request.partitionKey() != null
+                || request.partitionKeyRangeId() != null
+                || request.range() != null);
     PageInput input =
         new PageInput(
             targets,
@@ -413,14 +429,14 @@ final class QueryRunner {
     ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
     boolean walkedBySortKey = bySortKey && walk != null;
-    if (streaming || walkedBySortKey) {
+    if (streaming || walkedBySortKey || cutsAggregates) {
       // the page's time bound: it may end early where its continuation can resume (see read's doc)
       long started = System.nanoTime();
       long bound = engine.queryPageTime().toNanos();
       input.stopWhen(
           () ->
               System.nanoTime() - started > bound
-                  && (streaming ? input.pastResume() : !page.isEmpty()));
+                  && ((streaming || cutsAggregates) ? input.pastResume() : !page.isEmpty()));
     }
     List<Long> rowRids = new ArrayList<>(); // an ORDER BY's rows' inputs: their RID parts
     double[] returned = new double[Math.max(1, targets.size())];
@@ -492,7 +508,13 @@ final class QueryRunner {
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
       }
-      if (row == null && input.stopped()) {
+      if (Resume.isAggregating(query.ast())
+          && (input.stopped() || resume.isBounded() || resume.isPosition())) {
+        // a range's aggregates: the rows of what the page read when it ran out of time, or of a
+        // range an earlier page cut
+        end = input.loaded();
+        next = nextOfPartial(request, resume, input, row != null, page.size());
+      } else if (row == null && input.stopped()) {
         // out of time: resume at the last document read (a streaming page, which returned all its
         // rows; the next page reads it again, and pays for it again) or after the last row
         end = input.loaded();
@@ -528,6 +550,37 @@ final class QueryRunner {
       end = input.loadedBy(rowRids, paidBefore);
     }
     return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
+  }
+
+  /**
+   * The continuation of an aggregating page that ran out of time or read a range an earlier one
+   * cut: the rest of the range's rows ({@code more}), or the documents after it, or none.
+   */
+  private String nextOfPartial(
+      QueryRequest request, Resume resume, PageInput input, boolean more, int rows) {
+    String untilEpk = null;
+    String untilId = null;
+    if (input.stopped()) {
+      untilEpk = input.last().epk();
+      untilId = input.last().id();
+    } else if (resume.isBounded()) {
+      untilEpk = resume.untilEpk();
+      untilId = resume.untilId();
+    }
+    if (more) {
+      return Resume.partial(
+          request,
+          container.rid(),
+          resume.positionEpk(),
+          resume.positionId(),
+          untilEpk,
+          untilId,
+          resume.offset() + rows);
+    }
+    // the range's rows are all returned: the documents after it, if it was cut
+    return untilEpk == null
+        ? null
+        : Resume.partial(request, container.rid(), untilEpk, untilId, null, null, 0);
   }
 
   /** Whether two stored versions are of one document (null is none). */
@@ -695,7 +748,8 @@ final class QueryRunner {
 
     @Override
     public Iterator<Executor.Input> iterator() {
-      Iterator<StoredDocument> docs = walk != null ? walk() : candidates != null ? hits() : scan();
+      Iterator<StoredDocument> all = walk != null ? walk() : candidates != null ? hits() : scan();
+      Iterator<StoredDocument> docs = resume.isBounded() ? upToUntil(all) : all;
       return new Iterator<>() {
         @Override
         public boolean hasNext() {
@@ -734,6 +788,20 @@ final class QueryRunner {
             readByRid.put(rid, ((long) target << 40) | d.sizeBytes());
           }
           return new Executor.Input(d.body(), rid);
+        }
+      };
+    }
+
+    /** The documents of a partial token's range: {@code docs} up to its last (in key order). */
+    private Iterator<StoredDocument> upToUntil(Iterator<StoredDocument> docs) {
+      return new Advancing() {
+        @Override
+        StoredDocument advance() {
+          if (!docs.hasNext()) {
+            return null;
+          }
+          StoredDocument d = docs.next();
+          return resume.isPastUntil(d.epk(), d.id()) ? null : d;
         }
       };
     }

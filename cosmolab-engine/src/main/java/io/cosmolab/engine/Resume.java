@@ -25,7 +25,7 @@ import java.util.zip.CRC32;
  * Token format. A token is text, base64url-encoded without padding (so it is legal header text and
  * opaque to clients); fields are separated by ':'.
  *
- *   token    = base64url( position | sortkey | offset )
+ *   token    = base64url( position | sortkey | offset | partial )
  *
  *   position = "v2" ":" binding ":" k ":" epk ":" id
  *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
@@ -48,6 +48,14 @@ import java.util.zip.CRC32;
  *              key, range id, EPK range)
  *     n        result rows already returned
  *
+ *   partial  = "v4" ":" binding ":" n ":" from-epk ":" until-epk ":" f ":" from-id until-id
+ *     binding  as position's (a split's children accept their parent's token)
+ *     n        result rows of the range already returned
+ *     from     the last document earlier pages aggregated ("-" and "" for none: from the start)
+ *     until    the last document of a range cut at the page time, whose rows the pages are still
+ *              returning ("-" and "" for none: to the end)
+ *     f        the length of from-id in chars; the ids come last, as they may hold ':'
+ *
  *   Every token names its container's RID in its CRCs, so a token of one container is a 400 on
  *   another (or on a container of the same name made again), not a position in someone else's
  *   documents.
@@ -65,6 +73,12 @@ import java.util.zip.CRC32;
  *     page's too, and a write that sorts before the position shifts nothing (the service's
  *     continuation holds the last row's ORDER BY items and RID as well). On another scope (a split)
  *     it starts over, as an offset does.
+ *   - an aggregating query (isAggregating: aggregates or GROUP BY, otherwise streaming) whose page
+ *     ran out of time returns the aggregates of the documents it read, a partial result the SDKs
+ *     combine as they do a partition's pages (the service's backend pages do the same: the docs'
+ *     pagination page, "the query execution's time was too long"), and resumes a partial token:
+ *     the next page aggregates the documents after `from` (up to `until`, skipping n rows, when the
+ *     cut range had more rows than one page holds).
  *   - any other query resumes an offset token of the same query: it runs again and skips n rows.
  *     The same query with another filter or scope starts from its beginning: the SDKs resume an
  *     ORDER BY query by sending the token with a filter added (gateway-protocol §7.6), and send a
@@ -81,13 +95,50 @@ final class Resume {
   private final String id;
   private final int rowsOfDocument;
   private final Executor.After after;
+  // a partial token's: the position's document was aggregated already (it is not read again), and
+  // the range ends at (untilEpk, untilId) when not null
+  private final boolean positionDone;
+  private final String untilEpk;
+  private final String untilId;
 
   private Resume(int offset, String epk, String id, int rowsOfDocument, Executor.After after) {
+    this(offset, epk, id, rowsOfDocument, after, false, null, null);
+  }
+
+  private Resume(
+      int offset,
+      String epk,
+      String id,
+      int rowsOfDocument,
+      Executor.After after,
+      boolean positionDone,
+      String untilEpk,
+      String untilId) {
     this.offset = offset;
     this.epk = epk;
     this.id = id;
     this.rowsOfDocument = rowsOfDocument;
     this.after = after;
+    this.positionDone = positionDone;
+    this.untilEpk = untilEpk;
+    this.untilId = untilId;
+  }
+
+  /**
+   * True when the query aggregates (aggregates or GROUP BY) the documents of a scan and does
+   * nothing after (no ORDER BY, DISTINCT, TOP or OFFSET), so the aggregates of a part of the scan
+   * are a partial result a client can combine: a page of it may end at the page time.
+   */
+  static boolean isAggregating(Query q) {
+    if (!q.orderBy().isEmpty()
+        || q.distinct()
+        || q.top() != null
+        || q.offset() != null
+        || q.from().isEmpty()
+        || q.from().get(0).collection() instanceof Query.Collection.Subquery) {
+      return false;
+    }
+    return !q.groupBy().isEmpty() || Executor.hasAggregate(q);
   }
 
   /** True when the query's rows come out in document order, one document at a time. */
@@ -150,6 +201,25 @@ final class Resume {
       }
       return new Resume(0, f[3], f[4], k, null);
     }
+    if (raw.startsWith("v4:")) {
+      String[] f = raw.split(":", 7);
+      if (f.length != 7) {
+        throw invalidToken(token);
+      }
+      int n = (int) count(f[2], token, Integer.MAX_VALUE);
+      int fromLength = (int) count(f[5], token, f[6].length());
+      String fromEpk = f[3].equals("-") ? null : f[3];
+      String untilEpk = f[4].equals("-") ? null : f[4];
+      if ((fromEpk != null && !isHex(fromEpk)) || (untilEpk != null && !isHex(untilEpk))) {
+        throw invalidToken(token);
+      }
+      if (!isAggregating(q) || !f[1].equals(queryBinding(request, container))) {
+        throw tokenOfAnotherQuery();
+      }
+      String fromId = fromEpk == null ? null : f[6].substring(0, fromLength);
+      String untilId = untilEpk == null ? null : f[6].substring(fromLength);
+      return new Resume(n, fromEpk, fromId, 0, null, true, untilEpk, untilId);
+    }
     if (raw.startsWith("v3:")) {
       String[] f = raw.split(":", 7);
       if (f.length != 7) {
@@ -196,6 +266,46 @@ final class Resume {
           : new Resume(n, null, null, 0, null);
     }
     throw invalidToken(token);
+  }
+
+  /**
+   * The token of an aggregating query's next page: after the document (fromEpk, fromId) (null: from
+   * the start), up to the document (untilEpk, untilId) (null: to the end), {@code rows} of that
+   * range's rows returned.
+   */
+  static String partial(
+      QueryRequest request,
+      String container,
+      String fromEpk,
+      String fromId,
+      String untilEpk,
+      String untilId,
+      int rows) {
+    String from = fromEpk == null ? "" : fromId;
+    return encode(
+        "v4:"
+            + queryBinding(request, container)
+            + ":"
+            + rows
+            + ":"
+            + (fromEpk == null ? "-" : fromEpk)
+            + ":"
+            + (untilEpk == null ? "-" : untilEpk)
+            + ":"
+            + from.length()
+            + ":"
+            + from
+            + (untilEpk == null ? "" : untilId));
+  }
+
+  /** The EPK of the last document of a partial token's range (null unless {@link #isBounded}). */
+  String untilEpk() {
+    return untilEpk;
+  }
+
+  /** The id of the last document of a partial token's range (null unless {@link #isBounded}). */
+  String untilId() {
+    return untilId;
   }
 
   /** The token of the page after {@code rows} result rows (queries that are not streaming). */
@@ -301,14 +411,35 @@ final class Resume {
     return epk != null && epk.equals(docEpk) && id.equals(docId);
   }
 
-  /** True when (epk, id) comes before the position: its rows were returned already. */
+  /**
+   * True when (epk, id) comes before the position (or is the position's document, when a partial
+   * token's pages aggregated it already): its rows were returned already.
+   */
   boolean isBefore(String docEpk, String docId) {
     if (epk == null) {
       return false;
     }
     int c = docEpk.compareTo(epk);
     // ids in the stores' order (UTF-8 bytes), or paging skips or repeats ids above U+E000
-    return c < 0 || (c == 0 && io.cosmolab.engine.store.Utf8Order.compare(docId, id) < 0);
+    if (c != 0) {
+      return c < 0;
+    }
+    int byId = io.cosmolab.engine.store.Utf8Order.compare(docId, id);
+    return byId < 0 || (positionDone && byId == 0);
+  }
+
+  /** True when a partial token's range ends before (epk, id): the page reads no further. */
+  boolean isPastUntil(String docEpk, String docId) {
+    if (untilEpk == null) {
+      return false;
+    }
+    int c = docEpk.compareTo(untilEpk);
+    return c > 0 || (c == 0 && io.cosmolab.engine.store.Utf8Order.compare(docId, untilId) > 0);
+  }
+
+  /** True when a partial token bounds the page's range: the page re-reads it whole, uncut. */
+  boolean isBounded() {
+    return untilEpk != null;
   }
 
   /** True when every key of {@code range} comes before the position: its work is done. */
