@@ -80,16 +80,23 @@ final class ChangeFeedReader {
     double[] perRange = new double[ranges.size()];
     long continuation = after;
     boolean full = false;
+    // the transactions the page has records of: a page keeps a transaction's records together,
+    // past its item count if need be ([D] the .NET SDK's ChangeFeedRequestOptions.PageSizeHint:
+    // "transaction scope is preserved"). A transaction's records share their logical partition
+    // and their partition's LSN (WritePath).
+    java.util.Set<String> transactions = new java.util.HashSet<>();
     Iterator<ChangeRecord> it = store.changesAfter(after);
     while (it.hasNext()) {
       ChangeRecord c = it.next();
       if (c.lsn() > upTo) {
         break;
       }
-      if (items.size() == request.maxItems()) {
+      String transaction = c.epk() + '\u0000' + c.rangeLsn();
+      if (items.size() >= request.maxItems() && !transactions.contains(transaction)) {
         full = true; // c stays unread: the next page starts at it
         break;
       }
+      transactions.add(transaction);
       continuation = c.lsn();
       if (!range.contains(c.epk()) || (exactEpk != null && !exactEpk.equals(c.epk()))) {
         continue;

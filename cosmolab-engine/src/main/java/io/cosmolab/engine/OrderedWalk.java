@@ -201,10 +201,10 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    * </ul>
    *
    * A transaction (a batch, a stored procedure) counts as one creation: its records each have their
-   * own LSN, but no reader ever saw some of them and not the others, so a page holding some of its
-   * documents and missing others fails. Records of one transaction share their logical partition
-   * and their time and have consecutive LSNs in their physical partition; records that look so are
-   * taken as one transaction, which is safe when they were not (a page goes to the scan).
+   * own position in the log, but no reader ever saw some of them and not the others, so a page
+   * holding some of its documents and missing others fails. Records of one transaction share their
+   * logical partition and their LSN in their physical partition (WritePath), and records of two
+   * transactions do not.
    *
    * <p>The order is the change log's, which is each partition's commit order; across partitions the
    * page asks for one order too. That is stricter than the service, whose cross-partition query
@@ -214,8 +214,8 @@ final class OrderedWalk implements Iterator<StoredDocument> {
    */
   boolean untouchedBy(List<io.cosmolab.engine.store.ChangeRecord> writes) {
     long[] seen = null;
-    // the transaction of each record (see above): per logical partition, its last record's time,
-    // LSN in its partition and transaction number
+    // the transaction of each record (see above): per logical partition, its last record's LSN in
+    // its partition and transaction number
     Map<String, long[]> lastOf = new java.util.HashMap<>();
     long transactions = 0;
     long missedIn = -1; // the transaction of the first creation the walk did not hand on
@@ -223,12 +223,12 @@ final class OrderedWalk implements Iterator<StoredDocument> {
     for (io.cosmolab.engine.store.ChangeRecord w : writes) {
       long[] last = lastOf.get(w.epk());
       long transaction;
-      if (last != null && last[0] == w.timestampMillis() && last[1] + 1 == w.rangeLsn()) {
-        transaction = last[2];
+      if (last != null && last[0] == w.rangeLsn()) {
+        transaction = last[1];
       } else {
         transaction = ++transactions;
       }
-      lastOf.put(w.epk(), new long[] {w.timestampMillis(), w.rangeLsn(), transaction});
+      lastOf.put(w.epk(), new long[] {w.rangeLsn(), transaction});
       boolean there = read(w.current());
       if (w.previous() != null) {
         if (there || read(w.previous())) {

@@ -543,21 +543,26 @@ final class WritePath {
       return new ArrayList<>(out.values());
     }
 
-    /** The next position in the log; the partition's next LSN goes to {@link #lastRangeLsn}. */
+    /**
+     * The next position in the log. The transaction takes one LSN of its partition, at its first
+     * write, and every write of it shows that one ({@code _lsn}, the change feed's {@code lsn}):
+     * the documents a transaction changed share its LSN, as the service's do, and so a change-feed
+     * page can tell a transaction's records and keep them together (ChangeFeedReader).
+     */
     private long nextLsn() {
       if (firstLsn == 0) {
         gateSlot = gate.open();
       }
       long lsn = gate.take(gateSlot);
-      long rangeLsn = partition.takeLsn();
-      marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
       if (firstLsn == 0) {
+        long rangeLsn = partition.takeLsn();
+        marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
         firstLsn = lsn;
         firstRangeLsn = rangeLsn;
+        lastRangeLsn = rangeLsn;
       }
       lastLsn = lsn;
       lsnCount++;
-      lastRangeLsn = rangeLsn;
       return lsn;
     }
 

@@ -103,6 +103,53 @@ class ChangeFeedTest {
   }
 
   @Test
+  void aTransactionsRecords_shareTheirLsn_andComeOnOnePage_pastTheItemCount() {
+    c.create(obj("{'id':'before','pk':'b'}"));
+    List<io.cosmolab.engine.batch.BatchOperation> five = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      five.add(
+          new io.cosmolab.engine.batch.BatchOperation.Create(obj("{'id':'t" + i + "','pk':'a'}")));
+    }
+    c.executeBatch(PartitionKeyValue.of("a"), five);
+    c.create(obj("{'id':'after','pk':'b'}"));
+
+    for (ChangeFeedMode mode : ChangeFeedMode.values()) {
+      ChangeFeedRequest r =
+          ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()).withMaxItems(2);
+      if (mode == ChangeFeedMode.ALL_VERSIONS_AND_DELETES) {
+        long from =
+            c.readChangeFeed(ChangeFeedRequest.wholeContainer(ChangeFeedStart.now()).withMode(mode))
+                .continuation();
+        r = r.withStart(ChangeFeedStart.continuation(from)).withMode(mode);
+        c.create(obj("{'id':'before2','pk':'b'}"));
+        List<io.cosmolab.engine.batch.BatchOperation> replaces = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          replaces.add(
+              new io.cosmolab.engine.batch.BatchOperation.Replace(
+                  "t" + i, obj("{'id':'t" + i + "','pk':'a','v':2}"), null));
+        }
+        c.executeBatch(PartitionKeyValue.of("a"), replaces);
+      }
+      ChangeFeedPage first = c.readChangeFeed(r);
+      // the item count is 2: the page ends after the transaction its second item began
+      assertThat(first.items()).as("%s", mode).hasSize(6);
+      List<Long> lsns = new ArrayList<>();
+      for (ObjectNode item : first.items().subList(1, 6)) {
+        ObjectNode doc = item.has("current") ? (ObjectNode) item.get("current") : item;
+        assertThat(doc.get("id").textValue()).startsWith("t");
+        lsns.add(doc.get("_lsn").longValue());
+      }
+      assertThat(lsns).as("%s: one transaction, one LSN", mode).containsOnly(lsns.get(0));
+      long[] cont = new long[1];
+      List<String> rest =
+          drain(r.withStart(ChangeFeedStart.continuation(first.continuation())), cont);
+      assertThat(rest)
+          .as("%s", mode)
+          .isEqualTo(mode == ChangeFeedMode.LATEST_VERSION ? List.of("after") : List.of());
+    }
+  }
+
+  @Test
   void fromNow_skipsEarlierChanges() {
     c.create(obj("{'id':'old','pk':'1'}"));
     ChangeFeedPage now = c.readChangeFeed(ChangeFeedRequest.wholeContainer(ChangeFeedStart.now()));

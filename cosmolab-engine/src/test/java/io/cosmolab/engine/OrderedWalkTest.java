@@ -832,10 +832,13 @@ class OrderedWalkTest {
     return change(current, previous, 1);
   }
 
-  /** {@link #change(ObjectNode, ObjectNode)} at change-log position {@code lsn}. */
+  /**
+   * {@link #change(ObjectNode, ObjectNode)} at change-log position {@code lsn}, a transaction of
+   * its own (its partition's LSN is {@code lsn} too).
+   */
   private static io.cosmolab.engine.store.ChangeRecord change(
       ObjectNode current, ObjectNode previous, long lsn) {
-    return change(current, previous, lsn, 0, 1);
+    return change(current, previous, lsn, 0, lsn);
   }
 
   /** {@link #change(ObjectNode, ObjectNode, long)} at a time and an LSN in its partition. */
@@ -896,12 +899,11 @@ class OrderedWalkTest {
                     change(at24.deepCopy().put("v", 1), at24, 6),
                     change(missed, null, 7))))
         .isFalse();
-    // one transaction (a batch: one logical partition, one time, consecutive LSNs in the
-    // partition) is seen whole or not at all: a page with one of its creations and not another
-    // fails
+    // one transaction (a batch: one logical partition, one LSN in the partition) is seen whole or
+    // not at all: a page with one of its creations and not another fails
     assertThat(
             page.untouchedBy(
-                List.of(change(seenA, null, 5, 100, 7), change(missed, null, 6, 100, 8))))
+                List.of(change(seenA, null, 5, 100, 7), change(missed, null, 6, 100, 7))))
         .isFalse();
     assertThat(
             page.untouchedBy(
