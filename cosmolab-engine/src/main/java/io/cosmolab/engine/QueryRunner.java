@@ -52,7 +52,7 @@ import java.util.List;
  * A page also ends when it has run for the engine's query page time (5 s, the service's bound;
  * CosmosEngine.Builder.queryPageTime), with the rows it has, possibly none, and a continuation,
  * where that continuation can resume from a position: a streaming page once it has read a document
- * past its resume position (it resumes at the last document it read), a walked ORDER BY once it
+ * past its resume position (it resumes after the last document it read), a walked ORDER BY once it
  * has a row (it resumes after that row), an aggregating query (aggregates or GROUP BY over a scan,
  * Resume.isAggregating) scoped as the service's backend serves it (a partition key, range id or
  * EPK range) once it has read a document: it returns the aggregates of the documents it read, a
@@ -515,18 +515,13 @@ final class QueryRunner {
         end = input.loaded();
         next = nextOfPartial(request, resume, input, row != null, page.size());
       } else if (row == null && input.stopped()) {
-        // out of time: resume at the last document read (a streaming page, which returned all its
-        // rows; the next page reads it again, and pays for it again) or after the last row
+        // out of time: resume after the last document read (a streaming page, which returned all
+        // its rows: the next page starts after it) or after the last row
         end = input.loaded();
         StoredDocument read = input.last();
         next =
             streaming
-                ? Resume.afterDocument(
-                    request,
-                    container.rid(),
-                    sameDocument(last, read) ? rowsOfLast : 0,
-                    read.epk(),
-                    read.id())
+                ? Resume.afterWholeDocument(request, container.rid(), read.epk(), read.id())
                 : Resume.afterSortKey(request, container.rid(), query.ast(), position);
       } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read

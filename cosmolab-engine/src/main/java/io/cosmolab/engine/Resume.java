@@ -30,7 +30,9 @@ import java.util.zip.CRC32;
  *   position = "v2" ":" binding ":" k ":" epk ":" id
  *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
  *              since a child range of a split must accept its parent's token
- *     k        rows already returned from the document at (epk, id) — a JOIN makes several
+ *     k        rows already returned from the document at (epk, id) — a JOIN makes several — or
+ *              "*" for all of them (a page that ran out of time after the document): the next page
+ *              starts after it
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
  *
  *   sortkey  = "v3" ":" identity ":" binding ":" n ":" i ":" order ":" keys
@@ -195,11 +197,12 @@ final class Resume {
       if (f.length != 5 || !isHex(f[3])) {
         throw invalidToken(token);
       }
-      int k = (int) count(f[2], token, Integer.MAX_VALUE);
+      boolean whole = f[2].equals("*");
+      int k = whole ? 0 : (int) count(f[2], token, Integer.MAX_VALUE);
       if (!streaming || !f[1].equals(queryBinding(request, container))) {
         throw tokenOfAnotherQuery();
       }
-      return new Resume(0, f[3], f[4], k, null);
+      return new Resume(0, f[3], f[4], k, null, whole, null, null);
     }
     if (raw.startsWith("v4:")) {
       String[] f = raw.split(":", 7);
@@ -368,6 +371,14 @@ final class Resume {
       out.add(k.get("v"));
     }
     return out;
+  }
+
+  /**
+   * The token of the page after every row of the document at (epk, id) (streaming): the next page
+   * starts after it, and does not read it again.
+   */
+  static String afterWholeDocument(QueryRequest request, String container, String epk, String id) {
+    return encode("v2:" + queryBinding(request, container) + ":*:" + epk + ":" + id);
   }
 
   /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */

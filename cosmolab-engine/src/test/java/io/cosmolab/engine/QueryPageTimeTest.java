@@ -84,6 +84,15 @@ class QueryPageTimeTest {
   }
 
   @Test
+  void pagesOutOfTime_loadEachDocumentOnce_notTheLastOfEachPageAgain() {
+    String text = "SELECT c.id FROM c WHERE c.n % 41 = 40"; // a scan: no index serves it
+    List<QueryPage> cut = pages(bounded, QueryRequest.of(text), 1000);
+
+    assertThat(cut.size()).isGreaterThanOrEqualTo(DOCS);
+    assertThat(cut.stream().mapToLong(p -> p.metrics().documentsLoaded()).sum()).isEqualTo(DOCS);
+  }
+
+  @Test
   void aPageOutOfTime_mayHaveNoRows_yetItsContinuationMovesOn() {
     String text = "SELECT c.id FROM c WHERE c.n % 41 = 40"; // a scan: no index serves it
     List<QueryPage> cut = pages(bounded, QueryRequest.of(text), 1000);
