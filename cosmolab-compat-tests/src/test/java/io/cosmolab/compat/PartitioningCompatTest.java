@@ -171,6 +171,26 @@ class PartitioningCompatTest {
   }
 
   @Test
+  void theSdk_cannotSwitchManualAndAutoscale_byReplaceThroughput_asTheServiceRefuses() {
+    // the service changes the kind only by its migration request (portal, CLI); the SDK's
+    // replaceThroughput sends a plain replace, which the service answers with a 400
+    CosmosContainer c = Fixtures.container(db, "kind", 1, "/pk");
+    c.replaceThroughput(ThroughputProperties.createManualThroughput(600));
+    assertThatThrownBy(
+            () -> c.replaceThroughput(ThroughputProperties.createAutoscaledThroughput(4000)))
+        .isInstanceOfSatisfying(
+            CosmosException.class,
+            e -> {
+              assertThat(e.getStatusCode()).isEqualTo(400);
+              assertThat(e.getMessage())
+                  .contains("x-ms-cosmos-migrate-offer-to-autopilot must be supplied");
+            });
+    ThroughputProperties now = c.readThroughput().getProperties();
+    assertThat(now.getManualThroughput()).isEqualTo(600);
+    assertThat(now.getAutoscaleMaxThroughput()).isZero();
+  }
+
+  @Test
   void hotKeyInEnforceMode_sdkRetries429sAndDiagnosticsShowThem() {
     // 400 RU/s on one partition; each upsert of a 1 KB document costs about 7 RU, so a few
     // hundred in a row exhaust several seconds of budget.

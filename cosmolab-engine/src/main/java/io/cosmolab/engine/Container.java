@@ -733,6 +733,20 @@ public final class Container {
   }
 
   /**
+   * Switches the dedicated throughput between manual and autoscale, at the value the service's
+   * migration would choose ({@link Throughput#migrated}).
+   *
+   * @throws CosmosException 400 when the container uses its database's throughput
+   */
+  public RoutingMap migrateThroughput() {
+    Throughput t = throughput;
+    if (t == null) {
+      return replaceThroughput(null, null); // the 400 for a container without its own throughput
+    }
+    return replaceThroughput(t.migrated(limits(), storedBytes(), maxEverProvisioned), null);
+  }
+
+  /**
    * Changes the dedicated throughput and, unless {@code buckets} is null, its throughput buckets:
    * both or neither (an offer replace).
    *

@@ -302,6 +302,23 @@ public final class Database {
     return Optional.of(t.minimum(engine.limits(), stored, t.maxRuPerSecond()));
   }
 
+  /**
+   * Switches the shared throughput between manual and autoscale, at the value the service's
+   * migration would choose ({@link Throughput#migrated}).
+   */
+  public void migrateSharedThroughput() {
+    Throughput t = sharedThroughput;
+    if (t == null) {
+      replaceSharedThroughput(null); // its 400: no shared throughput
+      return;
+    }
+    long stored = 0;
+    for (Container c : containers.values()) {
+      stored += c.storedBytes();
+    }
+    replaceSharedThroughput(t.migrated(engine.limits(), stored, maxSharedEverProvisioned));
+  }
+
   /** Changes the shared throughput. */
   public void replaceSharedThroughput(Throughput throughput) {
     if (sharedThroughput == null) {

@@ -261,6 +261,17 @@ abstract class GatewayServerContract {
 
   /** Reads container {@code id}'s offer over the wire and puts it back with {@code ru} RU/s. */
   private SignedClient.Response replaceManualThroughput(String id, int ru) {
+    return replaceOffer(id, content -> content.put("offerThroughput", ru), Map.of());
+  }
+
+  /**
+   * Reads container {@code id}'s offer over the wire, edits its content and puts it back with
+   * {@code headers}.
+   */
+  private SignedClient.Response replaceOffer(
+      String id,
+      java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit,
+      Map<String, String> headers) {
     String rid = engine.database("db").container(id).rid();
     JsonNode offer = null;
     for (JsonNode o :
@@ -271,15 +282,78 @@ abstract class GatewayServerContract {
     }
     assertThat(offer).isNotNull();
     String offerId = offer.get("id").textValue();
-    ((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"))
-        .put("offerThroughput", ru);
+    edit.accept((com.fasterxml.jackson.databind.node.ObjectNode) offer.get("content"));
     return client.send(
         "PUT",
         "/offers/" + offerId,
         "offers",
         offerId.toLowerCase(java.util.Locale.ROOT),
         offer.toString(),
-        Map.of());
+        headers);
+  }
+
+  @Test
+  void manualAndAutoscale_switchOnlyByTheMigrationRequest_asOnTheService() {
+    engine
+        .database("db")
+        .createContainer(
+            ContainerSettings.of("kind", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(2500)));
+    java.util.function.Supplier<Throughput> current =
+        () -> engine.database("db").container("kind").throughput().orElseThrow();
+    java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> toAutoscale =
+        content -> {
+          content.remove("offerThroughput");
+          content.putObject("offerAutopilotSettings").put("maxThroughput", 4000);
+        };
+    String toAutoscaleMessage =
+        "x-ms-cosmos-migrate-offer-to-autopilot must be supplied and offercontent must not"
+            + " contain autopilotSettings for migration from manual throughput to autoscale.";
+
+    // a plain replace to the other kind, and a migration whose content names the maximum: 400
+    for (Map<String, String> headers :
+        List.of(
+            Map.<String, String>of(), Map.of("x-ms-cosmos-migrate-offer-to-autopilot", "true"))) {
+      SignedClient.Response refused = replaceOffer("kind", toAutoscale, headers);
+      assertThat(refused.status()).as("%s", headers).isEqualTo(400);
+      assertThat(refused.body().get("message").asText()).contains(toAutoscaleMessage);
+    }
+    assertThat(current.get()).isEqualTo(Throughput.manual(2500));
+
+    // the migration: the service picks the maximum (2,500 rounded up to the autoscale step)
+    SignedClient.Response migrated =
+        replaceOffer(
+            "kind", content -> {}, Map.of("x-ms-cosmos-migrate-offer-to-autopilot", "true"));
+    assertThat(migrated.status()).isEqualTo(200);
+    assertThat(current.get()).isEqualTo(Throughput.autoscale(3000));
+    assertThat(migrated.body().path("content").path("offerAutopilotSettings").path("maxThroughput"))
+        .hasToString("3000");
+    SignedClient.Response again =
+        replaceOffer(
+            "kind", content -> {}, Map.of("x-ms-cosmos-migrate-offer-to-autopilot", "true"));
+    assertThat(again.status()).isEqualTo(400);
+    assertThat(again.body().get("message").asText()).contains("is autoscale throughput already");
+
+    // back to manual: a plain replace is refused, the migration keeps the maximum
+    SignedClient.Response plain =
+        replaceOffer(
+            "kind",
+            content -> {
+              content.remove("offerAutopilotSettings");
+              content.put("offerThroughput", 3000);
+            },
+            Map.of());
+    assertThat(plain.status()).isEqualTo(400);
+    assertThat(plain.body().get("message").asText())
+        .contains("x-ms-cosmos-migrate-offer-to-manual-throughput must be supplied");
+    assertThat(
+            replaceOffer(
+                    "kind",
+                    content -> {},
+                    Map.of("x-ms-cosmos-migrate-offer-to-manual-throughput", "true"))
+                .status())
+        .isEqualTo(200);
+    assertThat(current.get()).isEqualTo(Throughput.manual(3000));
   }
 
   @Test

@@ -18,6 +18,17 @@ public sealed interface Throughput {
   /** A copy with a new value of the same kind. */
   Throughput withValue(double ru);
 
+  /**
+   * The throughput of the other kind that a migration switches to (the service's migration request,
+   * {@code x-ms-cosmos-migrate-offer-to-autopilot} or {@code …-to-manual-throughput}; a plain
+   * replace cannot change the kind). [A] The service's docs say only that the system chooses the
+   * starting value "based on your current manual provisioned throughput settings and storage": to
+   * autoscale, a maximum of the manual RU/s rounded up to the autoscale step (at least the
+   * autoscale minimum for the data and history; CromwellOnAzure#135 reports max(4,000, manual) when
+   * 4,000 was the least maximum); to manual, the autoscale maximum (at least the manual minimum).
+   */
+  Throughput migrated(Limits limits, long storedBytes, double maxEverProvisioned);
+
   /** The REST form's name for the kind: "manual" or "autoscale". */
   String kind();
 
@@ -57,6 +68,14 @@ public sealed interface Throughput {
     @Override
     public Throughput withValue(double ru) {
       return new Manual(ru);
+    }
+
+    @Override
+    public Throughput migrated(Limits limits, long storedBytes, double maxEverProvisioned) {
+      double step = 1000 / limits.scaleFactor(); // autoscale maxima come in steps of 1,000
+      Autoscale any = new Autoscale(step);
+      double least = any.minimum(limits, storedBytes, maxEverProvisioned);
+      return new Autoscale(roundUp(Math.max(ruPerSecond, least), step));
     }
 
     @Override
@@ -104,9 +123,23 @@ public sealed interface Throughput {
     }
 
     @Override
+    public Throughput migrated(Limits limits, long storedBytes, double maxEverProvisioned) {
+      double step = 100 / limits.scaleFactor(); // manual RU/s come in steps of 100
+      Manual any = new Manual(step);
+      double least = any.minimum(limits, storedBytes, maxEverProvisioned);
+      return new Manual(roundUp(Math.max(maxRu, least), step));
+    }
+
+    @Override
     public String kind() {
       return "autoscale";
     }
+  }
+
+  /** {@code ru} rounded up to a whole number of {@code step}s (a tolerance for scaled steps). */
+  private static double roundUp(double ru, double step) {
+    double steps = ru / step;
+    return Math.ceil(steps - 1e-9) * step;
   }
 
   static Throughput manual(double ruPerSecond) {

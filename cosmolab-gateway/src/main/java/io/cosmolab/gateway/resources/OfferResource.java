@@ -106,7 +106,21 @@ final class OfferResource {
       }
       case "PUT" -> {
         ObjectNode body = Requests.object(request);
+        if (migrates(request, offer, body)) {
+          if (offer.container() != null) {
+            offer.container().migrateThroughput();
+          } else {
+            offer.database().migrateSharedThroughput();
+          }
+          return respond(offer);
+        }
         Throughput t = Requests.inIncrements(throughputOf(body), engine.limits());
+        if (!t.kind().equals(offer.throughput().kind())) {
+          throw CosmosError.BAD_REQUEST.exception(
+              t instanceof Throughput.Autoscale
+                  ? TO_AUTOSCALE_BY_MIGRATION
+                  : TO_MANUAL_BY_MIGRATION);
+        }
         JsonNode buckets = body.path("content").get("throughputBuckets");
         if (offer.container() != null) {
           // absent: the buckets stay as they are (a client that read the offer sends them back)
@@ -127,6 +141,54 @@ final class OfferResource {
         throw Protocol.methodNotAllowed(request);
       }
     }
+  }
+
+  // the service's answers to a plain replace that changes the kind, or a malformed migration
+  // (azure-cosmos-dotnet-v3#1856 and #3147, azure-cosmos-throughput-scheduler#14)
+  private static final String TO_AUTOSCALE_BY_MIGRATION =
+      "x-ms-cosmos-migrate-offer-to-autopilot must be supplied and offercontent must not contain"
+          + " autopilotSettings for migration from manual throughput to autoscale.";
+  private static final String TO_MANUAL_BY_MIGRATION =
+      "x-ms-cosmos-migrate-offer-to-manual-throughput must be supplied and offercontent must"
+          + " contain autopilotSettings for migration of autoscale collection to manual throughput";
+
+  /**
+   * Whether the PUT is the service's migration request, which switches the offer between manual and
+   * autoscale at a value the service chooses: {@code x-ms-cosmos-migrate-offer-to-autopilot: true}
+   * on a manual offer whose content has no autoscale settings, or {@code
+   * x-ms-cosmos-migrate-offer-to-manual-throughput: true} on an autoscale offer whose content has
+   * them (as read). A migration header on an offer already of the kind asked, or with the content
+   * the service refuses, is a 400.
+   */
+  private static boolean migrates(WireRequest request, Offer offer, ObjectNode body) {
+    boolean toAutoscale = "true".equalsIgnoreCase(request.header(Headers.MIGRATE_TO_AUTOSCALE));
+    boolean toManual = "true".equalsIgnoreCase(request.header(Headers.MIGRATE_TO_MANUAL));
+    if (!toAutoscale && !toManual) {
+      return false;
+    }
+    if (toAutoscale && toManual) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "%s and %s ask for opposite migrations; send one",
+          Headers.MIGRATE_TO_AUTOSCALE, Headers.MIGRATE_TO_MANUAL);
+    }
+    boolean isAutoscale = offer.throughput() instanceof Throughput.Autoscale;
+    boolean hasAutoscaleSettings =
+        body.path("content").path("offerAutopilotSettings").path("maxThroughput").isNumber();
+    if ((toAutoscale && isAutoscale) || (toManual && !isAutoscale)) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "offer '%s' is %s throughput already: %s migrates only from %s",
+          offer.id(),
+          offer.throughput().kind(),
+          toAutoscale ? Headers.MIGRATE_TO_AUTOSCALE : Headers.MIGRATE_TO_MANUAL,
+          toAutoscale ? "manual" : "autoscale");
+    }
+    if (toAutoscale && hasAutoscaleSettings) {
+      throw CosmosError.BAD_REQUEST.exception(TO_AUTOSCALE_BY_MIGRATION);
+    }
+    if (toManual && !hasAutoscaleSettings) {
+      throw CosmosError.BAD_REQUEST.exception(TO_MANUAL_BY_MIGRATION);
+    }
+    return true;
   }
 
   private static WireResponse respond(Offer offer) {

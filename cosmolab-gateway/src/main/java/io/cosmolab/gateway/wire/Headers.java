@@ -69,6 +69,8 @@ public final class Headers {
   public static final String GLOBAL_COMMITTED_LSN = "x-ms-global-committed-lsn";
   public static final String MIN_THROUGHPUT = "x-ms-cosmos-min-throughput";
   public static final String OFFER_REPLACE_PENDING = "x-ms-offer-replace-pending";
+  public static final String MIGRATE_TO_AUTOSCALE = "x-ms-cosmos-migrate-offer-to-autopilot";
+  public static final String MIGRATE_TO_MANUAL = "x-ms-cosmos-migrate-offer-to-manual-throughput";
   public static final String POPULATE_QUOTA_INFO = "x-ms-documentdb-populatequotainfo";
   public static final String RESOURCE_QUOTA = "x-ms-resource-quota";
   public static final String RESOURCE_USAGE = "x-ms-resource-usage";
