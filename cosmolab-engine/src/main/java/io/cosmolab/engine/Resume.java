@@ -132,29 +132,26 @@ final class Resume {
    * are a partial result a client can combine: a page of it may end at the page time.
    */
   static boolean isAggregating(Query q) {
-    if (!q.orderBy().isEmpty()
-        || q.distinct()
-        || q.top() != null
-        || q.offset() != null
-        || q.from().isEmpty()
-        || q.from().get(0).collection() instanceof Query.Collection.Subquery) {
-      return false;
-    }
-    return !q.groupBy().isEmpty() || Executor.hasAggregate(q);
+    return readsInDocumentOrder(q) && (!q.groupBy().isEmpty() || Executor.hasAggregate(q));
   }
 
   /** True when the query's rows come out in document order, one document at a time. */
   static boolean isStreaming(Query q) {
-    if (!q.orderBy().isEmpty()
-        || !q.groupBy().isEmpty()
-        || q.distinct()
-        || q.top() != null
-        || q.offset() != null
-        || q.from().isEmpty()
-        || q.from().get(0).collection() instanceof Query.Collection.Subquery) {
-      return false;
-    }
-    return !Executor.hasAggregate(q);
+    return readsInDocumentOrder(q) && q.groupBy().isEmpty() && !Executor.hasAggregate(q);
+  }
+
+  /**
+   * True when the query reads the container's documents in the scan's order and nothing reorders or
+   * trims what it makes (no ORDER BY, DISTINCT, TOP or OFFSET; FROM the container, not a subquery):
+   * its rows, or its aggregates, are those of the documents read so far.
+   */
+  private static boolean readsInDocumentOrder(Query q) {
+    return q.orderBy().isEmpty()
+        && !q.distinct()
+        && q.top() == null
+        && q.offset() == null
+        && !q.from().isEmpty()
+        && !(q.from().get(0).collection() instanceof Query.Collection.Subquery);
   }
 
   /**

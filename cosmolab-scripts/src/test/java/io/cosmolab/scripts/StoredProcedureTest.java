@@ -331,36 +331,28 @@ class StoredProcedureTest {
 
   @Test
   void aScriptAllocatingPastItsBound_isStopped_andRolledBack() {
-    CosmosEngine engine =
+    assertAHogIsStoppedAndRolledBack(
         CosmosEngine.builder()
             .scriptRuntime(RUNTIME)
             .scriptLimits(ScriptLimits.DEFAULT.withMemoryBytes(32L << 20))
-            .build();
-    Container c =
-        engine
-            .createDatabase("db")
-            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
-    sproc(
-        c,
-        "hog",
-        "function () { var c = getContext().getCollection();"
-            + " c.createDocument(c.getSelfLink(), {id: 'w', pk: 'a'});"
-            + " var keep = []; while (true) { keep.push('x'.repeat(1000) + keep.length); } }");
-    assertThatThrownBy(() -> run(c, "hog", "a", "[]"))
-        .isInstanceOfSatisfying(
-            CosmosException.class,
-            e -> {
-              assertThat(e.status()).isEqualTo(400);
-              assertThat(e.getMessage()).contains("allocated more than its bound of 32 MB");
-            });
-    assertThat(c.documentCount()).isZero();
-    engine.close();
+            .build(),
+        "allocated more than its bound of 32 MB");
   }
 
   @Test
   void scriptsPastTheBoundTheyShare_areStopped_eachUnderItsOwn() {
     GraalJsRuntime shared = new GraalJsRuntime(ScriptLimits.DEFAULT, 32L << 20);
-    CosmosEngine engine = CosmosEngine.builder().scriptRuntime(shared).build(); // 512 MB each
+    assertAHogIsStoppedAndRolledBack(
+        CosmosEngine.builder().scriptRuntime(shared).build(), // 512 MB each
+        "stored procedure 'hog' was stopped",
+        "more than the 32 MB they share");
+  }
+
+  /**
+   * Runs a procedure that writes, then keeps allocating, on {@code engine} (closed after): it must
+   * be stopped with a 400 whose message has {@code message}, and its write rolled back.
+   */
+  private static void assertAHogIsStoppedAndRolledBack(CosmosEngine engine, String... message) {
     Container c =
         engine
             .createDatabase("db")
@@ -376,9 +368,7 @@ class StoredProcedureTest {
             CosmosException.class,
             e -> {
               assertThat(e.status()).isEqualTo(400);
-              assertThat(e.getMessage())
-                  .contains("stored procedure 'hog' was stopped")
-                  .contains("more than the 32 MB they share");
+              assertThat(e.getMessage()).contains(message);
             });
     assertThat(c.documentCount()).isZero();
     engine.close();

@@ -28,32 +28,26 @@ class WatchdogTest {
     long[] allocatedWhenStopped = new long[1];
 
     Thread small =
-        Thread.ofPlatform()
-            .start(
-                () ->
-                    watched(
-                        watchdog,
-                        bothWatched,
-                        w -> {
-                          keep(20 * MB, w);
-                          smallDone.countDown();
-                          await(bigDone); // still running while the big one allocates
-                          stopped[0] = w.stopped();
-                        }));
+        watched(
+            watchdog,
+            bothWatched,
+            w -> {
+              keep(20 * MB, w);
+              smallDone.countDown();
+              await(bigDone); // still running while the big one allocates
+              stopped[0] = w.stopped();
+            });
     Thread big =
-        Thread.ofPlatform()
-            .start(
-                () ->
-                    watched(
-                        watchdog,
-                        bothWatched,
-                        w -> {
-                          await(smallDone);
-                          keep(400 * MB, w); // until stopped, well before 400 MB
-                          allocatedWhenStopped[0] = w.allocatedSinceStart();
-                          stopped[1] = w.stopped();
-                          bigDone.countDown();
-                        }));
+        watched(
+            watchdog,
+            bothWatched,
+            w -> {
+              await(smallDone);
+              keep(400 * MB, w); // until stopped, well before 400 MB
+              allocatedWhenStopped[0] = w.allocatedSinceStart();
+              stopped[1] = w.stopped();
+              bigDone.countDown();
+            });
     small.join(30_000);
     big.join(30_000);
 
@@ -65,32 +59,37 @@ class WatchdogTest {
   @Test
   void noSharedBound_stopsNothingThatStaysUnderItsOwn() throws Exception {
     Watchdog watchdog = new Watchdog(0);
-    CyclicBarrier bothWatched = new CyclicBarrier(1);
+    CyclicBarrier watchedAlone = new CyclicBarrier(1);
     Watchdog.Stop[] stopped = new Watchdog.Stop[1];
     Thread t =
-        Thread.ofPlatform()
-            .start(
-                () ->
-                    watched(
-                        watchdog,
-                        bothWatched,
-                        w -> {
-                          keep(80 * MB, w);
-                          stopped[0] = w.stopped();
-                        }));
+        watched(
+            watchdog,
+            watchedAlone,
+            w -> {
+              keep(80 * MB, w);
+              stopped[0] = w.stopped();
+            });
     t.join(30_000);
     assertThat(stopped[0]).isNull();
   }
 
-  private static void watched(
+  /**
+   * Starts a thread that runs {@code body} under a watch of its own (no bound of its own), once
+   * every such thread has its watch ({@code start}).
+   */
+  private static Thread watched(
       Watchdog watchdog, CyclicBarrier start, java.util.function.Consumer<Watchdog.Watch> body) {
-    try (Context context = Context.create("js");
-        Watchdog.Watch w = watchdog.watch(context, TimeUnit.SECONDS.toNanos(30), 0)) {
-      start.await(10, TimeUnit.SECONDS);
-      body.accept(w);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return Thread.ofPlatform()
+        .start(
+            () -> {
+              try (Context context = Context.create("js");
+                  Watchdog.Watch w = watchdog.watch(context, TimeUnit.SECONDS.toNanos(30), 0)) {
+                start.await(10, TimeUnit.SECONDS);
+                body.accept(w);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
   }
 
   /** Allocates and keeps {@code bytes} in 1 MB arrays, pausing so the watchdog ticks between. */
