@@ -91,14 +91,17 @@ final class ChangeFeedReader {
       if (c.lsn() > upTo) {
         break;
       }
-      String transaction = c.epk() + '\u0000' + c.rangeLsn();
-      if (items.size() >= request.maxItems() && !transactions.contains(transaction)) {
-        full = true; // c stays unread: the next page starts at it
-        break;
+      boolean wanted = range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()));
+      if (wanted) {
+        String transaction = c.epk() + '\u0000' + c.rangeLsn();
+        if (items.size() >= request.maxItems() && !transactions.contains(transaction)) {
+          full = true; // c stays unread: the next page starts at it
+          break;
+        }
+        transactions.add(transaction);
       }
-      transactions.add(transaction);
-      continuation = c.lsn();
-      if (!range.contains(c.epk()) || (exactEpk != null && !exactEpk.equals(c.epk()))) {
+      continuation = c.lsn(); // records outside the range are passed over, whether or not full
+      if (!wanted) {
         continue;
       }
       ObjectNode item = feedItem(c, request.mode(), now);

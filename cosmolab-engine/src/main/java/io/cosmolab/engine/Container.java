@@ -733,18 +733,26 @@ public final class Container {
   }
 
   /**
-   * Switches the dedicated throughput between manual and autoscale, at the value the service's
-   * migration would choose ({@link Throughput#migrated}).
+   * Switches the dedicated throughput to autoscale ({@code toAutoscale}) or to manual, at the value
+   * the service's migration would choose ({@link Throughput#migrated}). Migrations run one at a
+   * time: of two at once to the same kind, the second finds it done (400), and does not switch it
+   * back.
    *
-   * @throws CosmosException 400 when the container uses its database's throughput
+   * @throws CosmosException 400 when the container uses its database's throughput, or its
+   *     throughput is of that kind already
    */
-  public RoutingMap migrateThroughput() {
-    Throughput t = throughput;
-    if (t == null) {
-      return replaceThroughput(null, null); // the 400 for a container without its own throughput
+  public RoutingMap migrateThroughput(boolean toAutoscale) {
+    synchronized (migrations) {
+      Throughput t = throughput;
+      if (t == null) {
+        return replaceThroughput(null, null); // the 400 for a container without its own
+      }
+      Throughput.checkMigration(t, toAutoscale, "container '" + id + "'");
+      return replaceThroughput(t.migrated(limits(), storedBytes(), maxEverProvisioned), null);
     }
-    return replaceThroughput(t.migrated(limits(), storedBytes(), maxEverProvisioned), null);
   }
+
+  private final Object migrations = new Object();
 
   /**
    * Changes the dedicated throughput and, unless {@code buckets} is null, its throughput buckets:

@@ -303,21 +303,29 @@ public final class Database {
   }
 
   /**
-   * Switches the shared throughput between manual and autoscale, at the value the service's
-   * migration would choose ({@link Throughput#migrated}).
+   * Switches the shared throughput to autoscale ({@code toAutoscale}) or to manual, at the value
+   * the service's migration would choose ({@link Throughput#migrated}); one migration at a time, as
+   * {@link Container#migrateThroughput}.
+   *
+   * @throws CosmosException 400 without shared throughput, or when it is of that kind already
    */
-  public void migrateSharedThroughput() {
-    Throughput t = sharedThroughput;
-    if (t == null) {
-      replaceSharedThroughput(null); // its 400: no shared throughput
-      return;
+  public void migrateSharedThroughput(boolean toAutoscale) {
+    synchronized (migrations) {
+      Throughput t = sharedThroughput;
+      if (t == null) {
+        replaceSharedThroughput(null); // its 400: no shared throughput
+        return;
+      }
+      Throughput.checkMigration(t, toAutoscale, "database '" + id + "'");
+      long stored = 0;
+      for (Container c : containers.values()) {
+        stored += c.storedBytes();
+      }
+      replaceSharedThroughput(t.migrated(engine.limits(), stored, maxSharedEverProvisioned));
     }
-    long stored = 0;
-    for (Container c : containers.values()) {
-      stored += c.storedBytes();
-    }
-    replaceSharedThroughput(t.migrated(engine.limits(), stored, maxSharedEverProvisioned));
   }
+
+  private final Object migrations = new Object();
 
   /** Changes the shared throughput. */
   public void replaceSharedThroughput(Throughput throughput) {

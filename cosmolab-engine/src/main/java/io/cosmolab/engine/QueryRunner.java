@@ -407,9 +407,11 @@ final class QueryRunner {
     // the SDKs' plan-driven requests, and single-partition queries); a whole-container request is
     // run whole here where the service's gateway refuses it for the plan (gateway-protocol §7.5),
     // so no client combines its pages
+    // a page that skips rows earlier pages returned is not cut: it must group what they grouped
     boolean cutsAggregates =
         Resume.isAggregating(query.ast())
             && !resume.isBounded()
+            && resume.offset() == 0
             && (request.partitionKey() != null
                 || request.partitionKeyRangeId() != null
                 || request.range() != null);

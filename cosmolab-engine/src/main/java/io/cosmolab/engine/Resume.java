@@ -51,7 +51,10 @@ import java.util.zip.CRC32;
  *     n        result rows already returned
  *
  *   partial  = "v4" ":" binding ":" n ":" from-epk ":" until-epk ":" f ":" from-id until-id
- *     binding  as position's (a split's children accept their parent's token)
+ *     binding  as position's (a split's children accept their parent's token); with n > 0
+ *              followed by "." and offset's binding (the scope): a child groups its part of the
+ *              range otherwise, so skipping n of its rows would lose some; it answers 400 (run
+ *              the query again) [A]
  *     n        result rows of the range already returned
  *     from     the last document earlier pages aggregated ("-" and "" for none: from the start)
  *     until    the last document of a range cut at the page time, whose rows the pages are still
@@ -213,8 +216,17 @@ final class Resume {
       if ((fromEpk != null && !isHex(fromEpk)) || (untilEpk != null && !isHex(untilEpk))) {
         throw invalidToken(token);
       }
-      if (!isAggregating(q) || !f[1].equals(queryBinding(request, container))) {
+      String expected = queryBinding(request, container);
+      String binding = n == 0 ? f[1] : f[1].substring(0, Math.max(0, f[1].indexOf('.')));
+      if (!isAggregating(q) || !binding.equals(expected)) {
         throw tokenOfAnotherQuery();
+      }
+      if (n > 0 && !f[1].equals(expected + "." + scopeBinding(request, container))) {
+        // rows n+1... of a range's groups: only the scope that grouped them can skip n of them
+        throw CosmosError.BAD_REQUEST.exception(
+            "The continuation token specified in the request resumes the rows of an aggregate"
+                + " query's range on the scope it was issued for (a partition key range), and the"
+                + " scope has changed, as in a split: run the query again");
       }
       String fromId = fromEpk == null ? null : f[6].substring(0, fromLength);
       String untilId = untilEpk == null ? null : f[6].substring(fromLength);
@@ -284,7 +296,9 @@ final class Resume {
     String from = fromEpk == null ? "" : fromId;
     return encode(
         "v4:"
+            // a position alone holds on a split's children; rows of a range's groups do not
             + queryBinding(request, container)
+            + (rows == 0 ? "" : "." + scopeBinding(request, container))
             + ":"
             + rows
             + ":"

@@ -194,6 +194,59 @@ class QueryPageTimeTest {
   }
 
   @Test
+  void aPageThatSkipsRowsEarlierPagesReturned_isNotCut_soItGroupsAsTheyDid() {
+    // an offset token, as an aggregate page that ended in time gives when it has more groups
+    String text =
+        "SELECT t AS tag, COUNT(1) AS n, SUM(c.n) AS s FROM c JOIN t IN c.tags GROUP BY t";
+    String range = bounded.routing().ranges().get(0).id();
+    QueryRequest request = QueryRequest.of(text).withRangeId(range);
+    String afterTwo =
+        Resume.afterRows(
+            request,
+            bounded.rid(),
+            io.cosmolab.query.CompiledQuery.compile(text, java.util.Map.of()).ast(),
+            2);
+
+    List<QueryPage> rest = pages(bounded, request.withContinuation(afterTwo), 1000);
+    // the same layout and documents, pages never cut: the range's groups over all its documents
+    List<JsonNode> whole = rows(pages(reference, request, 1000));
+
+    assertThat(whole).hasSizeGreaterThan(2);
+    assertThat(rest).hasSize(1);
+    assertThat(rows(rest)).isEqualTo(whole.subList(2, whole.size()));
+  }
+
+  @Test
+  void aTokenForTheRestOfACutRangesRows_isRefusedOnAnotherScope_asAfterASplit() {
+    String text =
+        "SELECT t AS tag, COUNT(1) AS n, SUM(c.n) AS s FROM c JOIN t IN c.tags GROUP BY t";
+    List<String> ranges = bounded.routing().ranges().stream().map(r -> r.id()).toList();
+    QueryRequest first = QueryRequest.of(text).withRangeId(ranges.get(0));
+    // pages of one row: a range cut after a document with several tags continues its rows
+    String withRows = null;
+    for (QueryPage p : pages(bounded, first, 1)) {
+      String token = p.continuation();
+      if (token != null
+          && new String(
+                  java.util.Base64.getUrlDecoder().decode(token),
+                  java.nio.charset.StandardCharsets.UTF_8)
+              .matches("v4:[0-9a-f]+\\.[0-9a-f]+:[1-9].*")) {
+        withRows = token;
+        break;
+      }
+    }
+    assertThat(withRows).as("a token that skips rows of a cut range").isNotNull();
+    String token = withRows;
+
+    assertThat(bounded.query(first.withMaxItemCount(1).withContinuation(token)).rows()).hasSize(1);
+    assertThatThrownBy(
+            () ->
+                bounded.query(
+                    QueryRequest.of(text).withRangeId(ranges.get(1)).withContinuation(token)))
+        .hasMessageContaining("the scope has changed, as in a split");
+  }
+
+  @Test
   void aPartialToken_isRefusedForAnotherQuery() {
     String range = bounded.routing().ranges().get(0).id();
     QueryPage first =

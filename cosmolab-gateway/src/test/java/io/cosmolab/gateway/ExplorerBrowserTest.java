@@ -163,6 +163,42 @@ class ExplorerBrowserTest {
     assertThat(Files.size(OUT.resolve("explorer-overview.png"))).isGreaterThan(10_000);
   }
 
+  @Test
+  void anAggregateOfOneKeyCutAtThePageTime_isShownAsPartialPages() throws Exception {
+    assertThat(WebDriver.CHROMIUM).as("apt-get install chromium chromium-driver").exists();
+    try (CosmosEngine engine = CosmosEngine.builder().queryPageTime(Duration.ofNanos(1)).build()) {
+      Container c =
+          engine
+              .createDatabase("saas")
+              .createContainer(
+                  ContainerSettings.of("tenants", PartitionKeyDefinition.hash("/tenantId")));
+      for (int d = 0; d < 4; d++) {
+        c.create(JSON.createObjectNode().put("id", "o" + d).put("tenantId", "acme"));
+      }
+      try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start();
+          WebDriver browser = new WebDriver(1400, 900)) {
+        browser.open(server.endpoint().resolve("/_explorer/index.html#db=saas&coll=tenants"));
+        browser.await("return !!document.getElementById('query-run')", Duration.ofSeconds(30));
+        browser.script(
+            "document.getElementById('query-text').value = arguments[0];"
+                + " document.getElementById('query-pk').value = arguments[1];"
+                + " document.getElementById('query-card').scrollIntoView();",
+            "SELECT VALUE COUNT(1) FROM c",
+            "\"acme\"");
+        browser.click("#query-run");
+        JsonNode note =
+            browser.await(
+                "const e = document.querySelector('#query-result div.muted');"
+                    + " return e && e.textContent.includes('row(s)') && e.textContent",
+                Duration.ofSeconds(30));
+        assertThat(note.asText())
+            .startsWith("4 row(s); partial aggregates of 4 pages cut at the query page time");
+        browser.script("document.getElementById('query-card').scrollIntoView();");
+        browser.screenshot(OUT.resolve("explorer-partial-aggregates.png"));
+      }
+    }
+  }
+
   private static void read(Container c, String tenant, String id) {
     try {
       c.read(PartitionKeyValue.of(tenant), id);

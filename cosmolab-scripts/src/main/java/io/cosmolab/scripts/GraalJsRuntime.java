@@ -112,12 +112,13 @@ public final class GraalJsRuntime implements ScriptRuntime {
   }
 
   /**
-   * The default shared bound: a quarter of the heap, and at least one execution's default bound
-   * ({@link ScriptLimits#DEFAULT}, 512 MB), so that one script alone meets its own bound first. Two
-   * scripts that each keep what they allocate then stop short of filling a heap of 1 GB or more.
+   * The default shared bound: half the heap, and at least one execution's default bound ({@link
+   * ScriptLimits#DEFAULT}, 512 MB), so that one script alone meets its own bound first. Scripts
+   * that keep what they allocate then stop short of filling the heap together. The bound counts
+   * what they allocate, garbage included, as each one's own bound does.
    */
   public static long defaultSharedAllocation() {
-    return Math.max(ScriptLimits.DEFAULT.memoryBytes(), Runtime.getRuntime().maxMemory() / 4);
+    return Math.max(ScriptLimits.DEFAULT.memoryBytes(), Runtime.getRuntime().maxMemory() / 2);
   }
 
   @Override

@@ -144,21 +144,32 @@ final class Watchdog {
 
   private void tick() {
     long now = System.nanoTime();
-    long together = 0;
-    Watch most = null;
-    long mostBytes = -1;
+    // per thread, its watch that allocated most: a watch within another on the same thread (a
+    // procedure's query calling a UDF) counts bytes its outer watch counts too
+    Map<Long, Watch> outermost = new java.util.HashMap<>();
+    Map<Long, Long> byThread = new java.util.HashMap<>();
     for (Watch w : running.keySet()) {
       w.check(now);
       if (w.running()) {
         long bytes = w.allocatedSinceStart();
-        together += bytes;
-        if (bytes > mostBytes) {
-          most = w;
-          mostBytes = bytes;
+        if (bytes > byThread.getOrDefault(w.thread, -1L)) {
+          byThread.put(w.thread, bytes);
+          outermost.put(w.thread, w);
         }
       }
     }
-    if (sharedAllocationLimit > 0 && together > sharedAllocationLimit && most != null) {
+    long together = 0;
+    Watch most = null;
+    for (Map.Entry<Long, Long> e : byThread.entrySet()) {
+      together += e.getValue();
+      if (most == null || e.getValue() > byThread.get(most.thread)) {
+        most = outermost.get(e.getKey());
+      }
+    }
+    if (sharedAllocationLimit > 0
+        && together > sharedAllocationLimit
+        && most != null
+        && running.containsKey(most)) {
       most.stop(Stop.SHARED_MEMORY); // one per tick: the next tick counts the others without it
     }
   }

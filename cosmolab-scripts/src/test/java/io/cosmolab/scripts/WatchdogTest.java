@@ -57,6 +57,28 @@ class WatchdogTest {
   }
 
   @Test
+  void aWatchWithinAnotherOnTheSameThread_countsOnce() throws Exception {
+    // a procedure's query calling a UDF: the thread's bytes are both watches' bytes
+    Watchdog watchdog = new Watchdog(60 * MB);
+    Watchdog.Stop[] stopped = new Watchdog.Stop[2];
+    Thread t =
+        watched(
+            watchdog,
+            new CyclicBarrier(1),
+            outer -> {
+              try (Context context = Context.create("js");
+                  Watchdog.Watch inner = watchdog.watch(context, TimeUnit.SECONDS.toNanos(30), 0)) {
+                keep(40 * MB, inner);
+                sleep(3 * Watchdog.TICK_MILLIS);
+                stopped[0] = outer.stopped();
+                stopped[1] = inner.stopped();
+              }
+            });
+    t.join(30_000);
+    assertThat(stopped).containsOnlyNulls();
+  }
+
+  @Test
   void noSharedBound_stopsNothingThatStaysUnderItsOwn() throws Exception {
     Watchdog watchdog = new Watchdog(0);
     CyclicBarrier watchedAlone = new CyclicBarrier(1);

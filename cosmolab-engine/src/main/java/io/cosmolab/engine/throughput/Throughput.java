@@ -136,6 +136,18 @@ public sealed interface Throughput {
     }
   }
 
+  /**
+   * Refuses a migration to the kind {@code current} is already (autoscale when {@code
+   * toAutoscale}): a 400 naming {@code owner}.
+   */
+  static void checkMigration(Throughput current, boolean toAutoscale, String owner) {
+    if ((current instanceof Autoscale) == toAutoscale) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "the throughput of %s is %s already: a migration switches only from %s",
+          owner, current.kind(), toAutoscale ? "manual" : "autoscale");
+    }
+  }
+
   /** {@code ru} rounded up to a whole number of {@code step}s (a tolerance for scaled steps). */
   private static double roundUp(double ru, double step) {
     double steps = ru / step;

@@ -106,11 +106,12 @@ final class OfferResource {
       }
       case "PUT" -> {
         ObjectNode body = Requests.object(request);
-        if (migrates(request, offer, body)) {
+        Boolean toAutoscale = migration(request, body);
+        if (toAutoscale != null) {
           if (offer.container() != null) {
-            offer.container().migrateThroughput();
+            offer.container().migrateThroughput(toAutoscale);
           } else {
-            offer.database().migrateSharedThroughput();
+            offer.database().migrateSharedThroughput(toAutoscale);
           }
           return respond(offer);
         }
@@ -153,42 +154,33 @@ final class OfferResource {
           + " contain autopilotSettings for migration of autoscale collection to manual throughput";
 
   /**
-   * Whether the PUT is the service's migration request, which switches the offer between manual and
-   * autoscale at a value the service chooses: {@code x-ms-cosmos-migrate-offer-to-autopilot: true}
-   * on a manual offer whose content has no autoscale settings, or {@code
-   * x-ms-cosmos-migrate-offer-to-manual-throughput: true} on an autoscale offer whose content has
-   * them (as read). A migration header on an offer already of the kind asked, or with the content
-   * the service refuses, is a 400.
+   * The migration the PUT asks for, or null for a plain replace. The service's migration request
+   * switches the offer between manual and autoscale at a value the service chooses: {@code
+   * x-ms-cosmos-migrate-offer-to-autopilot: true} with content without autoscale settings (true),
+   * or {@code x-ms-cosmos-migrate-offer-to-manual-throughput: true} with content that has them, as
+   * read (false). Other content is the service's 400; so is a migration to the kind the offer is
+   * already (the engine checks that, one migration at a time).
    */
-  private static boolean migrates(WireRequest request, Offer offer, ObjectNode body) {
+  private static Boolean migration(WireRequest request, ObjectNode body) {
     boolean toAutoscale = "true".equalsIgnoreCase(request.header(Headers.MIGRATE_TO_AUTOSCALE));
     boolean toManual = "true".equalsIgnoreCase(request.header(Headers.MIGRATE_TO_MANUAL));
     if (!toAutoscale && !toManual) {
-      return false;
+      return null;
     }
     if (toAutoscale && toManual) {
       throw CosmosError.BAD_REQUEST.exception(
           "%s and %s ask for opposite migrations; send one",
           Headers.MIGRATE_TO_AUTOSCALE, Headers.MIGRATE_TO_MANUAL);
     }
-    boolean isAutoscale = offer.throughput() instanceof Throughput.Autoscale;
     boolean hasAutoscaleSettings =
         body.path("content").path("offerAutopilotSettings").path("maxThroughput").isNumber();
-    if ((toAutoscale && isAutoscale) || (toManual && !isAutoscale)) {
-      throw CosmosError.BAD_REQUEST.exception(
-          "offer '%s' is %s throughput already: %s migrates only from %s",
-          offer.id(),
-          offer.throughput().kind(),
-          toAutoscale ? Headers.MIGRATE_TO_AUTOSCALE : Headers.MIGRATE_TO_MANUAL,
-          toAutoscale ? "manual" : "autoscale");
-    }
     if (toAutoscale && hasAutoscaleSettings) {
       throw CosmosError.BAD_REQUEST.exception(TO_AUTOSCALE_BY_MIGRATION);
     }
     if (toManual && !hasAutoscaleSettings) {
       throw CosmosError.BAD_REQUEST.exception(TO_MANUAL_BY_MIGRATION);
     }
-    return true;
+    return toAutoscale;
   }
 
   private static WireResponse respond(Offer offer) {
