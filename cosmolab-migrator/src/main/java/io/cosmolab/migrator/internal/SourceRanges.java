@@ -47,12 +47,12 @@ import java.util.Map;
  * kept as one range over the whole key space, and the run goes on (the position itself is never
  * interpreted by the migrator, only handed back to the SDK).
  *
- * <p>Lag in documents (in LSNs: a transaction's writes share one): the session token of a page read from one physical partition carries that
- * partition's current LSN (cosmolab as the service: issue 14 item 10), and every record carries its
- * own LSN in that numbering ({@code metadata.lsn}, or {@code _lsn} in the latest-version feed); the
- * difference is what the partition holds beyond the page, as the SDK's change-feed estimator
- * computes it. Ranges are pure values; this class holds only the source's key definition, read
- * once, and is confined to the run's thread.
+ * <p>Lag in documents (in LSNs: a transaction's writes share one): the session token of a page read
+ * from one physical partition carries that partition's current LSN (cosmolab as the service: issue
+ * 14 item 10), and every record carries its own LSN in that numbering ({@code metadata.lsn}, or
+ * {@code _lsn} in the latest-version feed); the difference is what the partition holds beyond the
+ * page, as the SDK's change-feed estimator computes it. Ranges are pure values; this class holds
+ * only the source's key definition, read once, and is confined to the run's thread.
  */
 public final class SourceRanges {
   private static final ObjectMapper JSON = new ObjectMapper();
