@@ -98,4 +98,14 @@ check(
 );
 results.groups = groups.length;
 
+// as in Azure, the gateway leaves a pipeline query over several partitions to the SDK's plan
+// (400/1004, or 400 for an aggregate without VALUE), and the SDK runs the plan: an aggregate
+// without VALUE goes through its GROUP BY pipeline
+const { resources: named } = await container.items.query("SELECT COUNT(1) AS n FROM c").fetchAll();
+check(
+  named.length === 1 && named[0].n === DOCS,
+  `a cross-partition aggregate without VALUE gave ${JSON.stringify(named)}`,
+);
+results.withoutValue = named[0].n;
+
 console.log(JSON.stringify(results));

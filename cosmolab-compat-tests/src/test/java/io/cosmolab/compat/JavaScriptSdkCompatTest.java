@@ -61,7 +61,8 @@ class JavaScriptSdkCompatTest {
     assertThat(runAgainst(lab, "paging-test.mjs"))
         .contains("\"orderBy\":60")
         .contains("\"count\":60")
-        .contains("\"groups\":7");
+        .contains("\"groups\":7")
+        .contains("\"withoutValue\":60");
   }
 
   /**

@@ -475,6 +475,49 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void aPipelineQueryOverPartitions_withoutScope_isRefusedAsTheHostedGatewayDoes()
+      throws Exception {
+    Map<String, String> query =
+        Map.of("content-type", "application/query+json", "x-ms-documentdb-isquery", "true");
+    // over both partitions of c, needing the client's pipeline: 400/1004 with the plan
+    for (String text :
+        List.of(
+            "SELECT VALUE COUNT(1) FROM c",
+            "SELECT * FROM c ORDER BY c.id",
+            "SELECT TOP 1 * FROM c",
+            "SELECT DISTINCT c.pk FROM c")) {
+      SignedClient.Response r = postToDocs("{\"query\":\"" + text + "\"}", query);
+      assertThat(r.status()).as(text).isEqualTo(400);
+      assertThat(r.headers().get("x-ms-substatus")).as(text).isEqualTo("1004");
+      assertThat(r.body().get("message").asText())
+          .contains("can not be directly served by the gateway");
+      JsonNode plan =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(r.body().get("additionalErrorInfo").asText());
+      assertThat(plan.path("queryInfo").path("rewrittenQuery").isTextual()).as(text).isTrue();
+    }
+    // an aggregate without VALUE, or a GROUP BY: the message the JavaScript SDK looks for
+    for (String text :
+        List.of("SELECT COUNT(1) AS n FROM c", "SELECT c.pk, COUNT(1) AS n FROM c GROUP BY c.pk")) {
+      SignedClient.Response r = postToDocs("{\"query\":\"" + text + "\"}", query);
+      assertThat(r.status()).as(text).isEqualTo(400);
+      assertThat(r.body().get("message").asText())
+          .as(text)
+          .contains("Cross partition query only supports 'VALUE <AggregateFunc>' for aggregates.");
+    }
+    // served: no pipeline needed, one partition by the filter, or a scope named
+    assertThat(postToDocs("{\"query\":\"SELECT * FROM c\"}", query).status()).isEqualTo(200);
+    assertThat(
+            postToDocs("{\"query\":\"SELECT VALUE COUNT(1) FROM c WHERE c.pk = 'h'\"}", query)
+                .status())
+        .isEqualTo(200);
+    Map<String, String> scoped = new java.util.HashMap<>(query);
+    scoped.put("x-ms-documentdb-partitionkeyrangeid", "0");
+    assertThat(postToDocs("{\"query\":\"SELECT VALUE COUNT(1) FROM c\"}", scoped).status())
+        .isEqualTo(200);
+  }
+
+  @Test
   void goneRange_returns410With1002() {
     SignedClient.Response r =
         postToDocs(

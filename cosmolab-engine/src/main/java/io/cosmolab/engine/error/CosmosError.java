@@ -72,6 +72,13 @@ public enum CosmosError {
    * refresh their container cache and retry.
    */
   INCORRECT_CONTAINER_RID(400, 1024, "BadRequest"),
+  /**
+   * A query over several partitions that needs the client's pipeline (ORDER BY, TOP, OFFSET,
+   * DISTINCT, aggregates) sent without a partition key or range: the hosted gateway does not serve
+   * it, and the body's {@code additionalErrorInfo} holds the query plan, with which the SDKs run it
+   * (gateway-protocol §7.5).
+   */
+  CROSS_PARTITION_QUERY_NOT_SERVABLE(400, 1004, "BadRequest"),
   /** An If-Match condition (or a patch condition) did not hold. */
   PRECONDITION_FAILED(412, 0, "PreconditionFailed"),
   /** A document or request over the size limit. */

@@ -13,9 +13,24 @@ public final class CosmosException extends RuntimeException {
   private final long retryAfterMillis;
   private final double requestCharge;
   private final int subStatus;
+  private final String additionalErrorInfo;
 
   public CosmosException(CosmosError error, String message) {
     this(error, message, 0, 0);
+  }
+
+  /**
+   * An error whose body carries {@code additionalErrorInfo} beside its message, as the service's
+   * refusal of a cross-partition query carries the query plan ({@link
+   * CosmosError#CROSS_PARTITION_QUERY_NOT_SERVABLE}).
+   */
+  public CosmosException(CosmosError error, String message, String additionalErrorInfo) {
+    super(message, null, false, false);
+    this.error = error;
+    this.retryAfterMillis = 0;
+    this.requestCharge = 0;
+    this.subStatus = error.subStatus();
+    this.additionalErrorInfo = additionalErrorInfo;
   }
 
   /**
@@ -28,6 +43,7 @@ public final class CosmosException extends RuntimeException {
     this.retryAfterMillis = 0;
     this.requestCharge = 0;
     this.subStatus = subStatus;
+    this.additionalErrorInfo = null;
   }
 
   public CosmosException(
@@ -37,6 +53,7 @@ public final class CosmosException extends RuntimeException {
     this.retryAfterMillis = retryAfterMillis;
     this.requestCharge = requestCharge;
     this.subStatus = error.subStatus();
+    this.additionalErrorInfo = null;
   }
 
   public CosmosError error() {
@@ -54,6 +71,11 @@ public final class CosmosException extends RuntimeException {
   /** For {@link CosmosError#REQUEST_RATE_TOO_LARGE}: milliseconds until a retry can succeed. */
   public long retryAfterMillis() {
     return retryAfterMillis;
+  }
+
+  /** What the error's body carries beside its message (text), or null. */
+  public String additionalErrorInfo() {
+    return additionalErrorInfo;
   }
 
   /** The request units the failed request consumed (usually 0). */

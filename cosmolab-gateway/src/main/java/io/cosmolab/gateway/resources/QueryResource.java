@@ -14,10 +14,13 @@ import java.util.Map;
  *
  * <p>Every scope the request names is applied, intersected: the partition key header (a logical
  * partition, or a hierarchical prefix's range), the physical partition id (410/1002 when it has
- * split), and the start/end EPK. A query without any scope is answered completely by the server —
- * ORDER BY, aggregates, GROUP BY, DISTINCT, TOP and OFFSET over every partition — which is what the
- * JavaScript SDK's default path expects; the Java SDK asks for the plan first and sends the
- * rewritten query to each range.
+ * split), and the start/end EPK. A query without any scope that needs the client's pipeline (ORDER
+ * BY, TOP, OFFSET, DISTINCT, aggregates, GROUP BY) over more than one physical partition is refused
+ * as the hosted gateway refuses it (gateway-protocol §7.5): 400/1004 with the plan in {@code
+ * additionalErrorInfo}, or for an aggregate without VALUE or a GROUP BY, 400 "Cross partition query
+ * only supports 'VALUE &lt;AggregateFunc&gt;' for aggregates". The JavaScript and Python SDKs then
+ * fetch the plan and send the rewritten query to each range, as the Java SDK does from the start;
+ * an application that would fail in Azure fails here too.
  */
 final class QueryResource {
 
@@ -29,7 +32,83 @@ final class QueryResource {
 
   WireResponse query(WireRequest request, Container c) {
     Requests.QueryText q = Requests.queryText(request);
+    if (Requests.partitionKey(request) == null
+        && Requests.rangeId(request) == null
+        && Requests.epkRange(request) == null) {
+      refuseWhatTheGatewayDoesNotServe(c, q);
+    }
     return run(request, c, QueryRequest.of(q.text()).withParameters(q.parameters()));
+  }
+
+  /** The hosted gateway's first-chance message for a query it leaves to the SDK's pipeline. */
+  static final String NOT_SERVABLE =
+      "The provided cross partition query can not be directly served by the gateway. This is a"
+          + " first chance (internal) exception that all newer clients will know how to handle"
+          + " gracefully. This exception is traced, but unless you see it bubble up as an"
+          + " exception (which only happens on older SDK clients), then you can safely ignore this"
+          + " message.";
+
+  /** The hosted gateway's refusal of an aggregate without VALUE, or a GROUP BY, over partitions. */
+  static final String VALUE_AGGREGATES_ONLY =
+      "Cross partition query only supports 'VALUE <AggregateFunc>' for aggregates.";
+
+  /**
+   * Refuses a query without scope that needs the SDK's pipeline over more than one physical
+   * partition, as the hosted gateway does. A query whose plan cannot be made is left to run, which
+   * answers its own error.
+   */
+  private static void refuseWhatTheGatewayDoesNotServe(Container c, Requests.QueryText q) {
+    com.fasterxml.jackson.databind.node.ObjectNode plan;
+    try {
+      plan = c.queryPlan(q.text(), q.parameters());
+    } catch (io.cosmolab.engine.error.CosmosException e) {
+      return;
+    }
+    com.fasterxml.jackson.databind.JsonNode info = plan.path("queryInfo");
+    boolean grouped = !info.path("groupByExpressions").isEmpty();
+    boolean aggregated = !info.path("aggregates").isEmpty();
+    // an aggregate without VALUE has its type under its alias, as GROUP BY's have
+    for (com.fasterxml.jackson.databind.JsonNode type : info.path("groupByAliasToAggregateType")) {
+      aggregated |= !type.isNull();
+    }
+    boolean needsPipeline =
+        grouped
+            || aggregated
+            || !info.path("orderBy").isEmpty()
+            || !info.path("top").isNull()
+            || !info.path("offset").isNull()
+            || !info.path("limit").isNull()
+            || !"None".equals(info.path("distinctType").asText("None"));
+    if (!needsPipeline || partitionsOf(c, plan) < 2) {
+      return;
+    }
+    if (grouped || (aggregated && !info.path("hasSelectValue").asBoolean())) {
+      throw io.cosmolab.engine.error.CosmosError.BAD_REQUEST.exception(VALUE_AGGREGATES_ONLY);
+    }
+    throw new io.cosmolab.engine.error.CosmosException(
+        io.cosmolab.engine.error.CosmosError.CROSS_PARTITION_QUERY_NOT_SERVABLE,
+        NOT_SERVABLE,
+        new String(
+            io.cosmolab.engine.document.JsonTrees.write(plan),
+            java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** How many physical partitions the plan's query ranges reach. */
+  private static int partitionsOf(Container c, com.fasterxml.jackson.databind.JsonNode plan) {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    for (com.fasterxml.jackson.databind.JsonNode r : plan.path("queryRanges")) {
+      String min = r.path("min").asText();
+      String max = r.path("max").asText();
+      if (min.equals(max)) {
+        ids.add(c.routing().rangeFor(min).id());
+      } else {
+        for (io.cosmolab.engine.routing.PartitionKeyRange p :
+            c.routing().overlapping(new io.cosmolab.engine.partitioning.EpkRange(min, max))) {
+          ids.add(p.id());
+        }
+      }
+    }
+    return ids.size();
   }
 
   /** A read feed ({@code GET .../docs}): every document in scope, paged, in storage order. */

@@ -29,8 +29,11 @@ public final class ErrorResponses {
     }
     headers.put(
         Headers.REQUEST_CHARGE, String.format(Locale.ROOT, "%.2f", Math.max(0, e.requestCharge())));
-    return WireResponse.json(
-        e.status(), body(e.error().code(), e.getMessage(), activityId), headers);
+    ObjectNode body = body(e.error().code(), e.getMessage(), activityId);
+    if (e.additionalErrorInfo() != null) {
+      body.put("additionalErrorInfo", e.additionalErrorInfo());
+    }
+    return WireResponse.json(e.status(), body, headers);
   }
 
   /** The response for a failure of the error family's kind, with a message. */
