@@ -950,6 +950,27 @@ public final class Container {
   }
 
   /**
+   * The physical partitions (ids) that the query ranges of a plan from {@link #queryPlan} reach:
+   * the owner of each point range (a full key), every partition each other range overlaps.
+   */
+  public java.util.List<String> partitionsReachedBy(com.fasterxml.jackson.databind.JsonNode plan) {
+    RoutingMap map = routing();
+    java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+    for (com.fasterxml.jackson.databind.JsonNode range : plan.path("queryRanges")) {
+      String min = range.path("min").asText();
+      String max = range.path("max").asText();
+      if (min.equals(max)) {
+        ids.add(map.rangeFor(min).id());
+      } else {
+        for (PartitionKeyRange r : map.overlapping(new EpkRange(min, max))) {
+          ids.add(r.id());
+        }
+      }
+    }
+    return java.util.List.copyOf(ids);
+  }
+
+  /**
    * A patch condition from its SQL text, {@code FROM c WHERE ...}, evaluated on this engine's
    * clock.
    *

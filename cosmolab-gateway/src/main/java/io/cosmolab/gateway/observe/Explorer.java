@@ -22,7 +22,6 @@ import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.gateway.wire.Headers;
 import io.cosmolab.gateway.wire.ResourcePath;
 import io.cosmolab.gateway.wire.WireRequest;
@@ -430,17 +429,7 @@ final class Explorer {
     }
     out.set("plan", plan);
     if (key == null) {
-      for (JsonNode range : plan.path("queryRanges")) {
-        String low = range.path("min").asText();
-        String high = range.path("max").asText();
-        if (low.equals(high)) { // a point: the EPK of the one key the filter names
-          visited.add(c.routing().rangeFor(low).id());
-          continue;
-        }
-        for (PartitionKeyRange x : c.routing().overlapping(new EpkRange(low, high))) {
-          visited.add(x.id());
-        }
-      }
+      visited.addAll(c.partitionsReachedBy(plan));
     }
     QueryRequest q =
         QueryRequest.of(text)

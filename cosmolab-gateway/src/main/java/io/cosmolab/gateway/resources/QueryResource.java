@@ -79,7 +79,7 @@ final class QueryResource {
             || !info.path("offset").isNull()
             || !info.path("limit").isNull()
             || !"None".equals(info.path("distinctType").asText("None"));
-    if (!needsPipeline || partitionsOf(c, plan) < 2) {
+    if (!needsPipeline || c.partitionsReachedBy(plan).size() < 2) {
       return;
     }
     if (grouped || (aggregated && !info.path("hasSelectValue").asBoolean())) {
@@ -91,24 +91,6 @@ final class QueryResource {
         new String(
             io.cosmolab.engine.document.JsonTrees.write(plan),
             java.nio.charset.StandardCharsets.UTF_8));
-  }
-
-  /** How many physical partitions the plan's query ranges reach. */
-  private static int partitionsOf(Container c, com.fasterxml.jackson.databind.JsonNode plan) {
-    java.util.Set<String> ids = new java.util.HashSet<>();
-    for (com.fasterxml.jackson.databind.JsonNode r : plan.path("queryRanges")) {
-      String min = r.path("min").asText();
-      String max = r.path("max").asText();
-      if (min.equals(max)) {
-        ids.add(c.routing().rangeFor(min).id());
-      } else {
-        for (io.cosmolab.engine.routing.PartitionKeyRange p :
-            c.routing().overlapping(new io.cosmolab.engine.partitioning.EpkRange(min, max))) {
-          ids.add(p.id());
-        }
-      }
-    }
-    return ids.size();
   }
 
   /** A read feed ({@code GET .../docs}): every document in scope, paged, in storage order. */
