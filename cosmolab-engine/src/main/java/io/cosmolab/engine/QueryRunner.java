@@ -54,8 +54,8 @@ import java.util.List;
  * where that continuation can resume from a position: a streaming page once it has read a document
  * past its resume position (it resumes after the last document it read), a walked ORDER BY once it
  * has a row (it resumes after that row), an aggregating query (aggregates or GROUP BY over a scan,
- * Resume.isAggregating) scoped as the service's backend serves it (a partition key, range id or
- * EPK range) once it has read a document: it returns the aggregates of the documents it read, a
+ * Resume.isAggregating) that the service's backend would serve (a partition key, range id or EPK
+ * range, or a single physical partition) once it has read a document: it returns the aggregates of the documents it read, a
  * partial result that the SDKs combine as they combine a partition's pages (the rewritten query of
  * the plan), and the next page aggregates the documents after them.
  * The input stops before its next document (PageInput's stopWhen), so every row of the documents
@@ -403,18 +403,19 @@ final class QueryRunner {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
     // cut at the page time: the aggregates of what it read are a partial result (Resume.partial),
-    // for a request the service's backend would serve (a partition key, range id or EPK range:
-    // the SDKs' plan-driven requests, and single-partition queries); a whole-container request is
-    // run whole here where the service's gateway refuses it for the plan (gateway-protocol §7.5),
-    // so no client combines its pages
-    // a page that skips rows earlier pages returned is not cut: it must group what they grouped
+    // for a request the service's backend would serve: one with a scope (a partition key, range id
+    // or EPK range: the SDKs' plan-driven requests), or one that reaches a single physical
+    // partition. A request without scope over several is run whole: the gateway refuses it over
+    // HTTP for the plan (gateway-protocol §7.5), and the engine's own callers get one answer.
+    // A page that skips rows earlier pages returned is not cut: it must group what they grouped.
     boolean cutsAggregates =
         Resume.isAggregating(query.ast())
             && !resume.isBounded()
             && resume.offset() == 0
             && (request.partitionKey() != null
                 || request.partitionKeyRangeId() != null
-                || request.range() != null);
+                || request.range() != null
+                || targets.size() == 1);
     PageInput input =
         new PageInput(
             targets,

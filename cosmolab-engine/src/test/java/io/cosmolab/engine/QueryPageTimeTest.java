@@ -165,6 +165,27 @@ class QueryPageTimeTest {
   }
 
   @Test
+  void anAggregateOfAContainerOfOnePartition_outOfTime_isCutWithoutAScope() {
+    Container one =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .queryPageTime(Duration.ofNanos(1))
+            .build()
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("one", PartitionKeyDefinition.hash("/pk")));
+    for (int i = 0; i < 10; i++) {
+      one.create(Json.obj("{'id':'d" + i + "','pk':'k" + (i % 3) + "'}"));
+    }
+
+    List<QueryPage> cut = pages(one, QueryRequest.of("SELECT VALUE COUNT(1) FROM c"), 1000);
+
+    // one partition: the service's backend serves it, and cuts it
+    assertThat(cut.size()).isGreaterThanOrEqualTo(10);
+    assertThat(rows(cut).stream().mapToLong(JsonNode::asLong).sum()).isEqualTo(10);
+  }
+
+  @Test
   void anAggregateOfOneLogicalPartition_outOfTime_isCutToo() {
     QueryRequest r =
         QueryRequest.of("SELECT VALUE COUNT(1) FROM c")
