@@ -1,0 +1,66 @@
+package io.cosmolab.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.ContainerSettings;
+import io.cosmolab.engine.CosmosEngine;
+import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.query.QueryPage;
+import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.engine.throughput.ThrottlingMode;
+
+/**
+ * How long the pages of a slow GROUP BY take on a container of one physical partition, at the
+ * engine's default page time (5 s): each page ends near the bound with the groups of what it read,
+ * and the pages' sums add up to the whole (checked). {@code java -cp benchmarks.jar
+ * io.cosmolab.benchmarks.SlowAggregatePages DOCUMENTS}.
+ */
+public final class SlowAggregatePages {
+  private SlowAggregatePages() {}
+
+  public static void main(String[] args) {
+    int documents = Integer.parseInt(args[0]);
+    try (CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OFF).build()) {
+      Container c =
+          engine
+              .createDatabase("db")
+              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+      String text = "x".repeat(100);
+      for (int i = 0; i < documents; i++) {
+        c.create(
+            JsonNodeFactory.instance
+                .objectNode()
+                .put("id", "d" + i)
+                .put("pk", "k" + (i % 50))
+                .put("g", i % 7)
+                .put("s", text));
+      }
+      // 9,000 characters made and 18,000 replaced per document: slow on purpose
+      QueryRequest request =
+          QueryRequest.of(
+              "SELECT c.g, SUM(LENGTH(REPLACE(REPLICATE(c.s, 90), 'x', 'yz'))) AS n"
+                  + " FROM c GROUP BY c.g");
+      long total = 0;
+      long worst = 0;
+      int pages = 0;
+      String token = null;
+      do {
+        long started = System.nanoTime();
+        QueryPage page = c.query(token == null ? request : request.withContinuation(token));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        worst = Math.max(worst, millis);
+        pages++;
+        for (JsonNode row : page.rows()) {
+          total += row.path("n").asLong();
+        }
+        System.out.printf("page %d: %d ms, %d groups%n", pages, millis, page.rows().size());
+        token = page.continuation();
+      } while (token != null);
+      long expected = (long) documents * 18_000;
+      System.out.printf(
+          "%d pages, the longest %d ms; sum of the pages' sums %d, expected %d: %s%n",
+          pages, worst, total, expected, total == expected ? "equal" : "DIFFERENT");
+    }
+  }
+}
