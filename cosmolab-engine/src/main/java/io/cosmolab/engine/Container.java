@@ -954,20 +954,11 @@ public final class Container {
    * the owner of each point range (a full key), every partition each other range overlaps.
    */
   public java.util.List<String> partitionsReachedBy(com.fasterxml.jackson.databind.JsonNode plan) {
-    RoutingMap map = routing();
-    java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+    java.util.List<String[]> ranges = new java.util.ArrayList<>();
     for (com.fasterxml.jackson.databind.JsonNode range : plan.path("queryRanges")) {
-      String min = range.path("min").asText();
-      String max = range.path("max").asText();
-      if (min.equals(max)) {
-        ids.add(map.rangeFor(min).id());
-      } else {
-        for (PartitionKeyRange r : map.overlapping(new EpkRange(min, max))) {
-          ids.add(r.id());
-        }
-      }
+      ranges.add(new String[] {range.path("min").asText(), range.path("max").asText()});
     }
-    return java.util.List.copyOf(ids);
+    return QueryRunner.partitionsReached(routing(), ranges);
   }
 
   /**

@@ -21,10 +21,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Runs a query on a container: finds the physical partitions in scope, runs the query once over all
- * of their documents — so ORDER BY, aggregates, GROUP BY, DISTINCT, TOP and OFFSET/LIMIT come out
- * complete, as a client that sends the raw query expects — reads one page of its results, and
- * charges each partition it touched for what the page loaded.
+ * Runs a query on a container: finds the physical partitions in scope, runs the query over all of
+ * their documents — so ORDER BY, GROUP BY, DISTINCT, TOP and OFFSET/LIMIT come out complete over
+ * the scope, and aggregates too unless a page ends at the page time (below) — reads one page of its
+ * results, and charges each partition it touched for what the page loaded.
  */
 /*
  * Pages. The query is pulled (Executor.open): documents are loaded only as its results need them,
@@ -146,6 +146,24 @@ final class QueryRunner {
     }
     out.set("hybridSearchQueryInfo", hybrid);
     return out;
+  }
+
+  /**
+   * The physical partitions (ids) that query ranges ({min, max, ...}, a point when min = max)
+   * reach: the owner of each point, every partition each other range overlaps.
+   */
+  static List<String> partitionsReached(RoutingMap map, Iterable<String[]> ranges) {
+    java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+    for (String[] r : ranges) {
+      if (r[0].equals(r[1])) {
+        ids.add(map.rangeFor(r[0]).id());
+      } else {
+        for (PartitionKeyRange p : map.overlapping(new EpkRange(r[0], r[1]))) {
+          ids.add(p.id());
+        }
+      }
+    }
+    return List.copyOf(ids);
   }
 
   /** {min, max, maxInclusive-or-null}; point ranges are inclusive at both ends. */
@@ -415,7 +433,8 @@ final class QueryRunner {
             && (request.partitionKey() != null
                 || request.partitionKeyRangeId() != null
                 || request.range() != null
-                || targets.size() == 1);
+                || targets.size() == 1
+                || partitionsReached(container.routing(), queryRanges(query)).size() == 1);
     PageInput input =
         new PageInput(
             targets,

@@ -186,6 +186,17 @@ class QueryPageTimeTest {
   }
 
   @Test
+  void anAggregateWhoseFilterNamesOneKey_outOfTime_isCutWithoutAScope() {
+    // three partitions, and no scope: the filter confines the query to one, as the plan says
+    List<QueryPage> cut =
+        pages(bounded, QueryRequest.of("SELECT VALUE COUNT(1) FROM c WHERE c.pk = 'k3'"), 1000);
+
+    int documents = (DOCS - 3 + 6) / 7; // i % 7 == 3
+    assertThat(cut.size()).isGreaterThanOrEqualTo(documents);
+    assertThat(rows(cut).stream().mapToLong(JsonNode::asLong).sum()).isEqualTo(documents);
+  }
+
+  @Test
   void anAggregateOfOneLogicalPartition_outOfTime_isCutToo() {
     QueryRequest r =
         QueryRequest.of("SELECT VALUE COUNT(1) FROM c")

@@ -473,11 +473,10 @@ final class Explorer {
     out.put("outputDocuments", output);
     out.put("retrievedPerOutput", round((double) retrieved / Math.max(1, output)));
     out.put("truncated", truncated);
-    // an aggregate of one partition key whose pages were cut at the page time: each page's rows
-    // are the aggregates of what it read, as the service's backend returns them; shown as such
-    JsonNode info = plan.path("queryInfo");
-    boolean aggregates =
-        !info.path("aggregates").isEmpty() || !info.path("groupByExpressions").isEmpty();
+    // an aggregate whose pages were cut at the page time (one partition key, or one physical
+    // partition): each page's rows are the aggregates of what it read, as the service's backend
+    // returns them; shown as such
+    boolean aggregates = io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
     out.put("partialAggregatePages", aggregates && pagesWithRows > 1 ? pagesWithRows : 0);
     return out;
   }

@@ -18,9 +18,9 @@ import java.util.Map;
  * BY, TOP, OFFSET, DISTINCT, aggregates, GROUP BY) over more than one physical partition is refused
  * as the hosted gateway refuses it (gateway-protocol §7.5): 400/1004 with the plan in {@code
  * additionalErrorInfo}, or for an aggregate without VALUE or a GROUP BY, 400 "Cross partition query
- * only supports 'VALUE &lt;AggregateFunc&gt;' for aggregates". The JavaScript and Python SDKs then
- * fetch the plan and send the rewritten query to each range, as the Java SDK does from the start;
- * an application that would fail in Azure fails here too.
+ * only supports 'VALUE &lt;AggregateFunc&gt;' for aggregates". The JavaScript SDK then fetches the
+ * plan and sends the rewritten query to each range (the Python SDK does on the 1004), as the Java
+ * SDK does from the start; an application that would fail in Azure fails here too.
  */
 final class QueryResource {
 
@@ -65,24 +65,15 @@ final class QueryResource {
       return;
     }
     com.fasterxml.jackson.databind.JsonNode info = plan.path("queryInfo");
-    boolean grouped = !info.path("groupByExpressions").isEmpty();
-    boolean aggregated = !info.path("aggregates").isEmpty();
-    // an aggregate without VALUE has its type under its alias, as GROUP BY's have
-    for (com.fasterxml.jackson.databind.JsonNode type : info.path("groupByAliasToAggregateType")) {
-      aggregated |= !type.isNull();
-    }
-    boolean needsPipeline =
-        grouped
-            || aggregated
-            || !info.path("orderBy").isEmpty()
-            || !info.path("top").isNull()
-            || !info.path("offset").isNull()
-            || !info.path("limit").isNull()
-            || !"None".equals(info.path("distinctType").asText("None"));
+    // a hybrid search's plan has no queryInfo: the client's hybrid pipeline runs it
+    boolean hybrid = plan.path("hybridSearchQueryInfo").isObject();
+    boolean needsPipeline = hybrid || io.cosmolab.query.plan.QueryPlanner.needsPipeline(info);
     if (!needsPipeline || c.partitionsReachedBy(plan).size() < 2) {
       return;
     }
-    if (grouped || (aggregated && !info.path("hasSelectValue").asBoolean())) {
+    boolean grouped = !info.path("groupByExpressions").isEmpty();
+    boolean aggregated = io.cosmolab.query.plan.QueryPlanner.aggregates(info);
+    if (!hybrid && (grouped || (aggregated && !info.path("hasSelectValue").asBoolean()))) {
       throw io.cosmolab.engine.error.CosmosError.BAD_REQUEST.exception(VALUE_AGGREGATES_ONLY);
     }
     throw new io.cosmolab.engine.error.CosmosException(

@@ -71,6 +71,13 @@ class ExplorerQueryTest {
     assertThat(count.get("rows")).hasSize(5).allSatisfy(n -> assertThat(n.asInt()).isEqualTo(1));
     assertThat(count.get("partialAggregatePages").asInt()).isEqualTo(5);
 
+    // without a key, on a container of one partition, and without VALUE (one group): cut too
+    JsonNode named = query("{\"query\":\"SELECT COUNT(1) AS n FROM c\"}");
+    assertThat(named.get("rows"))
+        .hasSize(5)
+        .allSatisfy(r -> assertThat(r.get("n").asInt()).isOne());
+    assertThat(named.get("partialAggregatePages").asInt()).isEqualTo(5);
+
     JsonNode plain = query("{\"query\":\"SELECT c.id FROM c\",\"partitionKey\":\"a\"}");
     assertThat(plain.get("rows")).hasSize(5);
     assertThat(plain.get("partialAggregatePages").asInt()).isZero();

@@ -58,6 +58,37 @@ public final class QueryPlanner {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /**
+   * Whether a queryInfo of this planner's aggregates: aggregates listed (VALUE), GROUP BY, or an
+   * aggregate under its alias (without VALUE, planned as one group).
+   */
+  public static boolean aggregates(com.fasterxml.jackson.databind.JsonNode queryInfo) {
+    if (!queryInfo.path("aggregates").isEmpty()
+        || !queryInfo.path("groupByExpressions").isEmpty()) {
+      return true;
+    }
+    for (com.fasterxml.jackson.databind.JsonNode type :
+        queryInfo.path("groupByAliasToAggregateType")) {
+      if (!type.isNull()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a queryInfo of this planner's needs the client's pipeline over several partitions:
+   * ORDER BY, TOP, OFFSET/LIMIT, DISTINCT or aggregates.
+   */
+  public static boolean needsPipeline(com.fasterxml.jackson.databind.JsonNode queryInfo) {
+    return aggregates(queryInfo)
+        || !queryInfo.path("orderBy").isEmpty()
+        || queryInfo.path("top").isNumber()
+        || queryInfo.path("offset").isNumber()
+        || queryInfo.path("limit").isNumber()
+        || !"None".equals(queryInfo.path("distinctType").asText("None"));
+  }
+
   /** The gateway's queryInfo for a compiled query. */
   public static ObjectNode queryInfo(CompiledQuery compiled) {
     Query q = compiled.ast();
