@@ -172,7 +172,10 @@ class QueryCompatTest {
         "SELECT VALUE MIN(c.n) FROM c GROUP BY c.tenant",
         "SELECT VALUE {'g': c.grp, 't': c.tenant} FROM c GROUP BY c.grp, c.tenant",
         // SUM over no values is 0, per group too
-        "SELECT c.grp, SUM(c.missing) AS s FROM c GROUP BY c.grp");
+        "SELECT c.grp, SUM(c.missing) AS s FROM c GROUP BY c.grp",
+        // a count of distinct values that several partitions hold: a distinct count (dCountInfo)
+        "SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.grp FROM c)",
+        "SELECT COUNT(1) AS kinds FROM (SELECT DISTINCT c.grp, c.tenant FROM c) d");
   }
 
   @Test

@@ -32,6 +32,47 @@ class QueryPlannerTest {
   }
 
   @Test
+  void aCountOfADistinctSubquery_isPlannedAsADistinctCount_notASumOfPartitionCounts() {
+    ObjectNode value = plan("SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.cat FROM c)");
+    assertThat(value.get("dCountInfo")).hasToString("{\"dCountAlias\":\"\"}");
+    assertThat(value.get("rewrittenQuery").textValue())
+        .isEqualTo(
+            SqlWriter.write(
+                CompiledQuery.compile("SELECT DISTINCT VALUE c.cat FROM c", Map.of()).ast()));
+    assertThat(value.get("distinctType").textValue()).isEqualTo("Unordered");
+    assertThat(value.get("aggregates")).isEmpty();
+    assertThat(value.get("hasSelectValue").booleanValue()).isTrue();
+    // the same keys as every other plan's queryInfo
+    assertThat(ImmutableFieldNames.of(value))
+        .isEqualTo(ImmutableFieldNames.of(plan("SELECT VALUE COUNT(1) FROM c")));
+
+    ObjectNode named = plan("SELECT COUNT(1) AS n FROM (SELECT DISTINCT c.cat, c.size FROM c) d");
+    assertThat(named.get("dCountInfo")).hasToString("{\"dCountAlias\":\"n\"}");
+    assertThat(named.get("hasSelectValue").booleanValue()).isFalse();
+
+    // not a distinct count: a filter outside, or a subquery that is not DISTINCT
+    assertThat(
+            plan("SELECT VALUE COUNT(1) FROM (SELECT VALUE c.cat FROM c)")
+                .get("dCountInfo")
+                .isNull())
+        .isTrue();
+    assertThat(
+            plan("SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.cat FROM c) x WHERE x > 1")
+                .get("dCountInfo")
+                .isNull())
+        .isTrue();
+  }
+
+  /** The field names of a plan's queryInfo, in order. */
+  private static final class ImmutableFieldNames {
+    static List<String> of(JsonNode n) {
+      List<String> out = new java.util.ArrayList<>();
+      n.fieldNames().forEachRemaining(out::add);
+      return out;
+    }
+  }
+
+  @Test
   void orderBy_withProjectionFilterTopAndSeveralKeys() {
     ObjectNode info =
         plan("SELECT TOP 5 c.id, c.x AS y FROM c WHERE c.n > 1 ORDER BY c.n DESC, c.id");

@@ -89,8 +89,55 @@ public final class QueryPlanner {
         || !"None".equals(queryInfo.path("distinctType").asText("None"));
   }
 
+  /**
+   * The DISTINCT subquery whose rows {@code q} counts ({@code SELECT VALUE COUNT(1) FROM (SELECT
+   * DISTINCT ...)}, or {@code SELECT COUNT(1) AS n FROM (...)}), or null when {@code q} is not of
+   * that shape. The service plans it as a distinct count ({@code dCountInfo}): each partition
+   * returns the subquery's distinct rows, and the client removes the duplicates across partitions
+   * and counts what is left. Summing the partitions' counts would count twice a row that two
+   * partitions hold (the Java SDK's DCountDocumentQueryExecutionContext counts the rows of its
+   * DISTINCT stage). [A] Only a count of a constant, with nothing else in the outer query.
+   */
+  static Query distinctCounted(Query q) {
+    if (q.where() != null
+        || !q.groupBy().isEmpty()
+        || !q.orderBy().isEmpty()
+        || q.top() != null
+        || q.offset() != null
+        || q.distinct()
+        || q.from().size() != 1
+        || !(q.from().get(0).collection() instanceof Query.Collection.Subquery s)) {
+      return null;
+    }
+    Query inner = s.query();
+    if (!inner.distinct()
+        || inner.top() != null
+        || inner.offset() != null
+        || !inner.groupBy().isEmpty()
+        || !inner.orderBy().isEmpty()
+        || Executor.hasAggregate(inner)) {
+      return null;
+    }
+    Expr counted =
+        q.select() instanceof Query.Select.Value v
+            ? v.expression()
+            : q.select() instanceof Query.Select.Items it && it.items().size() == 1
+                ? it.items().get(0).expression()
+                : null;
+    return counted instanceof Expr.Call c
+            && c.name().equals("COUNT")
+            && c.arguments().size() == 1
+            && c.arguments().get(0) instanceof Expr.Literal
+        ? inner
+        : null;
+  }
+
   /** The gateway's queryInfo for a compiled query. */
   public static ObjectNode queryInfo(CompiledQuery compiled) {
+    Query counted = distinctCounted(compiled.ast());
+    if (counted != null) {
+      return distinctCountInfo(compiled.ast(), counted);
+    }
     Query q = compiled.ast();
     Map<String, JsonNode> params = compiled.parameterValues();
     ObjectNode info = NODES.objectNode();
@@ -231,6 +278,33 @@ public final class QueryPlanner {
               + " that is every document");
     }
     info.put("hasNonStreamingOrderBy", nonStreaming);
+    return info;
+  }
+
+  /**
+   * The plan of a count of a DISTINCT subquery ({@link #distinctCounted}): the subquery is what
+   * each partition runs, its rows deduplicated by the client (an unordered DISTINCT), then counted
+   * under {@code dCountInfo}'s alias ("" for VALUE).
+   */
+  private static ObjectNode distinctCountInfo(Query q, Query inner) {
+    ObjectNode info = NODES.objectNode();
+    info.put("distinctType", "Unordered");
+    info.putNull("top");
+    info.putNull("offset");
+    info.putNull("limit");
+    info.putArray("orderBy");
+    info.putArray("orderByExpressions");
+    info.putArray("groupByExpressions");
+    info.putArray("groupByAliases");
+    info.putArray("aggregates");
+    info.putObject("groupByAliasToAggregateType");
+    info.put("rewrittenQuery", SqlWriter.write(inner));
+    boolean value = q.select() instanceof Query.Select.Value;
+    info.put("hasSelectValue", value);
+    String alias =
+        value ? "" : Executor.projectionNames(((Query.Select.Items) q.select()).items()).get(0);
+    info.putObject("dCountInfo").put("dCountAlias", alias);
+    info.put("hasNonStreamingOrderBy", false);
     return info;
   }
 
