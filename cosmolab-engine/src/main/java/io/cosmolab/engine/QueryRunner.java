@@ -55,9 +55,9 @@ import java.util.List;
  * past its resume position (it resumes after the last document it read), a walked ORDER BY once it
  * has a row (it resumes after that row), an aggregating query (aggregates or GROUP BY over a scan,
  * Resume.isAggregating) that the service's backend would serve (a partition key, range id or EPK
- * range, or a single physical partition) once it has read a document: it returns the aggregates of the documents it read, a
- * partial result that the SDKs combine as they combine a partition's pages (the rewritten query of
- * the plan), and the next page aggregates the documents after them.
+ * range, or a single physical partition) once it has read a document: it returns the aggregates
+ * of the documents it read, a partial result that the SDKs combine as they combine a partition's
+ * pages (the rewritten query of the plan), and the next page aggregates the documents after them.
  * The input stops before its next document (PageInput's stopWhen), so every row of the documents
  * read has been made. Other shapes run on: their next page would start over.
  *
@@ -420,6 +420,7 @@ final class QueryRunner {
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
+    boolean aggregating = Resume.isAggregating(query.ast());
     // cut at the page time: the aggregates of what it read are a partial result (Resume.partial),
     // for a request the service's backend would serve: one with a scope (a partition key, range id
     // or EPK range: the SDKs' plan-driven requests), or one that reaches a single physical
@@ -427,7 +428,7 @@ final class QueryRunner {
     // HTTP for the plan (gateway-protocol §7.5), and the engine's own callers get one answer.
     // A page that skips rows earlier pages returned is not cut: it must group what they grouped.
     boolean cutsAggregates =
-        Resume.isAggregating(query.ast())
+        aggregating
             && !resume.isBounded()
             && resume.offset() == 0
             && (request.partitionKey() != null
@@ -530,8 +531,7 @@ final class QueryRunner {
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
       }
-      if (Resume.isAggregating(query.ast())
-          && (input.stopped() || resume.isBounded() || resume.isPosition())) {
+      if (aggregating && (input.stopped() || resume.isBounded() || resume.isPosition())) {
         // a range's aggregates: the rows of what the page read when it ran out of time, or of a
         // range an earlier page cut
         end = input.loaded();

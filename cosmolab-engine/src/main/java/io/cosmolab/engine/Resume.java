@@ -389,13 +389,19 @@ final class Resume {
    * starts after it, and does not read it again.
    */
   static String afterWholeDocument(QueryRequest request, String container, String epk, String id) {
-    return encode("v2:" + queryBinding(request, container) + ":*:" + epk + ":" + id);
+    return position(request, container, "*", epk, id);
   }
 
   /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */
   static String afterDocument(
       QueryRequest request, String container, int k, String epk, String id) {
-    return encode("v2:" + queryBinding(request, container) + ":" + k + ":" + epk + ":" + id);
+    return position(request, container, Integer.toString(k), epk, id);
+  }
+
+  /** A position token: {@code rows} of the document at (epk, id) returned, a count or "*". */
+  private static String position(
+      QueryRequest request, String container, String rows, String epk, String id) {
+    return encode("v2:" + queryBinding(request, container) + ":" + rows + ":" + epk + ":" + id);
   }
 
   /** Result rows earlier pages returned (offset tokens); 0 for a position or the first page. */
@@ -441,22 +447,22 @@ final class Resume {
     if (epk == null) {
       return false;
     }
-    int c = docEpk.compareTo(epk);
-    // ids in the stores' order (UTF-8 bytes), or paging skips or repeats ids above U+E000
-    if (c != 0) {
-      return c < 0;
-    }
-    int byId = io.cosmolab.engine.store.Utf8Order.compare(docId, id);
-    return byId < 0 || (positionDone && byId == 0);
+    int c = compareKeys(docEpk, docId, epk, id);
+    return c < 0 || (positionDone && c == 0);
+  }
+
+  /**
+   * (epkA, idA) against (epkB, idB) in the stores' key order: EPK, then id as UTF-8 bytes (UTF-16
+   * order would skip or repeat ids above U+E000 when paging).
+   */
+  private static int compareKeys(String epkA, String idA, String epkB, String idB) {
+    int c = epkA.compareTo(epkB);
+    return c != 0 ? c : io.cosmolab.engine.store.Utf8Order.compare(idA, idB);
   }
 
   /** True when a partial token's range ends before (epk, id): the page reads no further. */
   boolean isPastUntil(String docEpk, String docId) {
-    if (untilEpk == null) {
-      return false;
-    }
-    int c = docEpk.compareTo(untilEpk);
-    return c > 0 || (c == 0 && io.cosmolab.engine.store.Utf8Order.compare(docId, untilId) > 0);
+    return untilEpk != null && compareKeys(docEpk, docId, untilEpk, untilId) > 0;
   }
 
   /** True when a partial token bounds the page's range: the page re-reads it whole, uncut. */

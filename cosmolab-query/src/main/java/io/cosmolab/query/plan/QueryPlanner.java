@@ -135,11 +135,13 @@ public final class QueryPlanner {
   /** The gateway's queryInfo for a compiled query. */
   public static ObjectNode queryInfo(CompiledQuery compiled) {
     Query counted = distinctCounted(compiled.ast());
-    if (counted != null) {
-      return distinctCountInfo(compiled.ast(), counted);
-    }
-    Query q = compiled.ast();
-    Map<String, JsonNode> params = compiled.parameterValues();
+    return counted != null
+        ? distinctCountInfo(compiled.ast(), counted, compiled.parameterValues())
+        : queryInfo(compiled.ast(), compiled.parameterValues());
+  }
+
+  /** The queryInfo of {@code q} with its parameters' values. */
+  private static ObjectNode queryInfo(Query q, Map<String, JsonNode> params) {
     ObjectNode info = NODES.objectNode();
     boolean grouped = !q.groupBy().isEmpty();
     boolean aggregated = Executor.hasAggregate(q);
@@ -286,25 +288,15 @@ public final class QueryPlanner {
    * each partition runs, its rows deduplicated by the client (an unordered DISTINCT), then counted
    * under {@code dCountInfo}'s alias ("" for VALUE).
    */
-  private static ObjectNode distinctCountInfo(Query q, Query inner) {
-    ObjectNode info = NODES.objectNode();
-    info.put("distinctType", "Unordered");
-    info.putNull("top");
-    info.putNull("offset");
-    info.putNull("limit");
-    info.putArray("orderBy");
-    info.putArray("orderByExpressions");
-    info.putArray("groupByExpressions");
-    info.putArray("groupByAliases");
-    info.putArray("aggregates");
-    info.putObject("groupByAliasToAggregateType");
+  private static ObjectNode distinctCountInfo(Query q, Query inner, Map<String, JsonNode> params) {
+    // the subquery's own plan (an unordered DISTINCT), sent as written, counted under the alias
+    ObjectNode info = queryInfo(inner, params);
     info.put("rewrittenQuery", SqlWriter.write(inner));
     boolean value = q.select() instanceof Query.Select.Value;
     info.put("hasSelectValue", value);
     String alias =
         value ? "" : Executor.projectionNames(((Query.Select.Items) q.select()).items()).get(0);
     info.putObject("dCountInfo").put("dCountAlias", alias);
-    info.put("hasNonStreamingOrderBy", false);
     return info;
   }
 
