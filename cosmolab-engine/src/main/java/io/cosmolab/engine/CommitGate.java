@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * each write (a transaction, which may take several LSNs in a row) registers the first LSN it
  * takes; the committed LSN is one below the oldest still open, or the last LSN taken when none is.
  * A transaction that fails gives its LSNs back if no later LSN was taken meanwhile; otherwise the
- * log has a gap there, which readers skip.
+ * log has a gap there, which readers skip. A transaction takes its LSNs in blocks, so that no other
+ * write's fall between them (WritePath.Transaction); one that commits gives back the unused end of
+ * its last block the same way.
  *
  * Concurrency: no lock. Every write of every partition passes here twice, so it was a monitor
  * around a TreeSet, and with two writers on two partitions it was the one lock they shared (a
@@ -98,18 +100,42 @@ final class CommitGate {
 
   /** The next LSN of the transaction holding {@code slot}; its first is its position. */
   long take(int slot) {
-    long lsn = last.incrementAndGet();
+    return take(slot, 1);
+  }
+
+  /**
+   * The next {@code n} LSNs in a row for the transaction holding {@code slot}, no other write's
+   * between them: returns the first. A transaction that takes its LSNs in one block has its change
+   * records next to each other in the log, so a change-feed page that reads one of them reads all
+   * (ChangeFeedReader); what it does not use it gives back at {@link #finish(int, long, long)}.
+   */
+  long take(int slot, int n) {
+    long end = last.addAndGet(n);
+    long first = end - n + 1;
     if (slots.get(slot) < 0) {
-      slots.set(slot, lsn); // its first: raised from the bound (see the class comment)
+      slots.set(slot, first); // its first: raised from the bound (see the class comment)
     }
-    marks.coverLsn(lsn); // saved before any commit can use it
-    return lsn;
+    marks.coverLsn(end); // saved before any commit can use them
+    return first;
   }
 
   /** Closes the transaction holding {@code slot}, committed or not. */
   void finish(int slot) {
     slots.set(slot, FREE);
     advance();
+  }
+
+  /**
+   * Closes the transaction holding {@code slot}, which committed and left {@code unusedFrom} to
+   * {@code unusedTo}, the end of its last block, unused: they are given back if no LSN was taken
+   * after them, else they stay a gap, which readers skip. Nothing is given back when {@code
+   * unusedFrom > unusedTo}.
+   */
+  void finish(int slot, long unusedFrom, long unusedTo) {
+    if (unusedFrom <= unusedTo) {
+      giveBack(unusedFrom, unusedTo);
+    }
+    finish(slot);
   }
 
   /**
@@ -120,10 +146,17 @@ final class CommitGate {
    * two of them: giving the range back then would hand that write's committed LSN out again.)
    */
   void abandon(int slot, long firstLsn, long lastLsn, int count) {
-    if (lastLsn - firstLsn + 1 == count && last.compareAndSet(lastLsn, firstLsn - 1)) {
-      givenBack.incrementAndGet(); // after the counter moved, before the slot frees (above)
+    if (lastLsn - firstLsn + 1 == count) {
+      giveBack(firstLsn, lastLsn);
     }
     finish(slot);
+  }
+
+  /** Moves the counter back below {@code from} if {@code to} is still the last LSN taken. */
+  private void giveBack(long from, long to) {
+    if (last.compareAndSet(to, from - 1)) {
+      givenBack.incrementAndGet(); // after the counter moved, before the slot frees (above)
+    }
   }
 
   /**

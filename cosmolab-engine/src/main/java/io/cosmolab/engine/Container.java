@@ -697,6 +697,13 @@ public final class Container {
     return retention;
   }
 
+  /**
+   * The transactions whose change records lie in more than one run of the log (ChangeFeedReader).
+   */
+  SplitTransactions splitTransactions() {
+    return writes.splitTransactions();
+  }
+
   // ------------------------------------------------------------------ layout: splits, merges
 
   /** Splits a physical partition at its key-space midpoint. */

@@ -91,6 +91,7 @@ final class WritePath {
   private final PartitionLayout layout;
   private final Throttle throttle;
   private final ChangeLogRetention retention;
+  private final SplitTransactions splits;
   private final Supplier<Throughput> throughput;
   private final CommitGate gate;
   private final AtomicLong documentSequence;
@@ -127,6 +128,7 @@ final class WritePath {
     this.layout = layout;
     this.throttle = throttle;
     this.retention = retention;
+    this.splits = new SplitTransactions();
     this.throughput = throughput;
     this.marks = marks;
     this.gate = new CommitGate(recoveredLsn, marks);
@@ -139,6 +141,11 @@ final class WritePath {
   /** The LSN below which every write has finished. */
   long committedLsn() {
     return gate.committed();
+  }
+
+  /** The committed transactions whose records lie in separate runs of the log. */
+  SplitTransactions splitTransactions() {
+    return splits;
   }
 
   /** The last LSN taken: every write that has finished wrote at or below it. */
@@ -216,6 +223,7 @@ final class WritePath {
                     inTransaction(
                         p,
                         now,
+                        1,
                         tx -> {
                           ItemResponse ran = body.run(tx, prepared);
                           tx.commit();
@@ -247,7 +255,8 @@ final class WritePath {
             l -> {
               Layout.Partition p = l.partitionFor(t.epk());
               Admission admission = throttle.admit(p.range, t.epk(), now);
-              BatchResult r = inTransaction(p, now, tx -> runBatch(tx, t, operations));
+              BatchResult r =
+                  inTransaction(p, now, operations.size(), tx -> runBatch(tx, t, operations));
               throttle.spend(p.range, t.epk(), admission, Math.max(r.requestCharge(), 1.0), now);
               return r;
             });
@@ -286,6 +295,7 @@ final class WritePath {
                     inTransaction(
                         p,
                         now,
+                        Transaction.UNKNOWN_WRITES,
                         tx -> {
                           R r = work.run(tx);
                           tx.commit();
@@ -373,10 +383,13 @@ final class WritePath {
    * transaction or not; if it throws, the transaction's LSNs are given back.
    */
   private <T> T inTransaction(
-      Layout.Partition p, long now, java.util.function.Function<Transaction, T> work) {
+      Layout.Partition p,
+      long now,
+      int expectedWrites,
+      java.util.function.Function<Transaction, T> work) {
     p.writes.lock();
     try {
-      Transaction tx = new Transaction(now, p);
+      Transaction tx = new Transaction(now, p, expectedWrites);
       try {
         return work.apply(tx);
       } catch (RuntimeException | Error e) {
@@ -420,6 +433,7 @@ final class WritePath {
                   inTransaction(
                       l.partitionFor(e.epk()),
                       now,
+                      1,
                       tx -> {
                         StoredDocument d = store.get(e.epk(), e.id());
                         if (!ttl.stillDue(e, d, now)) {
@@ -476,6 +490,12 @@ final class WritePath {
    * under its partition's write lock.
    */
   final class Transaction {
+    /** The first block of positions of a transaction that does not know its writes: a script's. */
+    static final int UNKNOWN_WRITES = 16;
+
+    /** The largest block of positions a transaction takes at once. */
+    static final int MAX_BLOCK = 1024;
+
     private final long now;
     private final Layout.Partition partition;
     private final List<ContainerStore.Write> writes = new ArrayList<>();
@@ -490,14 +510,23 @@ final class WritePath {
     private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
     private long firstLsn; // positions in the change log (the commit gate's)
     private int gateSlot = -1; // this transaction's slot in the gate, while it is open
-    private long lastLsn;
-    private int lsnCount; // LSNs this transaction took: others' may lie between its first and last
+    private int lsnCount; // LSNs this transaction took: others' may lie between its blocks
+    private long blockStart; // its current block of positions (see nextLsn)
+    private long blockNext; // the next unused position of that block
+    private long blockEnd;
+    private long[] earlierBlocks; // {start, end} pairs, when others' positions lie between blocks
+    private int blockSize; // the size of the next block it takes
     private long firstRangeLsn; // LSNs in the partition's own numbering (what clients see)
     private long lastRangeLsn;
 
-    Transaction(long now, Layout.Partition partition) {
+    /**
+     * @param expectedWrites the writes it will make if it knows (a point write's 1, a batch's
+     *     operations), or {@link #UNKNOWN_WRITES} (a script's)
+     */
+    Transaction(long now, Layout.Partition partition, int expectedWrites) {
       this.now = now;
       this.partition = partition;
+      this.blockSize = Math.max(1, expectedWrites);
     }
 
     /** The partition's LSN of this transaction's last write, 0 before its first. */
@@ -548,12 +577,40 @@ final class WritePath {
      * write, and every write of it shows that one ({@code _lsn}, the change feed's {@code lsn}):
      * the documents a transaction changed share its LSN, as the service's do, and so a change-feed
      * page can tell a transaction's records and keep them together (ChangeFeedReader).
+     *
+     * <p>Positions come from the commit gate in blocks, no other write's between them: a page that
+     * ends inside a transaction's run of records takes the rest of the run past its item count, and
+     * then stops at the next transaction's; had a write to another partition taken a position
+     * between two of this one's, the page would have stopped there, halfway through. A block is the
+     * writes expected (1 for a point write, a batch's operations); a script's first is {@link
+     * #UNKNOWN_WRITES} and each next twice the last, up to {@link #MAX_BLOCK}. So a script that
+     * writes more than its first block while other partitions write can still have its records
+     * split where a block ends (ChangeFeedTransactionsTest). The unused end of the last block is
+     * given back at commit when nothing was taken after it, else it is a gap the log skips.
      */
     private long nextLsn() {
       if (firstLsn == 0) {
         gateSlot = gate.open();
       }
-      long lsn = gate.take(gateSlot);
+      if (blockNext == 0 || blockNext > blockEnd) {
+        int n = blockSize;
+        long start = gate.take(gateSlot, n);
+        if (blockNext == 0) {
+          blockStart = start;
+        } else if (start != blockEnd + 1) { // another write's positions came between
+          int k = earlierBlocks == null ? 0 : earlierBlocks.length;
+          earlierBlocks =
+              earlierBlocks == null ? new long[2] : java.util.Arrays.copyOf(earlierBlocks, k + 2);
+          earlierBlocks[k] = blockStart;
+          earlierBlocks[k + 1] = blockEnd;
+          blockStart = start;
+        } // else the new block continues the current one
+        blockNext = start;
+        blockEnd = start + n - 1;
+        lsnCount += n;
+        blockSize = Math.min(MAX_BLOCK, Math.max(n * 2, UNKNOWN_WRITES));
+      }
+      long lsn = blockNext++;
       if (firstLsn == 0) {
         long rangeLsn = partition.takeLsn();
         marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
@@ -561,8 +618,6 @@ final class WritePath {
         firstRangeLsn = rangeLsn;
         lastRangeLsn = rangeLsn;
       }
-      lastLsn = lsn;
-      lsnCount++;
       return lsn;
     }
 
@@ -899,10 +954,17 @@ final class WritePath {
           ttl.track(d);
         }
       } finally {
+        if (earlierBlocks != null) { // before the gate: a reader that sees the write sees them
+          long[] blocks = java.util.Arrays.copyOf(earlierBlocks, earlierBlocks.length + 2);
+          blocks[earlierBlocks.length] = blockStart;
+          blocks[earlierBlocks.length + 1] = blockNext - 1;
+          splits.add(blocks);
+        }
         partition.commitLsns(); // before the gate: a reader that sees the write sees its LSN
-        gate.finish(gateSlot);
+        gate.finish(gateSlot, blockNext, blockEnd);
         firstLsn = 0; // committed: a later abandon() must not give its LSNs back
         lsnCount = 0;
+        blockNext = 0;
       }
       if (!superseded.isEmpty()) {
         retention.dropAfter(superseded);
@@ -916,9 +978,10 @@ final class WritePath {
     void abandon() {
       if (firstLsn != 0) {
         partition.giveBackLsns(firstRangeLsn);
-        gate.abandon(gateSlot, firstLsn, lastLsn, lsnCount);
+        gate.abandon(gateSlot, firstLsn, blockEnd, lsnCount);
         firstLsn = 0;
         lsnCount = 0;
+        blockNext = 0;
         lastRangeLsn = 0;
       }
     }
