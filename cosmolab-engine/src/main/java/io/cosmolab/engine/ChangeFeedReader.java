@@ -86,27 +86,23 @@ final class ChangeFeedReader {
     // and their partition's LSN (WritePath).
     java.util.Set<String> transactions = new java.util.HashSet<>();
     // a transaction's records are next to each other in the log unless it is split (see
-    // SplitTransactions): then the page that reads its first run fetches the others, once it has
-    // read past that run, and the pages after pass over them
+    // SplitTransactions): then the page whose positions cover its first run takes the records of
+    // its later runs too (below), and the pages after pass over them
     SplitTransactions splits = container.splitTransactions();
     boolean anySplit = !splits.isEmpty();
-    long[] pending = null; // the split transaction whose first run the page is in
-    ChangeRecord pendingRecord = null;
-    java.util.Set<Long> fetched = anySplit ? new java.util.HashSet<>() : java.util.Set.of();
     Iterator<ChangeRecord> it = store.changesAfter(after);
     while (it.hasNext()) {
       ChangeRecord c = it.next();
-      if (pending != null && (c.lsn() > pending[1] || c.lsn() > upTo)) {
-        fetchLaterRuns(pending, pendingRecord, request, now, items, perRange, ranges, fetched);
-        pending = null;
-      }
       if (c.lsn() > upTo) {
         break;
       }
       boolean wanted = range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()));
-      if (wanted && anySplit && (fetched.contains(c.lsn()) || cameEarlier(c, after, splits))) {
-        continuation = c.lsn(); // on this page already, or on the page of its first run
-        continue;
+      if (wanted && anySplit) {
+        long[] blocks = splits.blocksFromLater(c.lsn());
+        if (blocks != null && blocks[0] <= after) {
+          continuation = c.lsn(); // came with its first run, on the page that covered it
+          continue;
+        }
       }
       if (wanted) {
         String transaction = c.epk() + '\u0000' + c.rangeLsn();
@@ -120,25 +116,15 @@ final class ChangeFeedReader {
       if (!wanted) {
         continue;
       }
-      ObjectNode item = feedItem(c, request.mode(), now);
-      if (item != null) {
-        items.add(item);
-        perRange[PartitionKeyRange.indexOfOwner(ranges, c.epk())] +=
-            engine.costs().pointRead(c.sizeBytes(), false);
-      }
-      if (anySplit && pending == null) {
-        long[] blocks = splits.blocksFromFirst(c.lsn());
-        if (blocks != null) {
-          pending = blocks;
-          pendingRecord = c;
-        }
-      }
-    }
-    if (pending != null) {
-      fetchLaterRuns(pending, pendingRecord, request, now, items, perRange, ranges, fetched);
+      addItem(c, request, now, items, perRange, ranges);
     }
     if (!full) {
       continuation = Math.max(continuation, upTo); // caught up: everything to upTo was seen
+    }
+    if (anySplit) {
+      for (long[] blocks : splits.withFirstRunIn(after, continuation)) {
+        takeLaterRuns(blocks, continuation, range, exactEpk, request, now, items, perRange, ranges);
+      }
     }
     double reads = 0;
     for (double r : perRange) {
@@ -153,64 +139,54 @@ final class ChangeFeedReader {
     return new ChangeFeedPage(items, continuation, total, container.lsnOver(ranges));
   }
 
-  /**
-   * Adds the records of a split transaction's runs after its first ({@code blocks}, {start, end}
-   * pairs), whose record {@code of} the page has: past the page's item count, as the rest of a
-   * transaction is. Their positions go in {@code fetched}, so the page passes over them when it
-   * gets there.
-   */
-  private void fetchLaterRuns(
-      long[] blocks,
-      ChangeRecord of,
+  /** Adds the feed's item of {@code c}, if it has one, and charges its partition for it. */
+  private void addItem(
+      ChangeRecord c,
       ChangeFeedRequest request,
       long now,
       List<ObjectNode> items,
       double[] perRange,
-      List<PartitionKeyRange> ranges,
-      java.util.Set<Long> fetched) {
+      List<PartitionKeyRange> ranges) {
+    ObjectNode item = feedItem(c, request.mode(), now);
+    if (item != null) {
+      items.add(item);
+      perRange[PartitionKeyRange.indexOfOwner(ranges, c.epk())] +=
+          engine.costs().pointRead(c.sizeBytes(), false);
+    }
+  }
+
+  /**
+   * Adds the records of a split transaction's later runs ({@code blocks}, {start, end} pairs, its
+   * first run first) that lie past the page's {@code continuation}, and are in the range read: past
+   * the page's item count, as the rest of a transaction is. The page's positions covered the first
+   * run, so no page after it reads these (they are passed over by position, whether or not the log
+   * still holds the first run's records, which retention may drop between two pages).
+   */
+  private void takeLaterRuns(
+      long[] blocks,
+      long continuation,
+      EpkRange range,
+      String exactEpk,
+      ChangeFeedRequest request,
+      long now,
+      List<ObjectNode> items,
+      double[] perRange,
+      List<PartitionKeyRange> ranges) {
     for (int i = 2; i < blocks.length; i += 2) {
-      Iterator<ChangeRecord> run = store.changesAfter(blocks[i] - 1);
+      if (blocks[i + 1] <= continuation) {
+        continue; // read in its place on this page
+      }
+      Iterator<ChangeRecord> run = store.changesAfter(Math.max(blocks[i] - 1, continuation));
       while (run.hasNext()) {
         ChangeRecord c = run.next();
         if (c.lsn() > blocks[i + 1]) {
           break;
         }
-        if (c.rangeLsn() != of.rangeLsn() || !c.epk().equals(of.epk())) {
-          continue; // a block is one transaction's, so this does not happen; read defensively
-        }
-        fetched.add(c.lsn());
-        ObjectNode item = feedItem(c, request.mode(), now);
-        if (item != null) {
-          items.add(item);
-          perRange[PartitionKeyRange.indexOfOwner(ranges, c.epk())] +=
-              engine.costs().pointRead(c.sizeBytes(), false);
+        if (range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()))) {
+          addItem(c, request, now, items, perRange, ranges);
         }
       }
     }
-  }
-
-  /**
-   * Whether {@code c}, in a later run of a split transaction, came on an earlier page with its
-   * transaction's first run: that run lies at or below {@code after} and the log still holds a
-   * record of it (a page fetches the later runs when it reads one; if the latest-version log has
-   * dropped every record of the first run, superseded, no page did, and {@code c} is read here).
-   */
-  private boolean cameEarlier(ChangeRecord c, long after, SplitTransactions splits) {
-    long[] blocks = splits.blocksFromLater(c.lsn());
-    if (blocks == null || blocks[0] > after) {
-      return false;
-    }
-    Iterator<ChangeRecord> first = store.changesAfter(blocks[0] - 1);
-    while (first.hasNext()) {
-      ChangeRecord r = first.next();
-      if (r.lsn() > blocks[1]) {
-        return false;
-      }
-      if (r.rangeLsn() == c.rangeLsn() && r.epk().equals(c.epk())) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** An all-versions reader resuming below the retention horizon may have lost history: 400. */
@@ -229,7 +205,7 @@ final class ChangeFeedReader {
     long horizon = retention.horizon();
     if (request.mode() == ChangeFeedMode.ALL_VERSIONS_AND_DELETES && after < horizon) {
       throw CosmosError.BAD_REQUEST.exception(
-          "the all-versions-and-deletes change feed keeps %s of history (at most %d writes), and"
+          "the all-versions-and-deletes change feed keeps %s of history (at most %d LSNs), and"
               + " this continuation (LSN %d) is below LSN %d, before which versions and deletes"
               + " may be gone. Start again from now, or read the latest-version feed, which keeps every"
               + " document's newest version.",

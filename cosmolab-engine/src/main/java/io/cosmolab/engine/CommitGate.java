@@ -142,8 +142,9 @@ final class CommitGate {
    * Closes the transaction holding {@code slot}, which wrote nothing: its {@code count} LSNs,
    * {@code firstLsn} to {@code lastLsn}, are given back when they are the last ones taken and no
    * other transaction's came between them (so a failed write leaves no trace), else they stay a
-   * gap. (A batch takes an LSN per operation, and a write to another partition may take one between
-   * two of them: giving the range back then would hand that write's committed LSN out again.)
+   * gap. (A script may take several blocks, and a write to another partition may take an LSN
+   * between two of them: giving the range back then would hand that write's committed LSN out
+   * again.)
    */
   void abandon(int slot, long firstLsn, long lastLsn, int count) {
     if (lastLsn - firstLsn + 1 == count) {
@@ -161,7 +162,7 @@ final class CommitGate {
 
   /**
    * The last LSN taken: a write that finished took its LSNs at or below it (a give-back only takes
-   * back the LSNs at the top, of a write that wrote nothing).
+   * back unused LSNs at the top: a failed write's, or the end of a committed one's last block).
    */
   long lastTaken() {
     return last.get();

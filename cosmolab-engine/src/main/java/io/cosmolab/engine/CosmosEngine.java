@@ -425,7 +425,8 @@ public final class CosmosEngine implements AutoCloseable {
 
     /**
      * How long change logs keep the history behind the all-versions-and-deletes feed (default: ten
-     * minutes, at most 100,000 writes); the latest version of each document is kept regardless.
+     * minutes, at most 100,000 LSNs, one a write); the latest version of each document is kept
+     * regardless.
      */
     public Builder changeFeedRetention(io.cosmolab.engine.changefeed.Retention retention) {
       this.changeFeedRetention = java.util.Objects.requireNonNull(retention, "retention");

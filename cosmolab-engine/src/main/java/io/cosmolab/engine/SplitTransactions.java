@@ -8,16 +8,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The committed transactions whose change records are not next to each other in the log: a script
  * that wrote more than its first block of positions while writes to other partitions took the
  * positions after it (WritePath.Transaction#nextLsn). The change feed reads them here to keep such
- * a transaction on one page (ChangeFeedReader): a page that reads a record of its first block
- * fetches the records of its later blocks too, and a page that starts after its first block passes
- * over the later ones, which came with it.
+ * a transaction on one page (ChangeFeedReader): the page whose positions cover its first block
+ * takes the records of its later blocks too, and a page that starts at or after its first block
+ * passes over the later ones, which came with it. Both go by positions, not by what the log holds,
+ * so retention dropping records between two pages changes neither.
  *
  * <p>Bounded: the {@link #KEPT} most recent are kept. A transaction dropped from here is read like
  * any other, each block where it lies, so a page may end between its blocks again, and a reader
- * whose page fetched its later blocks just before it was dropped reads them once more. Not kept
- * across a restart, with the same effect: an assumption that such transactions are rare (a script
- * of more than {@value WritePath.Transaction#UNKNOWN_WRITES} writes, racing writes to other
- * partitions) and that a reader is seldom in the middle of one when it goes.
+ * whose page took its later blocks just before it was dropped reads them once more. Not kept across
+ * a restart, with the same effect: an assumption that such transactions are rare (a script of more
+ * than {@value WritePath.Transaction#UNKNOWN_WRITES} writes, racing writes to other partitions) and
+ * that a reader is seldom in the middle of one when it goes.
  */
 final class SplitTransactions {
   /** How many split transactions are kept, the most recent. */
@@ -60,12 +61,14 @@ final class SplitTransactions {
   }
 
   /**
-   * The blocks of the split transaction whose first block holds {@code lsn} ({start, end} pairs,
-   * the first block first), or null when {@code lsn} lies in no such block.
+   * The blocks ({start, end} pairs, the first block first) of the split transactions whose first
+   * block starts after {@code after} and at or before {@code upTo}.
    */
-  long[] blocksFromFirst(long lsn) {
-    Map.Entry<Long, long[]> e = byFirst.floorEntry(lsn);
-    return e != null && lsn <= e.getValue()[1] ? e.getValue() : null;
+  java.util.Collection<long[]> withFirstRunIn(long after, long upTo) {
+    if (upTo <= after) {
+      return java.util.List.of();
+    }
+    return byFirst.subMap(after, false, upTo, true).values();
   }
 
   /**

@@ -152,8 +152,12 @@ class ChangeFeedTransactionsTest {
     }
   }
 
-  @Test
-  void aSplitTransactionWhoseFirstRunWasSuperseded_isStillReadWhole_fromItsLaterRuns() {
+  /**
+   * A script of 48 writes in two runs; then its first run's 16 documents are rewritten and the
+   * superseded records dropped from the log ({@code retentionDuration} 0): before the reader's
+   * first page, or after it. Every version is read once (the rewritten documents twice, v1 and v2).
+   */
+  private static void firstRunSuperseded(boolean afterTheFirstPage) {
     String[] keys = new String[2];
     Container[] holder = new Container[1];
     int[] others = new int[1];
@@ -189,25 +193,49 @@ class ChangeFeedTransactionsTest {
       int writes = 3 * WritePath.Transaction.UNKNOWN_WRITES; // a first run and a later one
       c.executeStoredProcedure(
           PartitionKeyValue.of(keys[0]), "sp", NODES.arrayNode().add(writes).add(keys[0]), false);
-      for (int i = 0; i < WritePath.Transaction.UNKNOWN_WRITES; i++) { // the whole first run
-        c.upsert(NODES.objectNode().put("id", "s" + i).put("pk", keys[0]).put("v", 2));
-      }
-      clock.advance(java.time.Duration.ofSeconds(1));
-      c.create(NODES.objectNode().put("id", "z").put("pk", keys[1])); // its sweep drops them
-      assertThat(c.retention().horizon()).as("the superseded first run is gone").isPositive();
       ChangeFeedRequest r =
           ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()).withMaxItems(1);
       List<String> all = new ArrayList<>();
+      Runnable supersede =
+          () -> {
+            for (int i = 0; i < WritePath.Transaction.UNKNOWN_WRITES; i++) {
+              c.upsert(NODES.objectNode().put("id", "s" + i).put("pk", keys[0]).put("v", 2));
+            }
+            clock.advance(java.time.Duration.ofSeconds(1));
+            c.create(NODES.objectNode().put("id", "z").put("pk", keys[1])); // its sweep drops them
+            assertThat(c.retention().horizon()).as("the superseded first run is gone").isPositive();
+          };
+      if (!afterTheFirstPage) {
+        supersede.run();
+      }
       for (int guard = 0; guard < 1000; guard++) {
         ChangeFeedPage page = c.readChangeFeed(r);
         if (page.notModified()) {
           break;
         }
-        page.items().forEach(item -> all.add(item.get("id").textValue()));
+        page.items().forEach(item -> all.add(item.get("id").textValue() + ":v" + item.path("v")));
         r = r.withStart(ChangeFeedStart.continuation(page.continuation()));
+        if (afterTheFirstPage && guard == 0) {
+          assertThat(all).as("the first page, the whole script").hasSize(writes);
+          supersede.run();
+        }
       }
-      assertThat(all).hasSize(2 * writes + 1).doesNotHaveDuplicates();
+      int versions =
+          afterTheFirstPage
+              ? 2 * writes + 1 + WritePath.Transaction.UNKNOWN_WRITES
+              : 2 * writes + 1;
+      assertThat(all).hasSize(versions).doesNotHaveDuplicates();
     }
+  }
+
+  @Test
+  void aSplitTransactionWhoseFirstRunWasSuperseded_isStillReadWhole_fromItsLaterRuns() {
+    firstRunSuperseded(false);
+  }
+
+  @Test
+  void aSplitTransactionsLaterRuns_areNotReadAgain_whenItsFirstRunIsDroppedBetweenPages() {
+    firstRunSuperseded(true);
   }
 
   @Test

@@ -16,7 +16,10 @@ import java.time.Duration;
  * @param maxHistory how many LSNs of history are kept at most (positive)
  */
 public record Retention(Duration window, long maxHistory) {
-  /** Ten minutes, and at most 100,000 writes of history. */
+  /**
+   * Ten minutes, and at most 100,000 LSNs of history: as many writes, fewer where scripts left gaps
+   * (the unused end of a block of positions, when another partition wrote meanwhile).
+   */
   public static final Retention DEFAULT = new Retention(Duration.ofMinutes(10), 100_000);
 
   public Retention {
