@@ -150,7 +150,7 @@ public final class ServeCommand implements Callable<Integer> {
       defaultValue = "PT10M",
       description =
           "How long the all-versions-and-deletes change feed keeps replaced versions and deletes"
-              + " (ISO-8601, e.g. PT10M, PT1H; at most 100,000 writes either way; default"
+              + " (ISO-8601, e.g. PT10M, PT1H; at most 100,000 LSNs, one a write, either way; default"
               + " ${DEFAULT-VALUE}). The latest version of every document is always kept.")
   java.time.Duration changeFeedRetention;
 
