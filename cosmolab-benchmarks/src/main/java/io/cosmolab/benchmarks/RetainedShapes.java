@@ -13,16 +13,19 @@ import java.util.Locale;
  * collector's state is the measurement), with the benchmarks' heap:
  *
  * <pre>
- *   for s in tree array array-kb; do for t in 1 2; do
+ *   for s in tree array array-kb slab; do for t in 1 2; do
  *     java -Xms2g -Xmx2g -cp benchmarks.jar io.cosmolab.benchmarks.RetainedShapes $s $t 8
  *   done; done
  * </pre>
  *
  * <p>Shapes: {@code tree}, 13 small objects of about 480 bytes in all, made one after another (a
  * stored document as a tree); {@code array}, the same bytes in 2 objects (a holder and one byte
- * array); {@code array-kb}, 4 objects of about 1.3 KB (a holder, a 1.2 KB array, an id string).
- * Each thread drops what it kept every 400,000 items, as the JMH benchmarks start a fresh container
- * each iteration. Prints items per second and the collector's time (docs/benchmarks.md).
+ * array); {@code array-kb}, 4 objects of about 1.3 KB (a holder, a 1.2 KB array, an id string);
+ * {@code slab}, the same 460 bytes copied into a 1 MB array the thread shares among its items
+ * (which G1 allocates in the old generation and never copies) and one 24-byte object saying where
+ * (a store that keeps bodies as bytes in slabs). Each thread drops what it kept every 400,000
+ * items, as the JMH benchmarks start a fresh container each iteration. Prints items per second and
+ * the collector's time (docs/benchmarks.md).
  */
 public final class RetainedShapes {
   private static final int KEEP_AT_MOST = 400_000;
@@ -36,7 +39,7 @@ public final class RetainedShapes {
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
       throw new IllegalArgumentException(
-          "usage: RetainedShapes tree|array|array-kb THREADS SECONDS");
+          "usage: RetainedShapes tree|array|array-kb|slab THREADS SECONDS");
     }
     String shape = args[0];
     int threads = Integer.parseInt(args[1]);
@@ -72,8 +75,28 @@ public final class RetainedShapes {
         seconds);
   }
 
+  /** Where a {@code slab} item's bytes lie: its slab and offset. */
+  private static final class Slot {
+    final byte[] slab;
+    final int offset;
+
+    Slot(byte[] slab, int offset) {
+      this.slab = slab;
+      this.offset = offset;
+    }
+
+    byte first() {
+      return slab[offset];
+    }
+  }
+
+  private static final int SLAB = 1 << 20;
+  private static final byte[] BODY = new byte[460];
+
   private static long[] write(String shape, long end) {
     List<Object> kept = new ArrayList<>();
+    byte[] slab = new byte[SLAB];
+    int used = 0;
     long n = 0;
     long work = 1;
     long check = 0;
@@ -85,7 +108,20 @@ public final class RetainedShapes {
         byte[] garbage = new byte[2_000];
         garbage[(int) (work & 1023)] = 1;
         check += garbage[5];
-        kept.add(item(shape, n++));
+        if (shape.equals("slab")) {
+          if (used + BODY.length > SLAB) {
+            slab = new byte[SLAB]; // humongous: allocated in the old generation, never copied
+            used = 0;
+          }
+          System.arraycopy(BODY, 0, slab, used, BODY.length);
+          Slot slot = new Slot(slab, used);
+          check += slot.first();
+          kept.add(slot);
+          used += BODY.length;
+          n++;
+        } else {
+          kept.add(item(shape, n++));
+        }
         if (kept.size() >= KEEP_AT_MOST) {
           kept = new ArrayList<>();
         }
@@ -106,6 +142,7 @@ public final class RetainedShapes {
       }
       case "array" -> new Pair(new byte[460], null);
       case "array-kb" -> new Pair(new Pair(new byte[1_200], null), "id" + n);
+      case "slab" -> null; // made in write(), which holds the thread's slab
       default -> throw new IllegalArgumentException("unknown shape: " + shape);
     };
   }
