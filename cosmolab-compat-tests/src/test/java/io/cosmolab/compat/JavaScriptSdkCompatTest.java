@@ -62,6 +62,8 @@ class JavaScriptSdkCompatTest {
         .contains("\"orderBy\":60")
         .contains("\"count\":60")
         .contains("\"groups\":7")
+        .contains("\"distinct\":7")
+        .doesNotContain("\"distinctRepeatsInOneKey\":0")
         .contains("\"withoutValue\":60");
   }
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Query pages that end at the server's page time (the service's 5 s bound, here 1 ns: every page
  * that may end early does, after one document or one row), with few rows or none and a
  * continuation: the Java SDK, in gateway and direct mode, follows the continuations and gives every
- * row once, in order, and combines the partial aggregates and groups of pages cut short.
+ * row once, in order, and combines the partial aggregates, groups and distinct values of pages cut
+ * short.
  */
 class QueryPageTimeCompatTest {
   private static final int DOCS = 150;
@@ -79,6 +80,24 @@ class QueryPageTimeCompatTest {
       assertThat(c.queryItems("SELECT VALUE COUNT(1) FROM c", ofP4, JsonNode.class).stream())
           .singleElement()
           .satisfies(n -> assertThat(n.asLong()).isEqualTo(byKey.get("p4")));
+
+      // DISTINCT: each page is distinct within itself and a later one may repeat a value, as the
+      // service's (cut after every document here); the SDK drops the repeats
+      assertThat(query(c, "SELECT DISTINCT VALUE c.pk FROM c"))
+          .extracting(JsonNode::asText)
+          .containsExactlyInAnyOrderElementsOf(byKey.keySet());
+      CosmosQueryRequestOptions ofP3 = new CosmosQueryRequestOptions();
+      ofP3.setPartitionKey(new PartitionKey("p3"));
+      List<Integer> residues =
+          docs.stream()
+              .filter(d -> d.get("pk").asText().equals("p3"))
+              .map(d -> d.get("n").asInt() % 4)
+              .distinct()
+              .toList();
+      assertThat(
+              c.queryItems("SELECT DISTINCT VALUE c.n % 4 FROM c", ofP3, JsonNode.class).stream())
+          .extracting(JsonNode::asInt)
+          .containsExactlyInAnyOrderElementsOf(residues);
 
       // one logical partition, page by page: more pages than the page size needs
       CosmosQueryRequestOptions one = new CosmosQueryRequestOptions();

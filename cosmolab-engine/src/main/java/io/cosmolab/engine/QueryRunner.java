@@ -531,11 +531,20 @@ final class QueryRunner {
         end = input.loaded();
         row = rows.next(); // the next page's first row, if there is one
       }
-      if (aggregating && (input.stopped() || resume.isBounded() || resume.isPosition())) {
+      // a DISTINCT emits a row as it first meets it, so its page can fill before it has read
+      // everything: it ends at the document it has read to, as if out of time, and the next page
+      // reads on from there (the service's DISTINCT is distinct within a page, see
+      // Resume.isAggregating), rather than running again over all it read to skip its rows
+      boolean distinctFull =
+          cutsAggregates && query.ast().distinct() && row != null && !resume.isBounded();
+      if (aggregating
+          && (input.stopped() || resume.isBounded() || resume.isPosition() || distinctFull)) {
         // a range's aggregates: the rows of what the page read when it ran out of time, or of a
         // range an earlier page cut
         end = input.loaded();
-        next = nextOfPartial(request, resume, input, row != null, page.size());
+        next =
+            nextOfPartial(
+                request, resume, input, input.stopped() || distinctFull, row != null, page.size());
       } else if (row == null && input.stopped()) {
         // out of time: resume after the last document read (a streaming page, which returned all
         // its rows: the next page starts after it) or after the last row
@@ -570,14 +579,20 @@ final class QueryRunner {
   }
 
   /**
-   * The continuation of an aggregating page that ran out of time or read a range an earlier one
-   * cut: the rest of the range's rows ({@code more}), or the documents after it, or none.
+   * The continuation of an aggregating page that ran out of time (or, a DISTINCT, out of room:
+   * {@code cutHere}, at the last document it read) or read a range an earlier one cut: the rest of
+   * the range's rows ({@code more}), or the documents after it, or none.
    */
   private String nextOfPartial(
-      QueryRequest request, Resume resume, PageInput input, boolean more, int rows) {
+      QueryRequest request,
+      Resume resume,
+      PageInput input,
+      boolean cutHere,
+      boolean more,
+      int rows) {
     String untilEpk = null;
     String untilId = null;
-    if (input.stopped()) {
+    if (cutHere) {
       untilEpk = input.last().epk();
       untilId = input.last().id();
     } else if (resume.isBounded()) {

@@ -78,10 +78,11 @@ import java.util.zip.CRC32;
  *     page's too, and a write that sorts before the position shifts nothing (the service's
  *     continuation holds the last row's ORDER BY items and RID as well). On another scope (a split)
  *     it starts over, as an offset does.
- *   - an aggregating query (isAggregating: aggregates or GROUP BY, otherwise streaming) whose page
- *     ran out of time returns the aggregates of the documents it read, a partial result the SDKs
- *     combine as they do a partition's pages (the service's backend pages do the same: the docs'
- *     pagination page, "the query execution's time was too long"), and resumes a partial token:
+ *   - an aggregating query (isAggregating: aggregates, GROUP BY or DISTINCT, otherwise streaming)
+ *     whose page ran out of time returns the aggregates (or distinct rows) of the documents it
+ *     read, a partial result the SDKs combine as they do a partition's pages (the service's backend
+ *     pages do the same: the docs' pagination page, "the query execution's time was too long"; a
+ *     later page may repeat a distinct value, which the SDKs drop), and resumes a partial token:
  *     the next page aggregates the documents after `from` (up to `until`, skipping n rows, when the
  *     cut range had more rows than one page holds).
  *   - any other query resumes an offset token of the same query: it runs again and skips n rows.
@@ -130,12 +131,16 @@ final class Resume {
   }
 
   /**
-   * True when the query aggregates (aggregates or GROUP BY) the documents of a scan and does
-   * nothing after (no ORDER BY, DISTINCT, TOP or OFFSET), so the aggregates of a part of the scan
-   * are a partial result a client can combine: a page of it may end at the page time.
+   * True when the query aggregates the documents of a scan (aggregates, GROUP BY, or an unordered
+   * DISTINCT) and does nothing after (no ORDER BY, TOP or OFFSET), so its rows over a part of the
+   * scan are a partial result a client can combine: a page of it may end at the page time. For
+   * DISTINCT that is the service's own contract: it "only guarantees distinct items within a
+   * request", and the SDKs remove the values an earlier page returned ([D] a Cosmos DB engineer on
+   * azure-cosmos-dotnet-v2#720; the SDKs' unordered distinct stage keeps every value seen).
    */
   static boolean isAggregating(Query q) {
-    return readsInDocumentOrder(q) && (!q.groupBy().isEmpty() || Executor.hasAggregate(q));
+    return readsInDocumentOrderAfterDistinct(q)
+        && (!q.groupBy().isEmpty() || Executor.hasAggregate(q) || q.distinct());
   }
 
   /** True when the query's rows come out in document order, one document at a time. */
@@ -149,8 +154,12 @@ final class Resume {
    * its rows, or its aggregates, are those of the documents read so far.
    */
   private static boolean readsInDocumentOrder(Query q) {
+    return !q.distinct() && readsInDocumentOrderAfterDistinct(q);
+  }
+
+  /** {@link #readsInDocumentOrder}, DISTINCT aside. */
+  private static boolean readsInDocumentOrderAfterDistinct(Query q) {
     return q.orderBy().isEmpty()
-        && !q.distinct()
         && q.top() == null
         && q.offset() == null
         && !q.from().isEmpty()

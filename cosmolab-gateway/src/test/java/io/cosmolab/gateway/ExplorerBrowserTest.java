@@ -173,7 +173,11 @@ class ExplorerBrowserTest {
               .createContainer(
                   ContainerSettings.of("tenants", PartitionKeyDefinition.hash("/tenantId")));
       for (int d = 0; d < 4; d++) {
-        c.create(JSON.createObjectNode().put("id", "o" + d).put("tenantId", "acme"));
+        c.create(
+            JSON.createObjectNode()
+                .put("id", "o" + d)
+                .put("tenantId", "acme")
+                .put("plan", d % 2 == 0 ? "free" : "pro"));
       }
       try (GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start();
           WebDriver browser = new WebDriver(1400, 900)) {
@@ -195,6 +199,26 @@ class ExplorerBrowserTest {
             .startsWith("4 row(s); partial aggregates of 4 pages cut at the query page time");
         browser.script("document.getElementById('query-card').scrollIntoView();");
         browser.screenshot(OUT.resolve("explorer-partial-aggregates.png"));
+
+        // a DISTINCT cut the same way: each page distinct within itself, the repeats left out
+        browser.script(
+            "document.querySelector('#query-result div.muted').remove();"
+                + " document.getElementById('query-text').value = arguments[0];",
+            "SELECT DISTINCT VALUE c.plan FROM c");
+        browser.click("#query-run");
+        JsonNode distinct =
+            browser.await(
+                "const e = document.querySelector('#query-result div.muted');"
+                    + " return e && e.textContent.includes('row(s)') && e.textContent",
+                Duration.ofSeconds(30));
+        assertThat(distinct.asText())
+            .startsWith("2 row(s); 2 value(s) a later page repeated left out");
+        assertThat(
+                browser.script("return document.getElementById('query-rows').textContent").asText())
+            .contains("free")
+            .contains("pro");
+        browser.script("document.getElementById('query-card').scrollIntoView();");
+        browser.screenshot(OUT.resolve("explorer-distinct-repeats.png"));
       }
     }
   }

@@ -444,6 +444,11 @@ final class Explorer {
     int targeted = 0;
     boolean truncated = false;
     int pagesWithRows = 0;
+    // a DISTINCT is distinct within a page, as the service's: later pages may repeat a value,
+    // which the SDKs drop, and so does this client (Resume.isAggregating in the engine)
+    boolean distinct = !"None".equals(plan.path("queryInfo").path("distinctType").asText("None"));
+    Set<JsonNode> seen = new java.util.HashSet<>();
+    int repeated = 0;
     for (int page = 0; ; page++) {
       QueryPage r = c.query(q);
       pagesWithRows += r.rows().isEmpty() ? 0 : 1;
@@ -453,6 +458,10 @@ final class Explorer {
       output += r.metrics().documentsReturned();
       targeted = Math.max(targeted, r.metrics().partitionsTargeted());
       for (JsonNode row : r.rows()) {
+        if (distinct && !seen.add(row)) {
+          repeated++;
+          continue;
+        }
         if (rows.size() < max) {
           rows.add(row);
         } else {
@@ -478,6 +487,7 @@ final class Explorer {
     // returns them; shown as such
     boolean aggregates = io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
     out.put("partialAggregatePages", aggregates && pagesWithRows > 1 ? pagesWithRows : 0);
+    out.put("repeatedDistinctRows", repeated);
     return out;
   }
 

@@ -284,7 +284,9 @@ async function runQuery() {
         el("div", { class: "stat" }, el("b", {}, r.retrievedPerOutput.toFixed(1)), "retrieved per output")),
       el("div", { class: "muted" }, r.rows.length + " row(s)" + (r.truncated ? " (first " + r.rows.length + " shown)" : "")
         + (r.partialAggregatePages > 1 ? "; partial aggregates of " + r.partialAggregatePages
-          + " pages cut at the query page time: each covers the documents its page read, and an SDK combines them" : "")),
+          + " pages cut at the query page time: each covers the documents its page read, and an SDK combines them" : "")
+        + (r.repeatedDistinctRows > 0 ? "; " + r.repeatedDistinctRows + " value(s) a later page repeated left out:"
+          + " DISTINCT is distinct within a page, as on the service, and the SDKs drop repeats" : "")),
       el("pre", { id: "query-rows" }, JSON.stringify(r.rows, null, 2)),
       el("details", {}, el("summary", {}, "query plan"), el("pre", {}, JSON.stringify(r.plan, null, 2))));
   } catch (e) {
