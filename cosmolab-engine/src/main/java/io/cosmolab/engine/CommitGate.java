@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * takes; the committed LSN is one below the oldest still open, or the last LSN taken when none is.
  * A transaction that fails gives its LSNs back if no later LSN was taken meanwhile; otherwise the
  * log has a gap there, which readers skip. A transaction takes its LSNs in blocks, so that no other
- * write's fall between them (WritePath.Transaction); one that commits gives back the unused end of
+ * write's fall between them (LogPositions); one that commits gives back the unused end of
  * its last block the same way.
  *
  * Concurrency: no lock. Every write of every partition passes here twice, so it was a monitor

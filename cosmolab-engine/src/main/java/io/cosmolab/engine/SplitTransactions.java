@@ -7,18 +7,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The committed transactions whose change records are not next to each other in the log: a script
  * that wrote more than its first block of positions while writes to other partitions took the
- * positions after it (WritePath.Transaction#nextLsn). The change feed reads them here to keep such
- * a transaction on one page (ChangeFeedReader): the page whose positions cover its first block
- * takes the records of its later blocks too, and a page that starts at or after its first block
- * passes over the later ones, which came with it. Both go by positions, not by what the log holds,
- * so retention dropping records between two pages changes neither.
+ * positions after it (LogPositions). The change feed reads them here to keep such a transaction on
+ * one page (ChangeFeedReader): the page whose positions cover its first block takes the records of
+ * its later blocks too, and a page that starts at or after its first block passes over the later
+ * ones, which came with it. Both go by positions, not by what the log holds, so retention dropping
+ * records between two pages changes neither.
  *
  * <p>Bounded: the {@link #KEPT} most recent are kept. A transaction dropped from here is read like
  * any other, each block where it lies, so a page may end between its blocks again, and a reader
  * whose page took its later blocks just before it was dropped reads them once more. Not kept across
  * a restart, with the same effect: an assumption that such transactions are rare (a script of more
- * than {@value WritePath.Transaction#UNKNOWN_WRITES} writes, racing writes to other partitions) and
- * that a reader is seldom in the middle of one when it goes.
+ * than {@value LogPositions#UNKNOWN_WRITES} writes, racing writes to other partitions) and that a
+ * reader is seldom in the middle of one when it goes.
  */
 final class SplitTransactions {
   /** How many split transactions are kept, the most recent. */

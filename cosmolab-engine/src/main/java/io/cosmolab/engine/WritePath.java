@@ -295,7 +295,7 @@ final class WritePath {
                     inTransaction(
                         p,
                         now,
-                        Transaction.UNKNOWN_WRITES,
+                        LogPositions.UNKNOWN_WRITES,
                         tx -> {
                           R r = work.run(tx);
                           tx.commit();
@@ -490,12 +490,6 @@ final class WritePath {
    * under its partition's write lock.
    */
   final class Transaction {
-    /** The first block of positions of a transaction that does not know its writes: a script's. */
-    static final int UNKNOWN_WRITES = 16;
-
-    /** The largest block of positions a transaction takes at once. */
-    static final int MAX_BLOCK = 1024;
-
     private final long now;
     private final Layout.Partition partition;
     private final List<ContainerStore.Write> writes = new ArrayList<>();
@@ -508,25 +502,18 @@ final class WritePath {
     private long logicalDocuments;
     private String logicalEpk;
     private io.cosmolab.engine.partitioning.PartitionKeyValue logicalKey;
-    private long firstLsn; // positions in the change log (the commit gate's)
-    private int gateSlot = -1; // this transaction's slot in the gate, while it is open
-    private int lsnCount; // LSNs this transaction took: others' may lie between its blocks
-    private long blockStart; // its current block of positions (see nextLsn)
-    private long blockNext; // the next unused position of that block
-    private long blockEnd;
-    private long[] earlierBlocks; // {start, end} pairs, when others' positions lie between blocks
-    private int blockSize; // the size of the next block it takes
+    private final LogPositions positions; // in the change log (the commit gate's)
     private long firstRangeLsn; // LSNs in the partition's own numbering (what clients see)
     private long lastRangeLsn;
 
     /**
      * @param expectedWrites the writes it will make if it knows (a point write's 1, a batch's
-     *     operations), or {@link #UNKNOWN_WRITES} (a script's)
+     *     operations), or {@link LogPositions#UNKNOWN_WRITES} (a script's)
      */
     Transaction(long now, Layout.Partition partition, int expectedWrites) {
       this.now = now;
       this.partition = partition;
-      this.blockSize = Math.max(1, expectedWrites);
+      this.positions = new LogPositions(gate, splits, expectedWrites);
     }
 
     /** The partition's LSN of this transaction's last write, 0 before its first. */
@@ -573,48 +560,18 @@ final class WritePath {
     }
 
     /**
-     * The next position in the log. The transaction takes one LSN of its partition, at its first
-     * write, and every write of it shows that one ({@code _lsn}, the change feed's {@code lsn}):
-     * the documents a transaction changed share its LSN, as the service's do, and so a change-feed
-     * page can tell a transaction's records and keep them together (ChangeFeedReader).
-     *
-     * <p>Positions come from the commit gate in blocks, no other write's between them: a page that
-     * ends inside a transaction's run of records takes the rest of the run past its item count, and
-     * then stops at the next transaction's; had a write to another partition taken a position
-     * between two of this one's, the page would have stopped there, halfway through. A block is the
-     * writes expected (1 for a point write, a batch's operations); a script's first is {@link
-     * #UNKNOWN_WRITES} and each next twice the last, up to {@link #MAX_BLOCK}. So a script that
-     * writes more than its first block while other partitions write can still have its records
-     * split where a block ends (ChangeFeedTransactionsTest). The unused end of the last block is
-     * given back at commit when nothing was taken after it, else it is a gap the log skips.
+     * The next position in the log (LogPositions: in blocks, so that a change-feed page can keep
+     * the transaction's records together). The transaction takes one LSN of its partition, at its
+     * first write, and every write of it shows that one ({@code _lsn}, the change feed's {@code
+     * lsn}): the documents a transaction changed share its LSN, as the service's do, and so a
+     * change-feed page can tell a transaction's records (ChangeFeedReader).
      */
     private long nextLsn() {
-      if (firstLsn == 0) {
-        gateSlot = gate.open();
-      }
-      if (blockNext == 0 || blockNext > blockEnd) {
-        int n = blockSize;
-        long start = gate.take(gateSlot, n);
-        if (blockNext == 0) {
-          blockStart = start;
-        } else if (start != blockEnd + 1) { // another write's positions came between
-          int k = earlierBlocks == null ? 0 : earlierBlocks.length;
-          earlierBlocks =
-              earlierBlocks == null ? new long[2] : java.util.Arrays.copyOf(earlierBlocks, k + 2);
-          earlierBlocks[k] = blockStart;
-          earlierBlocks[k + 1] = blockEnd;
-          blockStart = start;
-        } // else the new block continues the current one
-        blockNext = start;
-        blockEnd = start + n - 1;
-        lsnCount += n;
-        blockSize = Math.min(MAX_BLOCK, Math.max(n * 2, UNKNOWN_WRITES));
-      }
-      long lsn = blockNext++;
-      if (firstLsn == 0) {
+      boolean firstWrite = !positions.open();
+      long lsn = positions.next();
+      if (firstWrite) {
         long rangeLsn = partition.takeLsn();
         marks.coverRangeLsn(partition.range.id(), rangeLsn); // saved before any commit uses it
-        firstLsn = lsn;
         firstRangeLsn = rangeLsn;
         lastRangeLsn = rangeLsn;
       }
@@ -954,17 +911,8 @@ final class WritePath {
           ttl.track(d);
         }
       } finally {
-        if (earlierBlocks != null) { // before the gate: a reader that sees the write sees them
-          long[] blocks = java.util.Arrays.copyOf(earlierBlocks, earlierBlocks.length + 2);
-          blocks[earlierBlocks.length] = blockStart;
-          blocks[earlierBlocks.length + 1] = blockNext - 1;
-          splits.add(blocks);
-        }
         partition.commitLsns(); // before the gate: a reader that sees the write sees its LSN
-        gate.finish(gateSlot, blockNext, blockEnd);
-        firstLsn = 0; // committed: a later abandon() must not give its LSNs back
-        lsnCount = 0;
-        blockNext = 0;
+        positions.commit(); // the gate: the write counts as committed
       }
       if (!superseded.isEmpty()) {
         retention.dropAfter(superseded);
@@ -976,12 +924,9 @@ final class WritePath {
 
     /** Gives back the LSNs taken, unused: nothing was written. A no-op once committed. */
     void abandon() {
-      if (firstLsn != 0) {
+      if (positions.open()) {
         partition.giveBackLsns(firstRangeLsn);
-        gate.abandon(gateSlot, firstLsn, blockEnd, lsnCount);
-        firstLsn = 0;
-        lsnCount = 0;
-        blockNext = 0;
+        positions.abandon();
         lastRangeLsn = 0;
       }
     }

@@ -190,7 +190,7 @@ class ChangeFeedTransactionsTest {
           .create(
               ScriptKind.STORED_PROCEDURE,
               NODES.objectNode().put("id", "sp").put("body", "function () {}"));
-      int writes = 3 * WritePath.Transaction.UNKNOWN_WRITES; // a first run and a later one
+      int writes = 3 * LogPositions.UNKNOWN_WRITES; // a first run and a later one
       c.executeStoredProcedure(
           PartitionKeyValue.of(keys[0]), "sp", NODES.arrayNode().add(writes).add(keys[0]), false);
       ChangeFeedRequest r =
@@ -198,7 +198,7 @@ class ChangeFeedTransactionsTest {
       List<String> all = new ArrayList<>();
       Runnable supersede =
           () -> {
-            for (int i = 0; i < WritePath.Transaction.UNKNOWN_WRITES; i++) {
+            for (int i = 0; i < LogPositions.UNKNOWN_WRITES; i++) {
               c.upsert(NODES.objectNode().put("id", "s" + i).put("pk", keys[0]).put("v", 2));
             }
             clock.advance(java.time.Duration.ofSeconds(1));
@@ -221,9 +221,7 @@ class ChangeFeedTransactionsTest {
         }
       }
       int versions =
-          afterTheFirstPage
-              ? 2 * writes + 1 + WritePath.Transaction.UNKNOWN_WRITES
-              : 2 * writes + 1;
+          afterTheFirstPage ? 2 * writes + 1 + LogPositions.UNKNOWN_WRITES : 2 * writes + 1;
       assertThat(all).hasSize(versions).doesNotHaveDuplicates();
     }
   }
