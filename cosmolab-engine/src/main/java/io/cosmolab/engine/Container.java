@@ -904,8 +904,11 @@ public final class Container {
 
   /**
    * Runs a query in the request's scope and returns one page. Across several physical partitions
-   * the answer is complete (ORDER BY, aggregates, GROUP BY, DISTINCT, TOP, OFFSET/LIMIT merged), as
-   * for a client that sends the raw query to the gateway.
+   * without a scope the answer is complete (ORDER BY, aggregates, GROUP BY, DISTINCT, TOP,
+   * OFFSET/LIMIT merged). Within one partition key, range or physical partition it is what the
+   * service's backend returns: an aggregate page cut at the page time holds the aggregates of what
+   * it read, and a DISTINCT is distinct within each page, so a value may come back on a later page
+   * (the SDKs combine and drop them; docs/query.md, "Pages").
    *
    * @throws CosmosException 400 for a query that does not compile (with the service's code and the
    *     position), 410/1002 for a range id that no longer exists, 429 when throttled

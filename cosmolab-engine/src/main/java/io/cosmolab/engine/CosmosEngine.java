@@ -346,10 +346,13 @@ public final class CosmosEngine implements AutoCloseable {
      * it has, possibly none, and a continuation, as the service's does; clients keep following
      * continuations. Pages whose next one can resume from a position end early: queries that stream
      * documents in order (no ORDER BY, aggregate, GROUP BY, DISTINCT, TOP or OFFSET) once they have
-     * read a document past where they started, and ORDER BY queries served from the index once they
-     * have a row. [A] Other shapes (an ORDER BY over a scan, aggregates, GROUP BY, DISTINCT) run to
-     * the page's end: the service carries their partial state in its continuation, which ours does
-     * not; the query work limit bounds them.
+     * read a document past where they started, ORDER BY queries served from the index once they
+     * have a row, and aggregates, GROUP BY and unordered DISTINCT that the service's backend would
+     * serve (one partition key, range or physical partition) once they have read a document, with
+     * the partial result of what they read, which the SDKs combine. [A] Other shapes (an ORDER BY
+     * over a scan, TOP or OFFSET without ORDER BY, these over several partitions without a scope)
+     * run to the page's end: the service carries their partial state in its continuation, which
+     * ours does not; the query work limit bounds them.
      */
     public Builder queryPageTime(java.time.Duration time) {
       java.util.Objects.requireNonNull(time, "time");

@@ -22,9 +22,11 @@ import java.util.List;
 
 /**
  * Runs a query on a container: finds the physical partitions in scope, runs the query over all of
- * their documents — so ORDER BY, GROUP BY, DISTINCT, TOP and OFFSET/LIMIT come out complete over
- * the scope, and aggregates too unless a page ends at the page time (below) — reads one page of its
- * results, and charges each partition it touched for what the page loaded.
+ * their documents — so ORDER BY, GROUP BY, TOP and OFFSET/LIMIT come out complete over the scope,
+ * and aggregates and DISTINCT too unless the service's backend would serve the query (below: then
+ * an aggregate page may end at the page time with a partial result, and a DISTINCT is distinct
+ * within each page) — reads one page of its results, and charges each partition it touched for what
+ * the page loaded.
  */
 /*
  * Pages. The query is pulled (Executor.open): documents are loaded only as its results need them,
@@ -53,13 +55,15 @@ import java.util.List;
  * CosmosEngine.Builder.queryPageTime), with the rows it has, possibly none, and a continuation,
  * where that continuation can resume from a position: a streaming page once it has read a document
  * past its resume position (it resumes after the last document it read), a walked ORDER BY once it
- * has a row (it resumes after that row), an aggregating query (aggregates or GROUP BY over a scan,
- * Resume.isAggregating) that the service's backend would serve (a partition key, range id or EPK
- * range, or a single physical partition) once it has read a document: it returns the aggregates
- * of the documents it read, a partial result that the SDKs combine as they combine a partition's
- * pages (the rewritten query of the plan), and the next page aggregates the documents after them.
- * The input stops before its next document (PageInput's stopWhen), so every row of the documents
- * read has been made. Other shapes run on: their next page would start over.
+ * has a row (it resumes after that row), an aggregating query (aggregates, GROUP BY or an unordered
+ * DISTINCT over a scan, Resume.isAggregating) that the service's backend would serve (a partition
+ * key, range id or EPK range, or a single physical partition) once it has read a document: it
+ * returns the aggregates of the documents it read, a partial result that the SDKs combine as they
+ * combine a partition's pages (the rewritten query of the plan), and the next page aggregates the
+ * documents after them. The input stops before its next document (PageInput's stopWhen), so every
+ * row of the documents read has been made. Such a DISTINCT page also ends when it is full, at its
+ * last row's document, without reading ahead (see readPage). Other shapes run on: their next page
+ * would start over.
  *
  * Charges ([D] partitioning-model §2.3): each targeted partition pays the per-partition base
  * (2.5 RU), the documents the page loaded (10 RU per MB), and a point read per row it returned, by
@@ -76,11 +80,12 @@ import java.util.List;
  *     the service's index-served ORDER BY does; a page of such a query that scans instead (a write
  *     ran) pays for its rows' documents, so walked and scanned pages add up to one pass at most
  *     (less the documents a filter rejected on the scanned pages);
- *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT) reads
- *     everything for its first row, so its first page pays for the whole scan and later pages for
- *     their returned rows only. The later pages' CPU is real (they run the query again) but not
- *     billed twice. An aggregating page cut at the page time pays for what it read, and so does
- *     the page after, which reads the documents after it.
+ *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT unless
+ *     cut) reads everything for its first row, so its first page pays for the whole scan and later
+ *     pages for their returned rows only. The later pages' CPU is real (they run the query again)
+ *     but not billed twice. An aggregating page cut at the page time, or a cut DISTINCT's full
+ *     page, pays for what it read up to its last row, and so does the page after, which reads the
+ *     documents after it (a range re-run to skip its rows pays only from the rows it returns).
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
  * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
@@ -425,7 +430,9 @@ final class QueryRunner {
     // for a request the service's backend would serve: one with a scope (a partition key, range id
     // or EPK range: the SDKs' plan-driven requests), or one that reaches a single physical
     // partition. A request without scope over several is run whole: the gateway refuses it over
-    // HTTP for the plan (gateway-protocol §7.5), and the engine's own callers get one answer.
+    // HTTP for the plan (gateway-protocol §7.5), and the engine's own callers get one answer; one
+    // that reaches a single partition is served as the backend serves it, to the engine's callers
+    // too (partial aggregates at the page time; a DISTINCT distinct within each page).
     // A page that skips rows earlier pages returned is not cut: it must group what they grouped.
     boolean cutsAggregates =
         aggregating
@@ -506,6 +513,9 @@ final class QueryRunner {
       // an offset token (issued before sort-key tokens, or for keys too long for one) counts too
       long returnedBefore =
           resume.after() == null ? resume.offset() : resume.after().rowsReturned();
+      boolean cutsDistinct = cutsAggregates && query.ast().distinct();
+      StoredDocument lastRowDocument = null; // a cut DISTINCT's: the document of its last row
+      boolean distinctFull = false;
       while (row != null && page.size() < pageSize) {
         int size = DocumentShape.sizeOf(row.value());
         if (!page.isEmpty() && returnedBytes + size > MAX_PAGE_BYTES) {
@@ -529,15 +539,35 @@ final class QueryRunner {
           rowRids.add(row.order());
         }
         end = input.loaded();
+        if (cutsDistinct) {
+          lastRowDocument = input.last(); // scans and JOINs read no further than the row
+          if (page.size() >= pageSize) {
+            distinctFull = true;
+            break; // no look-ahead (below)
+          }
+        }
         row = rows.next(); // the next page's first row, if there is one
       }
-      // a DISTINCT emits a row as it first meets it, so its page can fill before it has read
-      // everything: it ends at the document it has read to, as if out of time, and the next page
-      // reads on from there (the service's DISTINCT is distinct within a page, see
-      // Resume.isAggregating), rather than running again over all it read to skip its rows
-      boolean distinctFull =
-          cutsAggregates && query.ast().distinct() && row != null && !resume.isBounded();
-      if (aggregating
+      // A DISTINCT emits a row as it first meets a value, so its page fills before it has read
+      // everything, and it ends there, as the service's backend page does with its item count
+      // (distinct within a page: Resume.isAggregating). It reads no row ahead to learn whether
+      // there is a next page: finding the next new value can take the rest of the scope, which
+      // the next page would read again. So its last page may be empty. The next page reads the
+      // documents after the last row's; where a document makes several rows (a JOIN, FROM x IN
+      // ...), it runs the page's range again and skips its rows, as for a range of groups, since
+      // the rest of that document's rows are not known.
+      distinctFull |= cutsDistinct && row != null && !resume.isBounded() && !input.stopped();
+      if (distinctFull && lastRowDocument != null && rowPerDocument(query.ast())) {
+        next =
+            Resume.partial(
+                request,
+                container.rid(),
+                lastRowDocument.epk(),
+                lastRowDocument.id(),
+                null,
+                null,
+                0);
+      } else if (aggregating
           && (input.stopped() || resume.isBounded() || resume.isPosition() || distinctFull)) {
         // a range's aggregates: the rows of what the page read when it ran out of time, or of a
         // range an earlier page cut
@@ -613,6 +643,12 @@ final class QueryRunner {
     return untilEpk == null
         ? null
         : Resume.partial(request, container.rid(), untilEpk, untilId, null, null, 0);
+  }
+
+  /** Whether the query makes at most one row of a document: no JOIN, and no FROM x IN .... */
+  private static boolean rowPerDocument(io.cosmolab.query.ast.Query q) {
+    return q.from().size() == 1
+        && q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased;
   }
 
   /** Whether two stored versions are of one document (null is none). */

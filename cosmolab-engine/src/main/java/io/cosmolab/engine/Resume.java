@@ -230,6 +230,15 @@ final class Resume {
       if (!isAggregating(q) || !binding.equals(expected)) {
         throw tokenOfAnotherQuery();
       }
+      String fromId = fromEpk == null ? null : f[6].substring(0, fromLength);
+      if (n > 0
+          && !f[1].equals(expected + "." + scopeBinding(request, container))
+          && q.groupBy().isEmpty()
+          && !Executor.hasAggregate(q)) {
+        // a DISTINCT's range on another scope (a split's child): read on from the range's start,
+        // repeating what it returned, which a DISTINCT page may (isAggregating)
+        return new Resume(0, fromEpk, fromId, 0, null, true, null, null);
+      }
       if (n > 0 && !f[1].equals(expected + "." + scopeBinding(request, container))) {
         // rows n+1... of a range's groups: only the scope that grouped them can skip n of them
         throw CosmosError.BAD_REQUEST.exception(
@@ -237,7 +246,6 @@ final class Resume {
                 + " query's range on the scope it was issued for (a partition key range), and the"
                 + " scope has changed, as in a split: run the query again");
       }
-      String fromId = fromEpk == null ? null : f[6].substring(0, fromLength);
       String untilId = untilEpk == null ? null : f[6].substring(fromLength);
       return new Resume(n, fromEpk, fromId, 0, null, true, untilEpk, untilId);
     }

@@ -54,7 +54,7 @@ class ContinuationTokenTest {
         new String[] {
           "SELECT * FROM c", // a position token
           "SELECT VALUE c.id FROM c ORDER BY c.id", // a sort-key token
-          "SELECT DISTINCT VALUE c.pk FROM c" // an offset token
+          "SELECT DISTINCT VALUE c.pk FROM c" // over two partitions, no scope: an offset token
         }) {
       QueryRequest q = QueryRequest.of(text).withMaxItemCount(2);
       String token = c.query(q).continuation();

@@ -52,6 +52,11 @@ class QueryPlanDifferentialTest {
       String text = randomQuery(r);
       reporter.publishValue("query", "seed " + seed + ": " + text);
       List<JsonNode> direct = drain(one, QueryRequest.of(text));
+      if (text.startsWith("SELECT DISTINCT") && !text.contains("ORDER BY")) {
+        // one partition pages a DISTINCT as the service's backend does, distinct within a page:
+        // a client drops the values a later page repeats, as the SDKs do
+        direct = new ArrayList<>(new java.util.LinkedHashSet<>(direct));
+      }
       List<JsonNode> merged = viaPlan(seven, text);
       if (text.contains("MAKESET")) { // a set's order is the merge's: compare the sets sorted
         direct = sortedSets(direct);

@@ -446,7 +446,10 @@ final class Explorer {
     int pagesWithRows = 0;
     // a DISTINCT is distinct within a page, as the service's: later pages may repeat a value,
     // which the SDKs drop, and so does this client (Resume.isAggregating in the engine)
-    boolean distinct = !"None".equals(plan.path("queryInfo").path("distinctType").asText("None"));
+    // (not a DISTINCT of aggregates: its cut pages are partial results to add up, shown as such)
+    boolean distinct =
+        !"None".equals(plan.path("queryInfo").path("distinctType").asText("None"))
+            && !io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
     Set<JsonNode> seen = new java.util.HashSet<>();
     int repeated = 0;
     for (int page = 0; ; page++) {
