@@ -79,40 +79,59 @@ class ChangeFeedTransactionsTest {
     return byRange.values().toArray(new String[0]);
   }
 
-  private static void writesOfAScript_interleavedWithAnotherPartitionsWrites_comeOnOnePage(
-      int scriptWrites) {
-    String[] keys = new String[2];
-    Container[] holder = new Container[1];
-    int[] others = new int[1];
-    Runnable otherPartitionWrites =
-        () ->
-            CompletableFuture.runAsync(
-                    () ->
-                        holder[0].create(
-                            NODES.objectNode().put("id", "o" + others[0]++).put("pk", keys[1])))
-                .join();
-    try (CosmosEngine engine =
-        CosmosEngine.builder().scriptRuntime(new Interleaving(otherPartitionWrites)).build()) {
-      Container c =
+  /**
+   * An engine with the interleaving runtime and a container of two physical partitions: the script
+   * writes to the first key's, and each callback creates a document in the second's.
+   */
+  private static final class Interleaved implements AutoCloseable {
+    final CosmosEngine engine;
+    final Container c;
+    final String[] keys;
+    int others;
+
+    Interleaved(io.cosmolab.engine.time.ManualClock clock, Integer retentionMinutes) {
+      CosmosEngine.Builder b =
+          CosmosEngine.builder().scriptRuntime(new Interleaving(this::writeToTheOtherPartition));
+      engine = clock == null ? b.build() : b.clock(clock).build();
+      c =
           engine
               .createDatabase("db")
               .createContainer(
                   ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                      .withPhysicalPartitions(2));
-      holder[0] = c;
-      String[] two = keysOfTwoPartitions(c);
-      keys[0] = two[0];
-      keys[1] = two[1];
+                      .withPhysicalPartitions(2)
+                      .withChangeFeedRetentionMinutes(retentionMinutes));
+      keys = keysOfTwoPartitions(c);
       c.scripts()
           .create(
               ScriptKind.STORED_PROCEDURE,
               NODES.objectNode().put("id", "sp").put("body", "function () {}"));
+    }
+
+    /** One document in the second key, written by another thread while the script waits. */
+    private void writeToTheOtherPartition() {
+      CompletableFuture.runAsync(
+              () -> c.create(NODES.objectNode().put("id", "o" + others++).put("pk", keys[1])))
+          .join();
+    }
+
+    /** Runs the script: {@code writes} documents in the first key, the other key's between. */
+    void runScript(int writes) {
       c.executeStoredProcedure(
-          PartitionKeyValue.of(keys[0]),
-          "sp",
-          NODES.arrayNode().add(scriptWrites).add(keys[0]),
-          false);
-      assertThat(others[0]).isEqualTo(scriptWrites);
+          PartitionKeyValue.of(keys[0]), "sp", NODES.arrayNode().add(writes).add(keys[0]), false);
+      assertThat(others).as("the other partition's writes").isGreaterThanOrEqualTo(writes);
+    }
+
+    @Override
+    public void close() {
+      engine.close();
+    }
+  }
+
+  private static void writesOfAScript_interleavedWithAnotherPartitionsWrites_comeOnOnePage(
+      int scriptWrites) {
+    try (Interleaved lab = new Interleaved(null, null)) {
+      Container c = lab.c;
+      lab.runScript(scriptWrites);
 
       for (ChangeFeedMode mode : ChangeFeedMode.values()) {
         for (int maxItems = 1; maxItems <= 3; maxItems++) {
@@ -158,41 +177,13 @@ class ChangeFeedTransactionsTest {
    * first page, or after it. Every version is read once (the rewritten documents twice, v1 and v2).
    */
   private static void firstRunSuperseded(boolean afterTheFirstPage) {
-    String[] keys = new String[2];
-    Container[] holder = new Container[1];
-    int[] others = new int[1];
-    Runnable otherPartitionWrites =
-        () ->
-            CompletableFuture.runAsync(
-                    () ->
-                        holder[0].create(
-                            NODES.objectNode().put("id", "o" + others[0]++).put("pk", keys[1])))
-                .join();
     io.cosmolab.engine.time.ManualClock clock =
         io.cosmolab.engine.time.ManualClock.startingAtEpoch2026();
-    try (CosmosEngine engine =
-        CosmosEngine.builder()
-            .clock(clock)
-            .scriptRuntime(new Interleaving(otherPartitionWrites))
-            .build()) {
-      Container c =
-          engine
-              .createDatabase("db")
-              .createContainer(
-                  ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                      .withPhysicalPartitions(2)
-                      .withChangeFeedRetentionMinutes(0)); // superseded records go at once
-      holder[0] = c;
-      String[] two = keysOfTwoPartitions(c);
-      keys[0] = two[0];
-      keys[1] = two[1];
-      c.scripts()
-          .create(
-              ScriptKind.STORED_PROCEDURE,
-              NODES.objectNode().put("id", "sp").put("body", "function () {}"));
+    try (Interleaved lab = new Interleaved(clock, 0)) { // retention 0: superseded records go
+      Container c = lab.c;
+      String[] keys = lab.keys;
       int writes = 3 * LogPositions.UNKNOWN_WRITES; // a first run and a later one
-      c.executeStoredProcedure(
-          PartitionKeyValue.of(keys[0]), "sp", NODES.arrayNode().add(writes).add(keys[0]), false);
+      lab.runScript(writes);
       ChangeFeedRequest r =
           ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning()).withMaxItems(1);
       List<String> all = new ArrayList<>();

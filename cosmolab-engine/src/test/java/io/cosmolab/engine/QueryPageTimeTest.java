@@ -272,6 +272,21 @@ class QueryPageTimeTest {
     assertThat(rows(rest)).isEqualTo(whole.subList(2, whole.size()));
   }
 
+  /** The first continuation of {@code request}'s pages of one row that skips a cut range's rows. */
+  private String tokenSkippingRowsOfACutRange(QueryRequest request) {
+    for (QueryPage p : pages(bounded, request, 1)) {
+      String token = p.continuation();
+      if (token != null
+          && new String(
+                  java.util.Base64.getUrlDecoder().decode(token),
+                  java.nio.charset.StandardCharsets.UTF_8)
+              .matches("v4:[0-9a-f]+\\.[0-9a-f]+:[1-9].*")) {
+        return token;
+      }
+    }
+    throw new AssertionError("no token that skips rows of a cut range");
+  }
+
   @Test
   void aTokenForTheRestOfACutRangesRows_isRefusedOnAnotherScope_asAfterASplit() {
     String text =
@@ -279,20 +294,7 @@ class QueryPageTimeTest {
     List<String> ranges = bounded.routing().ranges().stream().map(r -> r.id()).toList();
     QueryRequest first = QueryRequest.of(text).withRangeId(ranges.get(0));
     // pages of one row: a range cut after a document with several tags continues its rows
-    String withRows = null;
-    for (QueryPage p : pages(bounded, first, 1)) {
-      String token = p.continuation();
-      if (token != null
-          && new String(
-                  java.util.Base64.getUrlDecoder().decode(token),
-                  java.nio.charset.StandardCharsets.UTF_8)
-              .matches("v4:[0-9a-f]+\\.[0-9a-f]+:[1-9].*")) {
-        withRows = token;
-        break;
-      }
-    }
-    assertThat(withRows).as("a token that skips rows of a cut range").isNotNull();
-    String token = withRows;
+    String token = tokenSkippingRowsOfACutRange(first);
 
     assertThat(bounded.query(first.withMaxItemCount(1).withContinuation(token)).rows()).hasSize(1);
     assertThatThrownBy(
@@ -308,19 +310,7 @@ class QueryPageTimeTest {
     String text = "SELECT DISTINCT VALUE t FROM c JOIN t IN c.tags";
     List<String> ranges = bounded.routing().ranges().stream().map(r -> r.id()).toList();
     QueryRequest first = QueryRequest.of(text).withRangeId(ranges.get(0));
-    String withRows = null;
-    for (QueryPage p : pages(bounded, first, 1)) {
-      String token = p.continuation();
-      if (token != null
-          && new String(
-                  java.util.Base64.getUrlDecoder().decode(token),
-                  java.nio.charset.StandardCharsets.UTF_8)
-              .matches("v4:[0-9a-f]+\\.[0-9a-f]+:[1-9].*")) {
-        withRows = token;
-        break;
-      }
-    }
-    assertThat(withRows).as("a token that skips rows of a cut range").isNotNull();
+    String withRows = tokenSkippingRowsOfACutRange(first);
 
     List<QueryPage> onAnother =
         pages(

@@ -189,13 +189,7 @@ class ExplorerBrowserTest {
                 + " document.getElementById('query-card').scrollIntoView();",
             "SELECT VALUE COUNT(1) FROM c",
             "\"acme\"");
-        browser.click("#query-run");
-        JsonNode note =
-            browser.await(
-                "const e = document.querySelector('#query-result div.muted');"
-                    + " return e && e.textContent.includes('row(s)') && e.textContent",
-                Duration.ofSeconds(30));
-        assertThat(note.asText())
+        assertThat(runAndReadNote(browser))
             .startsWith("4 row(s); partial aggregates of 4 pages cut at the query page time");
         browser.script("document.getElementById('query-card').scrollIntoView();");
         browser.screenshot(OUT.resolve("explorer-partial-aggregates.png"));
@@ -205,13 +199,7 @@ class ExplorerBrowserTest {
             "document.querySelector('#query-result div.muted').remove();"
                 + " document.getElementById('query-text').value = arguments[0];",
             "SELECT DISTINCT VALUE c.plan FROM c");
-        browser.click("#query-run");
-        JsonNode distinct =
-            browser.await(
-                "const e = document.querySelector('#query-result div.muted');"
-                    + " return e && e.textContent.includes('row(s)') && e.textContent",
-                Duration.ofSeconds(30));
-        assertThat(distinct.asText())
+        assertThat(runAndReadNote(browser))
             .startsWith("2 row(s); 2 value(s) a later page repeated left out");
         assertThat(
                 browser.script("return document.getElementById('query-rows').textContent").asText())
@@ -221,6 +209,17 @@ class ExplorerBrowserTest {
         browser.screenshot(OUT.resolve("explorer-distinct-repeats.png"));
       }
     }
+  }
+
+  /** Runs the query in the explorer's form and returns the note under its figures. */
+  private static String runAndReadNote(WebDriver browser) throws Exception {
+    browser.click("#query-run");
+    return browser
+        .await(
+            "const e = document.querySelector('#query-result div.muted');"
+                + " return e && e.textContent.includes('row(s)') && e.textContent",
+            Duration.ofSeconds(30))
+        .asText();
   }
 
   private static void read(Container c, String tenant, String id) {
