@@ -57,12 +57,16 @@ class ExplorerQueryTest {
     return JSON.readTree(r.body());
   }
 
+  /** Container "c" of database "db", keyed by /pk, on one physical partition. */
+  private Container containerOfOnePartition() {
+    return engine
+        .createDatabase("db")
+        .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+  }
+
   @Test
   void anAggregateOfOneKeyCutAtThePageTime_showsItsPartialPages() throws Exception {
-    Container c =
-        engine
-            .createDatabase("db")
-            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    Container c = containerOfOnePartition();
     for (int i = 0; i < 5; i++) {
       c.create(JSON.createObjectNode().put("id", "d" + i).put("pk", "a"));
     }
@@ -85,10 +89,7 @@ class ExplorerQueryTest {
 
   @Test
   void aDistinctWhosePagesRepeatAValue_showsEachValueOnce_asTheSdksDo() throws Exception {
-    Container c =
-        engine
-            .createDatabase("db")
-            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    Container c = containerOfOnePartition();
     for (int i = 0; i < 6; i++) {
       c.create(JSON.createObjectNode().put("id", "d" + i).put("pk", "a").put("n", i % 2));
     }
