@@ -450,7 +450,7 @@ final class Explorer {
     boolean distinct =
         !"None".equals(plan.path("queryInfo").path("distinctType").asText("None"))
             && !io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
-    Set<JsonNode> seen = new java.util.HashSet<>();
+    Set<io.cosmolab.query.exec.Values.Key> seen = new java.util.HashSet<>();
     int repeated = 0;
     for (int page = 0; ; page++) {
       QueryPage r = c.query(q);
@@ -461,7 +461,7 @@ final class Explorer {
       output += r.metrics().documentsReturned();
       targeted = Math.max(targeted, r.metrics().partitionsTargeted());
       for (JsonNode row : r.rows()) {
-        if (distinct && !seen.add(row)) {
+        if (distinct && !seen.add(new io.cosmolab.query.exec.Values.Key(row))) {
           repeated++;
           continue;
         }

@@ -244,8 +244,11 @@ public final class Values {
     return bytes;
   }
 
-  /** A key wrapper giving values deep equality, for hash maps. */
-  record Key(JsonNode value) {
+  /**
+   * A key wrapper giving values the query language's deep equality (1 and 1.0 are one value), for
+   * hash maps: what DISTINCT and GROUP BY compare, for a client that drops a DISTINCT's repeats.
+   */
+  public record Key(JsonNode value) {
     @Override
     public boolean equals(Object o) {
       return o instanceof Key k && deepEquals(value, k.value);
