@@ -1,11 +1,8 @@
 package io.cosmolab.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
-import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
@@ -27,17 +24,7 @@ public final class DistinctPages {
     int pageSize = Integer.parseInt(args[2]);
     try (CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OFF).build()) {
       Container c =
-          engine
-              .createDatabase("db")
-              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
-      for (int i = 0; i < documents; i++) {
-        c.create(
-            JsonNodeFactory.instance
-                .objectNode()
-                .put("id", "d" + i)
-                .put("pk", "k" + (i % 50))
-                .put("v", i % values));
-      }
+          SlowAggregatePages.onePartition(engine, documents, (d, i) -> d.put("v", i % values));
       QueryRequest request =
           QueryRequest.of("SELECT DISTINCT VALUE c.v FROM c").withMaxItemCount(pageSize);
       Set<Integer> seen = new HashSet<>();

@@ -19,23 +19,34 @@ import io.cosmolab.engine.throughput.ThrottlingMode;
 public final class SlowAggregatePages {
   private SlowAggregatePages() {}
 
+  /**
+   * Container "c" keyed by /pk on one physical partition, in a database of {@code engine}, with
+   * {@code documents} documents "d0"…, keyed "k0"…"k49" in turn, each with the properties {@code
+   * extra} puts on it (given the document's number): the set-up of this program and of {@link
+   * DistinctPages}.
+   */
+  static Container onePartition(
+      CosmosEngine engine,
+      int documents,
+      java.util.function.ObjIntConsumer<com.fasterxml.jackson.databind.node.ObjectNode> extra) {
+    Container c =
+        engine
+            .createDatabase("db")
+            .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    for (int i = 0; i < documents; i++) {
+      com.fasterxml.jackson.databind.node.ObjectNode d =
+          JsonNodeFactory.instance.objectNode().put("id", "d" + i).put("pk", "k" + (i % 50));
+      extra.accept(d, i);
+      c.create(d);
+    }
+    return c;
+  }
+
   public static void main(String[] args) {
     int documents = Integer.parseInt(args[0]);
     try (CosmosEngine engine = CosmosEngine.builder().throttling(ThrottlingMode.OFF).build()) {
-      Container c =
-          engine
-              .createDatabase("db")
-              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
       String text = "x".repeat(100);
-      for (int i = 0; i < documents; i++) {
-        c.create(
-            JsonNodeFactory.instance
-                .objectNode()
-                .put("id", "d" + i)
-                .put("pk", "k" + (i % 50))
-                .put("g", i % 7)
-                .put("s", text));
-      }
+      Container c = onePartition(engine, documents, (d, i) -> d.put("g", i % 7).put("s", text));
       // 9,000 characters made and 18,000 replaced per document: slow on purpose
       QueryRequest request =
           QueryRequest.of(

@@ -96,7 +96,7 @@ final class ChangeFeedReader {
       if (c.lsn() > upTo) {
         break;
       }
-      boolean wanted = range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()));
+      boolean wanted = isRead(c, range, exactEpk);
       if (wanted && anySplit) {
         long[] blocks = splits.blocksFromLater(c.lsn());
         if (blocks != null && blocks[0] <= after) {
@@ -137,6 +137,11 @@ final class ChangeFeedReader {
     }
     // read after the log: at or above the LSN of every item on the page
     return new ChangeFeedPage(items, continuation, total, container.lsnOver(ranges));
+  }
+
+  /** Whether the page reads {@code c}: in its EPK range, and of its key if it names one. */
+  private static boolean isRead(ChangeRecord c, EpkRange range, String exactEpk) {
+    return range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()));
   }
 
   /** Adds the feed's item of {@code c}, if it has one, and charges its partition for it. */
@@ -182,7 +187,7 @@ final class ChangeFeedReader {
         if (c.lsn() > blocks[i + 1]) {
           break;
         }
-        if (range.contains(c.epk()) && (exactEpk == null || exactEpk.equals(c.epk()))) {
+        if (isRead(c, range, exactEpk)) {
           addItem(c, request, now, items, perRange, ranges);
         }
       }

@@ -231,15 +231,12 @@ final class Resume {
         throw tokenOfAnotherQuery();
       }
       String fromId = fromEpk == null ? null : f[6].substring(0, fromLength);
-      if (n > 0
-          && !f[1].equals(expected + "." + scopeBinding(request, container))
-          && q.groupBy().isEmpty()
-          && !Executor.hasAggregate(q)) {
-        // a DISTINCT's range on another scope (a split's child): read on from the range's start,
-        // repeating what it returned, which a DISTINCT page may (isAggregating)
-        return new Resume(0, fromEpk, fromId, 0, null, true, null, null);
-      }
       if (n > 0 && !f[1].equals(expected + "." + scopeBinding(request, container))) {
+        if (q.groupBy().isEmpty() && !Executor.hasAggregate(q)) {
+          // a DISTINCT's range on another scope (a split's child): read on from the range's
+          // start, repeating what it returned, which a DISTINCT page may (isAggregating)
+          return new Resume(0, fromEpk, fromId, 0, null, true, null, null);
+        }
         // rows n+1... of a range's groups: only the scope that grouped them can skip n of them
         throw CosmosError.BAD_REQUEST.exception(
             "The continuation token specified in the request resumes the rows of an aggregate"

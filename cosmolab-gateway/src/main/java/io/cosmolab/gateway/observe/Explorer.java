@@ -447,9 +447,9 @@ final class Explorer {
     // a DISTINCT is distinct within a page, as the service's: later pages may repeat a value,
     // which the SDKs drop, and so does this client (Resume.isAggregating in the engine)
     // (not a DISTINCT of aggregates: its cut pages are partial results to add up, shown as such)
+    boolean aggregates = io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
     boolean distinct =
-        !"None".equals(plan.path("queryInfo").path("distinctType").asText("None"))
-            && !io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
+        !"None".equals(plan.path("queryInfo").path("distinctType").asText("None")) && !aggregates;
     Set<io.cosmolab.query.exec.Values.Key> seen = new java.util.HashSet<>();
     int repeated = 0;
     for (int page = 0; ; page++) {
@@ -488,7 +488,6 @@ final class Explorer {
     // an aggregate whose pages were cut at the page time (one partition key, or one physical
     // partition): each page's rows are the aggregates of what it read, as the service's backend
     // returns them; shown as such
-    boolean aggregates = io.cosmolab.query.plan.QueryPlanner.aggregates(plan.path("queryInfo"));
     out.put("partialAggregatePages", aggregates && pagesWithRows > 1 ? pagesWithRows : 0);
     out.put("repeatedDistinctRows", repeated);
     return out;
