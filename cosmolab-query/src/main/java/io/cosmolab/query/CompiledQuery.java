@@ -156,6 +156,37 @@ public final class CompiledQuery {
     return new CompiledQuery(text, policy.applyTo(query), parameters, policy);
   }
 
+  /**
+   * What this query's OFFSET skips and its TOP or LIMIT keeps, read from its parameters.
+   *
+   * @throws QueryException SC2064 when one is not a non-negative whole number
+   */
+  public Executor.RowBounds rowBounds() {
+    return Executor.rowBounds(query, parameters);
+  }
+
+  /**
+   * This query without its TOP, OFFSET and LIMIT: the rows its {@link #rowBounds} select from, for
+   * a caller that skips and counts them itself (a page that resumes where the last one ended).
+   */
+  public CompiledQuery withoutRowBounds() {
+    if (query.top() == null && query.offset() == null) {
+      return this;
+    }
+    Query unbounded =
+        new Query(
+            query.distinct(),
+            null,
+            query.select(),
+            query.from(),
+            query.where(),
+            query.groupBy(),
+            query.orderBy(),
+            null,
+            null);
+    return new CompiledQuery(text, unbounded, parameters, search);
+  }
+
   /** The search policy the query runs under. */
   public SearchPolicy searchPolicy() {
     return search;

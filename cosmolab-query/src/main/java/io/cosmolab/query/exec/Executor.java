@@ -292,11 +292,9 @@ public final class Executor {
       After after,
       boolean inOrder) {
     // the bounds are read first: a bad TOP or OFFSET fails the query even over no rows
-    long skip = q.offset() == null ? 0 : count(q.offset(), "OFFSET");
-    long take = q.offset() == null ? Long.MAX_VALUE : count(q.limit(), "LIMIT");
-    if (q.top() != null) {
-      take = Math.min(take, count(q.top(), "TOP"));
-    }
+    RowBounds bounds = rowBounds(q, parameters);
+    long skip = bounds.skip();
+    long take = bounds.take();
     if (after != null) {
       // the position is past OFFSET's rows (it is a returned row); TOP and LIMIT count on
       skip = 0;
@@ -473,8 +471,45 @@ public final class Executor {
     return Ranking.of(q.orderBy().get(0).expression(), parameters);
   }
 
-  private long count(Expr e, String clause) {
-    JsonNode v = expressions.of(e).eval(Map.of(), null);
+  /**
+   * The rows a query's OFFSET skips and the most its TOP and LIMIT return (the smaller; {@code
+   * Long.MAX_VALUE} when neither is given), read from its literals and {@code parameters}.
+   *
+   * @throws QueryException SC2064 when one is not a non-negative whole number
+   */
+  public static RowBounds rowBounds(Query q, Map<String, JsonNode> parameters) {
+    long skip = q.offset() == null ? 0 : count(q.offset(), parameters, "OFFSET");
+    long take = q.offset() == null ? Long.MAX_VALUE : count(q.limit(), parameters, "LIMIT");
+    if (q.top() != null) {
+      take = Math.min(take, count(q.top(), parameters, "TOP"));
+    }
+    return new RowBounds(skip, take);
+  }
+
+  /**
+   * What a query's OFFSET skips and its TOP or LIMIT keeps of its rows.
+   *
+   * @param skip the rows skipped first
+   * @param take the most rows returned after them; {@code Long.MAX_VALUE} for no bound
+   */
+  public record RowBounds(long skip, long take) {
+    /** True when the query has neither OFFSET nor TOP nor LIMIT. */
+    public boolean none() {
+      return skip == 0 && take == Long.MAX_VALUE;
+    }
+
+    /**
+     * True when {@code counted} rows (skipped and returned) leave none for TOP or LIMIT to take.
+     */
+    public boolean reached(long counted) {
+      return counted - skip >= take;
+    }
+  }
+
+  // the parser admits a literal or a parameter only (QueryParser.countValue)
+  private static long count(Expr e, Map<String, JsonNode> parameters, String clause) {
+    JsonNode v =
+        e instanceof Expr.Parameter p ? parameters.get(p.name()) : ((Expr.Literal) e).value();
     if (v == null
         || !v.isNumber()
         || v.doubleValue() < 0
