@@ -121,6 +121,44 @@ check(
 results.distinct = keys.length;
 results.distinctRepeatsInOneKey = residues.length - wantResidues.length;
 
+// TOP and OFFSET ... LIMIT without ORDER BY page by position and count on: in one partition key
+// (sent without a plan) the server's pages alone must give exactly the bounded rows, in order
+const { resources: ofKey } = await container.items
+  .query("SELECT VALUE c.id FROM c", { partitionKey: "p2" })
+  .fetchAll();
+const { resources: offsetInKey } = await container.items
+  .query("SELECT VALUE c.id FROM c OFFSET 2 LIMIT 4", { partitionKey: "p2" })
+  .fetchAll();
+check(
+  JSON.stringify(offsetInKey) === JSON.stringify(ofKey.slice(2, 6)),
+  `OFFSET 2 LIMIT 4 in one key gave ${JSON.stringify(offsetInKey)}, not ${JSON.stringify(ofKey.slice(2, 6))}`,
+);
+const { resources: topInKey } = await container.items
+  .query("SELECT TOP 3 VALUE c.id FROM c", { partitionKey: "p2" })
+  .fetchAll();
+check(
+  JSON.stringify(topInKey) === JSON.stringify(ofKey.slice(0, 3)),
+  `TOP 3 in one key gave ${JSON.stringify(topInKey)}`,
+);
+// across partitions the SDK's plan applies TOP and OFFSET to the merged rows
+const { resources: top } = await container.items.query("SELECT TOP 25 VALUE c.id FROM c").fetchAll();
+const ids = new Set(docs.map((d) => d.id));
+check(
+  top.length === 25 && new Set(top).size === 25 && top.every((id) => ids.has(id)),
+  `TOP 25 across partitions gave ${JSON.stringify(top)}`,
+);
+const { resources: offset } = await container.items
+  .query("SELECT VALUE c.id FROM c OFFSET 10 LIMIT 15")
+  .fetchAll();
+check(
+  offset.length === 15 && new Set(offset).size === 15 && offset.every((id) => ids.has(id)),
+  `OFFSET 10 LIMIT 15 across partitions gave ${JSON.stringify(offset)}`,
+);
+results.topInKey = topInKey.length;
+results.offsetInKey = offsetInKey.length;
+results.top = top.length;
+results.offset = offset.length;
+
 // as in Azure, the gateway leaves a pipeline query over several partitions to the SDK's plan
 // (400/1004, or 400 for an aggregate without VALUE), and the SDK runs the plan: an aggregate
 // without VALUE goes through its GROUP BY pipeline

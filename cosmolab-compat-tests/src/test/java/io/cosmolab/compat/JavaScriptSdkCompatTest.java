@@ -64,6 +64,7 @@ class JavaScriptSdkCompatTest {
         .contains("\"groups\":7")
         .contains("\"distinct\":7")
         .doesNotContain("\"distinctRepeatsInOneKey\":0")
+        .contains("\"topInKey\":3,\"offsetInKey\":4,\"top\":25,\"offset\":15")
         .contains("\"withoutValue\":60");
   }
 

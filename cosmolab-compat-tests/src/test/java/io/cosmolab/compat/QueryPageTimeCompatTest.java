@@ -99,6 +99,33 @@ class QueryPageTimeCompatTest {
           .extracting(JsonNode::asInt)
           .containsExactlyInAnyOrderElementsOf(residues);
 
+      // TOP and OFFSET ... LIMIT without ORDER BY page by position, counting on: pages cut after
+      // each document, OFFSET's rows read once, and the SDK's TOP over the merged partitions
+      List<String> ofKey =
+          c.queryItems("SELECT VALUE c.id FROM c", ofP4, JsonNode.class).stream()
+              .map(JsonNode::asText)
+              .toList();
+      assertThat(
+              c
+                  .queryItems("SELECT VALUE c.id FROM c OFFSET 3 LIMIT 6", ofP4, JsonNode.class)
+                  .stream())
+          .extracting(JsonNode::asText)
+          .containsExactlyElementsOf(ofKey.subList(3, 9));
+      assertThat(c.queryItems("SELECT TOP 4 VALUE c.id FROM c", ofP4, JsonNode.class).stream())
+          .extracting(JsonNode::asText)
+          .containsExactlyElementsOf(ofKey.subList(0, 4));
+      List<String> allIds = docs.stream().map(d -> d.get("id").asText()).toList();
+      assertThat(query(c, "SELECT TOP 20 VALUE c.id FROM c"))
+          .extracting(JsonNode::asText)
+          .hasSize(20)
+          .doesNotHaveDuplicates()
+          .isSubsetOf(allIds);
+      assertThat(query(c, "SELECT VALUE c.id FROM c OFFSET 5 LIMIT 11"))
+          .extracting(JsonNode::asText)
+          .hasSize(11)
+          .doesNotHaveDuplicates()
+          .isSubsetOf(allIds);
+
       // one logical partition, page by page: more pages than the page size needs
       CosmosQueryRequestOptions one = new CosmosQueryRequestOptions();
       one.setPartitionKey(new PartitionKey("p4"));

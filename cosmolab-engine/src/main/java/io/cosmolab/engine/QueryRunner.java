@@ -236,7 +236,15 @@ final class QueryRunner {
     // predicates and the index metrics read the query before a computed property's expression
     // replaces it (a filter on one is served by its index, when the policy names it)
     CompiledQuery searched = written.withSearchPolicy(container.searchPolicy());
-    CompiledQuery query = searched.withComputedProperties(container.computedProperties());
+    CompiledQuery bounded = searched.withComputedProperties(container.computedProperties());
+    // a query whose rows come in document order but for its TOP or OFFSET ... LIMIT streams: its
+    // pages run it without them and count them on (Resume), instead of running it again per page
+    // to skip what earlier pages returned
+    Executor.RowBounds bounds = rowBounds(bounded);
+    CompiledQuery unbounded = bounded.withoutRowBounds();
+    boolean streamsBounded = !bounds.none() && Resume.isStreaming(unbounded.ast());
+    CompiledQuery query = streamsBounded ? unbounded : bounded;
+    Executor.RowBounds streamBounds = streamsBounded ? bounds : UNBOUNDED;
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -299,6 +307,7 @@ final class QueryRunner {
                 // with few values would each pay for their run; a walk under JOINs reads its
                 // position's document again, which the page before paid for
                 chargeLikeAWalk && (walk == null || walk.paths().size() > 1 || walk.joins()),
+                streamBounds,
                 now);
     PageRead read = null;
     if (quiet != null) {
@@ -422,6 +431,7 @@ final class QueryRunner {
       java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
       Walk walk,
       boolean chargeLikeAWalk,
+      Executor.RowBounds bounds,
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
@@ -495,6 +505,8 @@ final class QueryRunner {
         before = input.loaded(); // re-read to find the rows after the position: the first page's
       }
       int skipped = 0;
+      // a streaming TOP or OFFSET's rows counted so far: those OFFSET skipped, then those returned
+      long counted = resume.counted();
       paidBefore = resume.after() == null ? null : resume.after().order();
       while (row != null
           && (streaming
@@ -516,7 +528,17 @@ final class QueryRunner {
       boolean cutsDistinct = cutsAggregates && query.ast().distinct();
       StoredDocument lastRowDocument = null; // a cut DISTINCT's: the document of its last row
       boolean distinctFull = false;
-      while (row != null && page.size() < pageSize) {
+      while (row != null && page.size() < pageSize && !bounds.reached(counted)) {
+        if (counted < bounds.skip()) {
+          // OFFSET's rows: read, and paid for, by this page; returned by none
+          counted++;
+          StoredDocument d = input.documentOf(row);
+          rowsOfLast = isSameDocument(last, d, resume) ? rowsOfLast + 1 : 1;
+          last = d;
+          end = input.loaded();
+          row = rows.next();
+          continue;
+        }
         int size = DocumentShape.sizeOf(row.value());
         if (!page.isEmpty() && returnedBytes + size > MAX_PAGE_BYTES) {
           break; // the service ends a page near 4 MB, whatever the item count
@@ -527,10 +549,9 @@ final class QueryRunner {
         if (streaming) {
           StoredDocument d = input.documentOf(row);
           returned[PartitionKeyRange.indexOfOwner(targets, d.epk())] += read;
-          boolean sameDocument =
-              last == null ? resume.isDocument(d.epk(), d.id()) : sameDocument(last, d);
-          rowsOfLast = sameDocument ? rowsOfLast + 1 : 1;
+          rowsOfLast = isSameDocument(last, d, resume) ? rowsOfLast + 1 : 1;
           last = d;
+          counted++;
         } else {
           shared += read;
           if (bySortKey) {
@@ -539,6 +560,9 @@ final class QueryRunner {
           rowRids.add(row.order());
         }
         end = input.loaded();
+        if (bounds.reached(counted)) {
+          break; // TOP or LIMIT reached: the last page, without reading a row ahead
+        }
         if (cutsDistinct) {
           lastRowDocument = input.last(); // scans and JOINs read no further than the row
           if (page.size() >= pageSize) {
@@ -548,6 +572,10 @@ final class QueryRunner {
         }
         row = rows.next(); // the next page's first row, if there is one
       }
+      if (bounds.reached(counted)) {
+        row = null; // the rows TOP or LIMIT allow are all returned (or TOP 0): no next page
+      }
+      long countedForToken = bounds.none() ? 0 : counted;
       // A DISTINCT emits a row as it first meets a value, so its page fills before it has read
       // everything, and it ends there, as the service's backend page does with its item count
       // (distinct within a page: Resume.isAggregating). It reads no row ahead to learn whether
@@ -582,7 +610,8 @@ final class QueryRunner {
         StoredDocument read = input.last();
         next =
             streaming
-                ? Resume.afterWholeDocument(request, container.rid(), read.epk(), read.id())
+                ? Resume.afterWholeDocument(
+                    request, container.rid(), read.epk(), read.id(), countedForToken)
                 : Resume.afterSortKey(request, container.rid(), query.ast(), position);
       } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read
@@ -590,7 +619,8 @@ final class QueryRunner {
       } else {
         next =
             streaming
-                ? Resume.afterDocument(request, container.rid(), rowsOfLast, last.epk(), last.id())
+                ? Resume.afterDocument(
+                    request, container.rid(), rowsOfLast, last.epk(), last.id(), countedForToken)
                 : bySortKey
                     ? Resume.afterSortKey(request, container.rid(), query.ast(), position)
                     : Resume.afterRows(
@@ -649,6 +679,26 @@ final class QueryRunner {
   private static boolean rowPerDocument(io.cosmolab.query.ast.Query q) {
     return q.from().size() == 1
         && q.from().get(0) instanceof io.cosmolab.query.ast.Query.FromSource.Aliased;
+  }
+
+  /**
+   * Whether {@code d}, a streaming page's row's document, is the document of the row before it:
+   * {@code last}, or on a page's first row the position's.
+   */
+  private static boolean isSameDocument(StoredDocument last, StoredDocument d, Resume resume) {
+    return last == null ? resume.isDocument(d.epk(), d.id()) : sameDocument(last, d);
+  }
+
+  /** No TOP, OFFSET or LIMIT to count. */
+  private static final Executor.RowBounds UNBOUNDED = new Executor.RowBounds(0, Long.MAX_VALUE);
+
+  /** The query's TOP, OFFSET and LIMIT (a 400 when one is not a whole number). */
+  private static Executor.RowBounds rowBounds(CompiledQuery query) {
+    try {
+      return query.rowBounds();
+    } catch (QueryException e) {
+      throw asCosmos(e);
+    }
   }
 
   /** Whether two stored versions are of one document (null is none). */

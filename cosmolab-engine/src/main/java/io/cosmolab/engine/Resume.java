@@ -19,7 +19,8 @@ import java.util.zip.CRC32;
 /**
  * Where a query page starts, and the continuation tokens that say so: the one codec of query
  * continuations. A first page starts at {@link #START}; a later page after a position in the scan
- * (streaming queries) or after a number of result rows (every other query).
+ * (streaming queries, and those streaming but for TOP or OFFSET), after an ORDER BY's sort keys, a
+ * range of partial aggregates, or a number of result rows (every other query).
  */
 /*
  * Token format. A token is text, base64url-encoded without padding (so it is legal header text and
@@ -27,12 +28,14 @@ import java.util.zip.CRC32;
  *
  *   token    = base64url( position | sortkey | offset | partial )
  *
- *   position = "v2" ":" binding ":" k ":" epk ":" id
+ *   position = "v2" ":" binding ":" k [ "." n ] ":" epk ":" id
  *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
  *              since a child range of a split must accept its parent's token
  *     k        rows already returned from the document at (epk, id) — a JOIN makes several — or
  *              "*" for all of them (a page that ran out of time after the document): the next page
  *              starts after it
+ *     n        a query with TOP or OFFSET ... LIMIT: the rows its bounds have counted so far (those
+ *              OFFSET skipped and those returned); absent for 0
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
  *
  *   sortkey  = "v3" ":" identity ":" binding ":" n ":" i ":" order ":" keys
@@ -71,7 +74,11 @@ import java.util.zip.CRC32;
  *     The position keeps its meaning on any range: after a split the SDKs send the parent's token
  *     to each child, and each child returns exactly the rows after the position in its own range.
  *     The page reads from that document on (it scans no earlier document) and skips the k rows of
- *     it that were returned.
+ *     it that were returned. A streaming query with TOP or OFFSET ... LIMIT (and no ORDER BY)
+ *     streams too: the page runs it without its bounds and counts them on from n, so OFFSET's rows
+ *     are read once and TOP ends the last page without reading ahead. On a split's children each
+ *     child counts on from n: a client that merges partitions applies TOP across them (the SDKs'
+ *     plans do), and a partition key's rows are in one child.
  *   - an ORDER BY query whose every row keeps its own keys (Executor.resumesBySortKey: no GROUP BY,
  *     aggregate, DISTINCT or RANK) resumes a sort-key token: it runs again and keeps only the rows
  *     that sort after the position, so a page holds its own rows in the heap, not every earlier
@@ -106,9 +113,11 @@ final class Resume {
   private final boolean positionDone;
   private final String untilEpk;
   private final String untilId;
+  // a position token's: rows of the stream a TOP or OFFSET has counted (skipped or returned)
+  private final long counted;
 
   private Resume(int offset, String epk, String id, int rowsOfDocument, Executor.After after) {
-    this(offset, epk, id, rowsOfDocument, after, false, null, null);
+    this(offset, epk, id, rowsOfDocument, after, false, null, null, 0);
   }
 
   private Resume(
@@ -119,7 +128,8 @@ final class Resume {
       Executor.After after,
       boolean positionDone,
       String untilEpk,
-      String untilId) {
+      String untilId,
+      long counted) {
     this.offset = offset;
     this.epk = epk;
     this.id = id;
@@ -128,6 +138,7 @@ final class Resume {
     this.positionDone = positionDone;
     this.untilEpk = untilEpk;
     this.untilId = untilId;
+    this.counted = counted;
   }
 
   /**
@@ -206,12 +217,15 @@ final class Resume {
       if (f.length != 5 || !isHex(f[3])) {
         throw invalidToken(token);
       }
-      boolean whole = f[2].equals("*");
-      int k = whole ? 0 : (int) count(f[2], token, Integer.MAX_VALUE);
+      int dot = f[2].indexOf('.');
+      String rows = dot < 0 ? f[2] : f[2].substring(0, dot);
+      long counted = dot < 0 ? 0 : count(f[2].substring(dot + 1), token, Long.MAX_VALUE);
+      boolean whole = rows.equals("*");
+      int k = whole ? 0 : (int) count(rows, token, Integer.MAX_VALUE);
       if (!streaming || !f[1].equals(queryBinding(request, container))) {
         throw tokenOfAnotherQuery();
       }
-      return new Resume(0, f[3], f[4], k, null, whole, null, null);
+      return new Resume(0, f[3], f[4], k, null, whole, null, null, counted);
     }
     if (raw.startsWith("v4:")) {
       String[] f = raw.split(":", 7);
@@ -235,7 +249,7 @@ final class Resume {
         if (q.groupBy().isEmpty() && !Executor.hasAggregate(q)) {
           // a DISTINCT's range on another scope (a split's child): read on from the range's
           // start, repeating what it returned, which a DISTINCT page may (isAggregating)
-          return new Resume(0, fromEpk, fromId, 0, null, true, null, null);
+          return new Resume(0, fromEpk, fromId, 0, null, true, null, null, 0);
         }
         // rows n+1... of a range's groups: only the scope that grouped them can skip n of them
         throw CosmosError.BAD_REQUEST.exception(
@@ -244,7 +258,7 @@ final class Resume {
                 + " scope has changed, as in a split: run the query again");
       }
       String untilId = untilEpk == null ? null : f[6].substring(fromLength);
-      return new Resume(n, fromEpk, fromId, 0, null, true, untilEpk, untilId);
+      return new Resume(n, fromEpk, fromId, 0, null, true, untilEpk, untilId, 0);
     }
     if (raw.startsWith("v3:")) {
       String[] f = raw.split(":", 7);
@@ -400,22 +414,36 @@ final class Resume {
 
   /**
    * The token of the page after every row of the document at (epk, id) (streaming): the next page
-   * starts after it, and does not read it again.
+   * starts after it, and does not read it again. {@code counted}: the rows a TOP or OFFSET has
+   * counted so far (0 for a query without them).
    */
-  static String afterWholeDocument(QueryRequest request, String container, String epk, String id) {
-    return position(request, container, "*", epk, id);
+  static String afterWholeDocument(
+      QueryRequest request, String container, String epk, String id, long counted) {
+    return position(request, container, "*", epk, id, counted);
   }
 
-  /** The token of the page after {@code k} rows of the document at (epk, id) (streaming). */
+  /**
+   * The token of the page after {@code k} rows of the document at (epk, id) (streaming); {@code
+   * counted} as {@link #afterWholeDocument}'s.
+   */
   static String afterDocument(
-      QueryRequest request, String container, int k, String epk, String id) {
-    return position(request, container, Integer.toString(k), epk, id);
+      QueryRequest request, String container, int k, String epk, String id, long counted) {
+    return position(request, container, Integer.toString(k), epk, id, counted);
   }
 
   /** A position token: {@code rows} of the document at (epk, id) returned, a count or "*". */
   private static String position(
-      QueryRequest request, String container, String rows, String epk, String id) {
-    return encode("v2:" + queryBinding(request, container) + ":" + rows + ":" + epk + ":" + id);
+      QueryRequest request, String container, String rows, String epk, String id, long counted) {
+    return encode(
+        "v2:"
+            + queryBinding(request, container)
+            + ":"
+            + rows
+            + (counted == 0 ? "" : "." + counted)
+            + ":"
+            + epk
+            + ":"
+            + id);
   }
 
   /** Result rows earlier pages returned (offset tokens); 0 for a position or the first page. */
@@ -441,6 +469,14 @@ final class Resume {
   /** The id of the position's document (null unless {@link #isPosition}). */
   String positionId() {
     return id;
+  }
+
+  /**
+   * Rows of the stream that a TOP or OFFSET counted on earlier pages (skipped or returned); 0 for a
+   * first page, or a query without them.
+   */
+  long counted() {
+    return counted;
   }
 
   /** Rows of the position's document that earlier pages returned. */

@@ -20,13 +20,14 @@ import java.util.Locale;
  * Pages through a container of DOCUMENTS documents of about 1 KB on 4 physical partitions, in pages
  * of PAGE, for each query shape (an ORDER BY of a key with many values and of one with three among
  * them, of each with the other as a second item, a composite index's, and of the first under a JOIN
- * making two rows of each document), ROUNDS times, and prints per shape and round: the pages, the
- * documents the pages loaded in total, the request units in total and split into the per-partition
- * base, the reads of the returned rows and the loading (the rest), and the wall time.
+ * making two rows of each document; a TOP and an OFFSET ... LIMIT without ORDER BY), or those whose
+ * text contains MATCH, ROUNDS times, and prints per shape and round: the pages, the documents the
+ * pages loaded in total, the request units in total and split into the per-partition base, the
+ * reads of the returned rows and the loading (the rest), and the wall time.
  *
  * <pre>
  * java -cp cosmolab-benchmarks/target/benchmarks.jar io.cosmolab.benchmarks.paging.PagingBench \
- *     [DOCUMENTS=100000] [PAGE=1000] [ROUNDS=3]
+ *     [DOCUMENTS=100000] [PAGE=1000] [ROUNDS=3] [MATCH]
  * </pre>
  *
  * One pass over the documents loads about 100,000 × 1.1 KB ≈ 110 MB, which the cost model charges
@@ -43,6 +44,8 @@ public final class PagingBench {
     "SELECT c.id, c.n, c.status FROM c ORDER BY c.n, c.status",
     "SELECT c.id, c.status, c.n FROM c ORDER BY c.status, c.n",
     "SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.n",
+    "SELECT TOP 50000 c.id, c.n FROM c",
+    "SELECT * FROM c OFFSET 50000 LIMIT 20000",
   };
 
   private static final String[] STATUSES = {"open", "closed", "on hold"};
@@ -51,6 +54,7 @@ public final class PagingBench {
     int documents = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     int page = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    String match = args.length > 3 ? args[3] : "";
     Container c = load(documents);
     System.out.printf(
         Locale.ROOT,
@@ -65,7 +69,9 @@ public final class PagingBench {
         "loading");
     for (int round = 1; round <= rounds; round++) {
       for (String q : QUERIES) {
-        run(c, q, page, round);
+        if (q.contains(match)) {
+          run(c, q, page, round);
+        }
       }
     }
   }
