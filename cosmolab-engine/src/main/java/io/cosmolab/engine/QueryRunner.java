@@ -240,9 +240,13 @@ final class QueryRunner {
     // a query whose rows come in document order but for its TOP or OFFSET ... LIMIT streams: its
     // pages run it without them and count them on (Resume), instead of running it again per page
     // to skip what earlier pages returned
+    // (an offset token of such a query, from a server before this paging, still resumes by count)
     Executor.RowBounds bounds = rowBounds(bounded);
     CompiledQuery unbounded = bounded.withoutRowBounds();
-    boolean streamsBounded = !bounds.none() && Resume.isStreaming(unbounded.ast());
+    boolean streamsBounded =
+        !bounds.none()
+            && Resume.isStreaming(unbounded.ast())
+            && !Resume.isOffsetToken(request.continuation());
     CompiledQuery query = streamsBounded ? unbounded : bounded;
     Executor.RowBounds streamBounds = streamsBounded ? bounds : UNBOUNDED;
     RoutingMap map = container.routing();
@@ -260,6 +264,10 @@ final class QueryRunner {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
     Resume resume = Resume.parse(request, container.rid(), query.ast(), streaming);
+    if (resume.counted() > 0
+        && (streamBounds.none() || resume.counted() > streamBounds.skip() + streamBounds.take())) {
+      throw Resume.invalidToken(request.continuation()); // counts no query's rows this one has
+    }
     List<PartitionKeyRange> targets = new ArrayList<>();
     for (PartitionKeyRange r :
         scope == null ? List.<PartitionKeyRange>of() : map.overlapping(scope)) {
@@ -500,7 +508,8 @@ final class QueryRunner {
               input.walks());
       // skip what earlier pages returned; the work of reading it is theirs
       Loaded before = input.loaded();
-      Executor.Output row = rows.next();
+      // a TOP 0 or LIMIT 0 reads nothing
+      Executor.Output row = bounds.reached(resume.counted()) ? null : rows.next();
       if (resume.after() != null && !input.walks()) {
         before = input.loaded(); // re-read to find the rows after the position: the first page's
       }
@@ -536,7 +545,7 @@ final class QueryRunner {
           rowsOfLast = isSameDocument(last, d, resume) ? rowsOfLast + 1 : 1;
           last = d;
           end = input.loaded();
-          row = rows.next();
+          row = bounds.reached(counted) ? null : rows.next(); // OFFSET n LIMIT 0: no row ahead
           continue;
         }
         int size = DocumentShape.sizeOf(row.value());
@@ -572,7 +581,8 @@ final class QueryRunner {
         }
         row = rows.next(); // the next page's first row, if there is one
       }
-      if (bounds.reached(counted)) {
+      boolean boundReached = bounds.reached(counted);
+      if (boundReached) {
         row = null; // the rows TOP or LIMIT allow are all returned (or TOP 0): no next page
       }
       long countedForToken = bounds.none() ? 0 : counted;
@@ -603,7 +613,7 @@ final class QueryRunner {
         next =
             nextOfPartial(
                 request, resume, input, input.stopped() || distinctFull, row != null, page.size());
-      } else if (row == null && input.stopped()) {
+      } else if (row == null && input.stopped() && !boundReached) {
         // out of time: resume after the last document read (a streaming page, which returned all
         // its rows: the next page starts after it) or after the last row
         end = input.loaded();
@@ -611,7 +621,12 @@ final class QueryRunner {
         next =
             streaming
                 ? Resume.afterWholeDocument(
-                    request, container.rid(), read.epk(), read.id(), countedForToken)
+                    request,
+                    container.rid(),
+                    read.epk(),
+                    read.id(),
+                    countedForToken,
+                    counted < bounds.skip())
                 : Resume.afterSortKey(request, container.rid(), query.ast(), position);
       } else if (row == null) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read

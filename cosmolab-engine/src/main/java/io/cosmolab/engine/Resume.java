@@ -30,12 +30,16 @@ import java.util.zip.CRC32;
  *
  *   position = "v2" ":" binding ":" k [ "." n ] ":" epk ":" id
  *     binding  CRC-32 (hex) of the container's RID, the query text and parameters; not the scope,
- *              since a child range of a split must accept its parent's token
+ *              since a child range of a split must accept its parent's token. While OFFSET is
+ *              still skipping rows (a page that ran out of time first), followed by "." and
+ *              offset's binding (the scope): each child of a split would skip the rest of the
+ *              offset in its own rows, so another scope answers 400 (run the query again) [A]
  *     k        rows already returned from the document at (epk, id) — a JOIN makes several — or
  *              "*" for all of them (a page that ran out of time after the document): the next page
  *              starts after it
  *     n        a query with TOP or OFFSET ... LIMIT: the rows its bounds have counted so far (those
- *              OFFSET skipped and those returned); absent for 0
+ *              OFFSET skipped and those returned), at most OFFSET + LIMIT; absent for 0 and for
+ *              every other query
  *     epk, id  the last document a page returned rows from; id comes last, as it may hold ':'
  *
  *   sortkey  = "v3" ":" identity ":" binding ":" n ":" i ":" order ":" keys
@@ -222,8 +226,16 @@ final class Resume {
       long counted = dot < 0 ? 0 : count(f[2].substring(dot + 1), token, Long.MAX_VALUE);
       boolean whole = rows.equals("*");
       int k = whole ? 0 : (int) count(rows, token, Integer.MAX_VALUE);
-      if (!streaming || !f[1].equals(queryBinding(request, container))) {
+      int scoped = f[1].indexOf('.');
+      String binding = scoped < 0 ? f[1] : f[1].substring(0, scoped);
+      if (!streaming || !binding.equals(queryBinding(request, container))) {
         throw tokenOfAnotherQuery();
+      }
+      if (scoped >= 0 && !f[1].substring(scoped + 1).equals(scopeBinding(request, container))) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "The continuation token specified in the request resumes an OFFSET that was still"
+                + " skipping rows on the scope it was issued for (a partition key range), and the"
+                + " scope has changed, as in a split: run the query again");
       }
       return new Resume(0, f[3], f[4], k, null, whole, null, null, counted);
     }
@@ -418,8 +430,13 @@ final class Resume {
    * counted so far (0 for a query without them).
    */
   static String afterWholeDocument(
-      QueryRequest request, String container, String epk, String id, long counted) {
-    return position(request, container, "*", epk, id, counted);
+      QueryRequest request,
+      String container,
+      String epk,
+      String id,
+      long counted,
+      boolean skipping) {
+    return position(request, container, "*", epk, id, counted, skipping);
   }
 
   /**
@@ -428,15 +445,25 @@ final class Resume {
    */
   static String afterDocument(
       QueryRequest request, String container, int k, String epk, String id, long counted) {
-    return position(request, container, Integer.toString(k), epk, id, counted);
+    return position(request, container, Integer.toString(k), epk, id, counted, false);
   }
 
-  /** A position token: {@code rows} of the document at (epk, id) returned, a count or "*". */
+  /**
+   * A position token: {@code rows} of the document at (epk, id) returned, a count or "*"; bound to
+   * the request's scope while OFFSET is {@code skipping}.
+   */
   private static String position(
-      QueryRequest request, String container, String rows, String epk, String id, long counted) {
+      QueryRequest request,
+      String container,
+      String rows,
+      String epk,
+      String id,
+      long counted,
+      boolean skipping) {
     return encode(
         "v2:"
             + queryBinding(request, container)
+            + (skipping ? "." + scopeBinding(request, container) : "")
             + ":"
             + rows
             + (counted == 0 ? "" : "." + counted)
@@ -534,6 +561,23 @@ final class Resume {
       return null;
     }
     return range.min().compareTo(epk) >= 0 ? range : new EpkRange(epk, range.max());
+  }
+
+  /**
+   * True when {@code token} resumes by a count of rows returned (an offset token): a query that
+   * pages by position now (a TOP or OFFSET without ORDER BY) took these from servers before it, and
+   * resumes one by count.
+   */
+  static boolean isOffsetToken(String token) {
+    if (token == null || token.isEmpty()) {
+      return false;
+    }
+    try {
+      byte[] raw = Base64.getUrlDecoder().decode(token);
+      return raw.length > 3 && raw[0] == 'v' && raw[1] == '1' && raw[2] == ':';
+    } catch (IllegalArgumentException e) {
+      return false; // parse() says what is wrong with it
+    }
   }
 
   /** The 400 for a token issued for a different query. */

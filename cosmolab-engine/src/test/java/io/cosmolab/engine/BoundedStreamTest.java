@@ -120,18 +120,7 @@ class BoundedStreamTest {
 
   @Test
   void pagesOutOfTime_endAfterEachDocument_andReadOffsetsRowsOnce() {
-    Container bounded =
-        seeded(
-            CosmosEngine.builder()
-                .clock(clock)
-                .throttling(ThrottlingMode.OFF)
-                .queryPageTime(Duration.ofNanos(1))
-                .build()
-                .createDatabase("db")
-                .createContainer(
-                    ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                        .withThroughput(Throughput.manual(10_000))
-                        .withPhysicalPartitions(3)));
+    Container bounded = withPageTime(Duration.ofNanos(1));
     String text = "SELECT c.id FROM c OFFSET 10 LIMIT 5";
 
     List<QueryPage> cut = Engines.pages(bounded, QueryRequest.of(text), 1000);
@@ -165,6 +154,149 @@ class BoundedStreamTest {
       merged.addAll(rest);
     }
     assertThat(new ArrayList<>(merged).subList(0, 10)).isEqualTo(expected);
+  }
+
+  private Container withPageTime(Duration pageTime) {
+    return withPageTime(pageTime, 3);
+  }
+
+  private Container withPageTime(Duration pageTime, int partitions) {
+    return seeded(
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(ThrottlingMode.OFF)
+            .queryPageTime(pageTime)
+            .build()
+            .createDatabase("db")
+            .createContainer(
+                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                    .withThroughput(Throughput.manual(10_000))
+                    .withPhysicalPartitions(partitions)));
+  }
+
+  private static long loaded(List<QueryPage> pages) {
+    return pages.stream().mapToLong(p -> p.metrics().documentsLoaded()).sum();
+  }
+
+  @Test
+  void aTopZero_readsNoDocument_evenWhenPagesMayEndAtOnce() {
+    for (Container on : List.of(c, withPageTime(Duration.ofNanos(1)))) {
+      List<QueryPage> pages =
+          Engines.pages(on, QueryRequest.of("SELECT TOP 0 c.id FROM c WHERE c.n + 0 = 99"), 10);
+      assertThat(pages).singleElement().satisfies(p -> assertThat(p.continuation()).isNull());
+      assertThat(loaded(pages)).isZero();
+    }
+  }
+
+  @Test
+  void anOffsetWithLimitZero_readsTheOffsetsRowsAndNoMore() {
+    List<QueryPage> pages =
+        Engines.pages(c, QueryRequest.of("SELECT c.id FROM c OFFSET 3 LIMIT 0"), 10);
+    assertThat(pages).singleElement().satisfies(p -> assertThat(p.rows()).isEmpty());
+    assertThat(pages.get(0).continuation()).isNull();
+    assertThat(loaded(pages)).isEqualTo(3);
+  }
+
+  @Test
+  void pagesOutOfTime_underAJoin_giveTheCutOnce_andReadEachDocumentOnce() {
+    Container bounded = withPageTime(Duration.ofNanos(1));
+    String text = "SELECT c.id, t FROM c JOIN t IN c.tags OFFSET 4 LIMIT 7"; // three rows each
+
+    List<QueryPage> pages = Engines.pages(bounded, QueryRequest.of(text), 1000);
+
+    assertThat(rows(pages)).isEqualTo(cut(c, "SELECT c.id, t FROM c JOIN t IN c.tags", 4, 7));
+    assertThat(loaded(pages)).isEqualTo(4); // rows 0-10 are in documents 0-3
+    assertThat(pages.get(pages.size() - 1).continuation()).isNull();
+  }
+
+  @Test
+  void pagesCutAtFourMegabytes_countOn_withinADocumentsRowsToo() {
+    Container big = Engines.container(clock, 1);
+    for (int i = 0; i < 5; i++) {
+      big.create(
+          Json.obj(
+              "{'id':'big"
+                  + i
+                  + "','pk':'k','tags':['a','b'],'s':'"
+                  + "x".repeat(1_500_000)
+                  + "'}"));
+    }
+    List<QueryPage> top = Engines.pages(big, QueryRequest.of("SELECT TOP 4 * FROM c"), 100);
+    assertThat(top).extracting(p -> p.rows().size()).containsExactly(2, 2);
+    assertThat(top.get(1).continuation()).isNull();
+    assertThat(loaded(top)).isEqualTo(4);
+
+    // the page fills within a document's two rows: the next one starts at its second
+    String join = "SELECT c.id, c.s, t FROM c JOIN t IN c.tags OFFSET 1 LIMIT 5";
+    List<QueryPage> joined = Engines.pages(big, QueryRequest.of(join), 100);
+    assertThat(rows(joined))
+        .extracting(r -> r.get("id").textValue() + "/" + r.get("t").textValue())
+        .containsExactly("big0/b", "big1/a", "big1/b", "big2/a", "big2/b");
+    assertThat(joined).hasSizeGreaterThan(1);
+  }
+
+  @Test
+  void aTokenOfAPageStillSkippingOffsetsRows_onASplitsChild_isA400_notRowsLost() {
+    Container one = withPageTime(Duration.ofNanos(1), 1);
+    PartitionKeyRange parent = one.routing().ranges().get(0);
+    String text = "SELECT c.id FROM c OFFSET 10 LIMIT 5";
+    QueryPage first = one.query(QueryRequest.of(text).withRangeId(parent.id()));
+    assertThat(first.rows()).isEmpty(); // out of time after one document, still skipping
+    // on its own scope it resumes
+    assertThat(
+            one.query(
+                QueryRequest.of(text)
+                    .withRangeId(parent.id())
+                    .withContinuation(first.continuation())))
+        .isNotNull();
+
+    one.splitPartition(parent.id());
+    assertThat(one.routing().ranges()).hasSize(2);
+    for (PartitionKeyRange child : one.routing().ranges()) {
+      assertCosmosError(
+          () ->
+              one.query(
+                  QueryRequest.of(text)
+                      .withRangeId(child.id())
+                      .withContinuation(first.continuation())),
+          CosmosError.BAD_REQUEST,
+          "OFFSET",
+          "run the query again");
+    }
+  }
+
+  @Test
+  void anOffsetTokenFromAServerBeforeThisPaging_stillResumesByCount() {
+    String text = "SELECT VALUE c.id FROM c OFFSET 2 LIMIT 9";
+    QueryRequest request = QueryRequest.of(text);
+    String v1 =
+        Resume.afterRows(
+            request,
+            c.rid(),
+            io.cosmolab.query.CompiledQuery.compile(text, Map.of()).ast(),
+            4); // four rows returned by the page before
+    List<JsonNode> rest = Engines.drainQuery(c, request.withContinuation(v1), 3);
+    assertThat(rest).isEqualTo(cut(c, "SELECT VALUE c.id FROM c", 6, 5));
+  }
+
+  @Test
+  void aCountInTheTokenOfAQueryWithoutBounds_isA400() {
+    QueryRequest q = QueryRequest.of("SELECT c.id FROM c");
+    String token = c.query(q.withMaxItemCount(2)).continuation();
+    String raw =
+        new String(
+            java.util.Base64.getUrlDecoder().decode(token),
+            java.nio.charset.StandardCharsets.UTF_8);
+    String[] f = raw.split(":", 5);
+    String forged = f[0] + ":" + f[1] + ":" + f[2] + ".9:" + f[3] + ":" + f[4];
+    String encoded =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(forged.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertCosmosError(
+        () -> c.query(q.withMaxItemCount(2).withContinuation(encoded)),
+        CosmosError.BAD_REQUEST,
+        "Invalid Continuation Token");
   }
 
   private static List<JsonNode> rows(List<QueryPage> pages) {

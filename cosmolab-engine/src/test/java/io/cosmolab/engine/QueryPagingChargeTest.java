@@ -97,6 +97,8 @@ class QueryPagingChargeTest {
         "SELECT c.id, t FROM c JOIN t IN c.tags ORDER BY c.n",
         "SELECT TOP 40 c.id FROM c",
         "SELECT c.id FROM c OFFSET 20 LIMIT 50",
+        "SELECT TOP 0 c.id FROM c",
+        "SELECT TOP 40 c.id, t FROM c JOIN t IN c.tags",
         "SELECT c.id, t FROM c JOIN t IN c.tags WHERE t != 't0' OFFSET 7 LIMIT 100",
         "SELECT c.id FROM c ORDER BY c.id OFFSET 20 LIMIT 50",
         "SELECT c.grp, COUNT(1) AS n FROM c GROUP BY c.grp",

@@ -508,8 +508,15 @@ public final class Executor {
 
   // the parser admits a literal or a parameter only (QueryParser.countValue)
   private static long count(Expr e, Map<String, JsonNode> parameters, String clause) {
-    JsonNode v =
-        e instanceof Expr.Parameter p ? parameters.get(p.name()) : ((Expr.Literal) e).value();
+    JsonNode v;
+    if (e instanceof Expr.Parameter p) {
+      v = parameters.get(p.name());
+    } else if (e instanceof Expr.Literal l) {
+      v = l.value();
+    } else {
+      throw new QueryException(
+          "SC2064", clause + " needs a number or a parameter, got " + e.getClass().getSimpleName());
+    }
     if (v == null
         || !v.isNumber()
         || v.doubleValue() < 0
