@@ -366,7 +366,7 @@ class ConcurrentContainerModelTest {
 
   private static void readOne(Container c, Random r, ConcurrentLinkedQueue<String> failures) {
     int w = r.nextInt(WRITERS);
-    switch (r.nextInt(6)) {
+    switch (r.nextInt(7)) {
       case 0 -> {
         try {
           c.read(PartitionKeyValue.of("s" + w + "-" + r.nextInt(SINGLE_KEYS)), "d" + r.nextInt(4));
@@ -404,25 +404,40 @@ class ConcurrentContainerModelTest {
       case 3 -> {
         // an ORDER BY drained in small pages while the stable documents are rewritten: each page
         // resumes after the last row's sort key and RID, so every document comes exactly once
-        List<String> rows = new ArrayList<>();
-        QueryRequest q =
-            QueryRequest.of(
-                    "SELECT VALUE CONCAT(c.pk, '/', c.id) FROM c WHERE c.tag = 'stable' ORDER BY"
-                        + " c.pk DESC")
-                .withMaxItemCount(1 + r.nextInt(4));
-        for (int guard = 0; guard < 1_000; guard++) {
-          QueryPage page = c.query(q);
-          page.rows().forEach(v -> rows.add(v.textValue()));
-          if (page.continuation() == null) {
-            break;
-          }
-          q = q.withContinuation(page.continuation());
-        }
+        List<String> rows =
+            drained(
+                c,
+                QueryRequest.of(
+                        "SELECT VALUE CONCAT(c.pk, '/', c.id) FROM c WHERE c.tag = 'stable' ORDER BY"
+                            + " c.pk DESC")
+                    .withMaxItemCount(1 + r.nextInt(4)));
         if (rows.size() != WRITERS * STABLE_DOCS || new HashSet<>(rows).size() != rows.size()) {
           failures.add("a paged ORDER BY returned " + rows);
         }
       }
       case 4 -> orderedPagesWhileTheirKeysMove(c, r, failures);
+      case 5 -> {
+        // an OFFSET ... LIMIT without ORDER BY drained in small pages while the stable documents
+        // are rewritten and partitions split: each page reads on from the last document's position
+        // and counts the bounds on, so the rows are the bounds' cut of the stable set, each once
+        int total = WRITERS * STABLE_DOCS;
+        int skip = r.nextInt(total + 2);
+        int take = r.nextInt(total + 2);
+        List<String> rows =
+            drained(
+                c,
+                QueryRequest.of(
+                        "SELECT VALUE CONCAT(c.pk, '/', c.id) FROM c WHERE c.tag = 'stable'"
+                            + " OFFSET "
+                            + skip
+                            + " LIMIT "
+                            + take)
+                    .withMaxItemCount(1 + r.nextInt(4)));
+        int expected = Math.max(0, Math.min(take, total - skip));
+        if (rows.size() != expected || new HashSet<>(rows).size() != rows.size()) {
+          failures.add("OFFSET " + skip + " LIMIT " + take + " of " + total + " returned " + rows);
+        }
+      }
       default -> {
         int n = count(c, "SELECT VALUE COUNT(1) FROM c WHERE STARTSWITH(c.pk, 'st')");
         if (n != WRITERS * STABLE_DOCS) {
@@ -430,6 +445,20 @@ class ConcurrentContainerModelTest {
         }
       }
     }
+  }
+
+  /** The text rows of every page of {@code q}, following its continuations. */
+  private static List<String> drained(Container c, QueryRequest q) {
+    List<String> rows = new ArrayList<>();
+    for (int guard = 0; guard < 1_000; guard++) {
+      QueryPage page = c.query(q);
+      page.rows().forEach(v -> rows.add(v.textValue()));
+      if (page.continuation() == null) {
+        return rows;
+      }
+      q = q.withContinuation(page.continuation());
+    }
+    throw new AssertionError("paging did not end: " + q.text());
   }
 
   /**
