@@ -100,6 +100,16 @@ class SpringDataCosmosTest {
   }
 
   @Test
+  void aWrittenOffsetLimitQuery_returnsItsWindowOfTheRows() {
+    seed();
+    List<String> all = users.window(0, 100).stream().map(User::getId).toList();
+    assertThat(all).hasSize(30).doesNotHaveDuplicates();
+    assertThat(users.window(5, 10)).extracting(User::getId).isEqualTo(all.subList(5, 15));
+    assertThat(users.window(28, 10)).extracting(User::getId).isEqualTo(all.subList(28, 30));
+    assertThat(users.window(3, 0)).isEmpty();
+  }
+
+  @Test
   void theReactiveRepository_savesAndFinds() {
     reactive.save(new User("r1", "grace", "hopper", 85)).block();
     reactive.save(new User("r2", "grace", "kelly", 52)).block();

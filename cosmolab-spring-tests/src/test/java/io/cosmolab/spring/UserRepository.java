@@ -21,4 +21,8 @@ public interface UserRepository extends CosmosRepository<User, String> {
   List<User> withFirstName(@Param("firstName") String firstName);
 
   Page<User> findByLastName(String lastName, Pageable page);
+
+  /** A window of the users, as applications page with a written query. */
+  @Query("SELECT * FROM c OFFSET @offset LIMIT @limit")
+  List<User> window(@Param("offset") int offset, @Param("limit") int limit);
 }
