@@ -257,6 +257,15 @@ final class ScriptSession implements ScriptHost {
     int from = offset(continuation);
     int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : pageSize;
     boolean streaming = Resume.isStreaming(q.ast());
+    // streaming but for TOP or OFFSET ... LIMIT: its rows come in document order too, and the
+    // executor stops reading at TOP's last row
+    boolean streamsBounded = !streaming && Resume.isStreaming(q.withoutRowBounds().ast());
+    Executor.RowBounds bounds;
+    try {
+      bounds = q.rowBounds();
+    } catch (QueryException e) {
+      throw QueryRunner.asCosmos(e);
+    }
     // a streaming query stops after the page and one more row, which says whether one follows
     List<JsonNode> rows = new ArrayList<>();
     List<Long> orders = new ArrayList<>();
@@ -265,12 +274,12 @@ final class ScriptSession implements ScriptHost {
           q.open(
               inputs,
               container.engineClock().instant(),
-              streaming ? -1 : (long) from + size + 1,
+              streaming || streamsBounded ? -1 : (long) from + size + 1,
               udfs);
       for (Executor.Output o = c.next(); o != null; o = c.next()) {
         rows.add(o.value().deepCopy());
         orders.add(o.order());
-        if (streaming && rows.size() > from + size) {
+        if ((streaming || streamsBounded) && rows.size() > from + size) {
           break;
         }
       }
@@ -281,12 +290,19 @@ final class ScriptSession implements ScriptHost {
     boolean more = rows.size() > to;
     // charged for what this page read, as a query page is (QueryRunner): a streaming page for the
     // documents from the one after the previous page's last row to its own last row (the last
-    // page, to the end); any other shape reads everything for its first page
+    // page, to the end, or to TOP's last row, where the executor stopped); any other shape reads
+    // everything for its first page
     long bytes = 0;
-    if (streaming) {
+    if (streaming || streamsBounded) {
       int first =
           from == 0 ? 0 : from <= orders.size() ? (int) (orders.get(from - 1) + 1) : docs.size();
-      int last = more ? (int) (long) orders.get(to - 1) : docs.size() - 1;
+      boolean boundReached = streamsBounded && bounds.reached(bounds.skip() + rows.size());
+      int last =
+          more
+              ? (int) (long) orders.get(to - 1)
+              : boundReached
+                  ? (rows.isEmpty() ? -1 : (int) (long) orders.get(rows.size() - 1))
+                  : docs.size() - 1;
       for (int i = first; i <= last && i < docs.size(); i++) {
         bytes += docs.get(i).sizeBytes();
       }

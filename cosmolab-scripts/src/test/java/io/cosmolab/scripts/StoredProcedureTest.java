@@ -473,6 +473,16 @@ class StoredProcedureTest {
     // 3 MB read once: about 30 RU, 6 x 2.5 RU per page, 60 rows; each page reading the whole
     // partition again, as before, came to about 250 RU
     assertThat(r.requestCharge()).isLessThan(160);
+    // a TOP or OFFSET ... LIMIT stops reading at its last row, and pays for what it read: 5 and
+    // 15 documents of 50 KB, not the partition's 60
+    ScriptResponse top = run(c, "pages", "a", "['SELECT TOP 5 c.id FROM c']");
+    assertThat(top.body().path("seen").asInt()).isEqualTo(5);
+    assertThat(top.requestCharge()).isLessThan(r.requestCharge() / 4);
+    ScriptResponse window = run(c, "pages", "a", "['SELECT c.id FROM c OFFSET 10 LIMIT 5']");
+    assertThat(window.body().path("seen").asInt()).isEqualTo(5);
+    assertThat(window.requestCharge())
+        .isGreaterThan(top.requestCharge())
+        .isLessThan(r.requestCharge() / 2);
     // a shape that reads everything for its first page (ORDER BY) pages the same rows
     assertThat(
             run(c, "pages", "a", "['SELECT c.id FROM c ORDER BY c.n DESC']")
