@@ -956,7 +956,7 @@ public final class Container {
    */
   public com.fasterxml.jackson.databind.node.ObjectNode queryPlan(
       String text, java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> parameters) {
-    return new QueryRunner(this, engine).plan(text, parameters);
+    return QueryPlans.plan(this, text, parameters);
   }
 
   /**
@@ -968,7 +968,7 @@ public final class Container {
     for (com.fasterxml.jackson.databind.JsonNode range : plan.path("queryRanges")) {
       ranges.add(new String[] {range.path("min").asText(), range.path("max").asText()});
     }
-    return QueryRunner.partitionsReached(routing(), ranges);
+    return QueryPlans.partitionsReached(routing(), ranges);
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.cosmolab.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cosmolab.engine.PageInput.Loaded;
+import io.cosmolab.engine.PageInput.Walk;
 import io.cosmolab.engine.document.DocumentShape;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EffectivePartitionKey;
@@ -8,7 +10,6 @@ import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.query.QueryMetrics;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
-import io.cosmolab.engine.resource.ResourceIds;
 import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.store.StoredDocument;
@@ -36,7 +37,8 @@ import java.util.List;
  *   - a streaming query (rows in document order: no ORDER BY, aggregate, GROUP BY, DISTINCT, TOP
  *     or OFFSET) resumes at the (EPK, id) of the last document it returned rows from. Page N loads
  *     the documents from there to its last row: the scan starts at the position, and partitions
- *     wholly before it are not targeted.
+ *     wholly before it are not targeted. One with TOP or OFFSET ... LIMIT streams the same: its
+ *     pages run it without them and count them on from the token (Resume).
  *   - an ORDER BY whose rows keep their own keys (no GROUP BY, aggregate, DISTINCT or RANK) is run
  *     again from the sort keys, RID and JOIN index of the last row it returned: it keeps only the
  *     page + 1 rows after that position in a heap (TopK), over a stream of the scan, and a write
@@ -74,8 +76,8 @@ import java.util.List;
  * together are charged one pass (QueryPagingChargeTest), whatever the shape:
  *
  *   - a streaming page pays for the documents between the previous page's last row and its own;
- *   - TOP or OFFSET/LIMIT without ORDER BY streams too: a later page re-reads the rows before it
- *     without paying for them again;
+ *   - TOP or OFFSET/LIMIT without ORDER BY streams too: OFFSET's rows are paid for once, by the
+ *     pages that read and skip them, and the page that reaches TOP reads no further;
  *   - a walked ORDER BY (above) pays per page for the documents it loaded after its position, as
  *     the service's index-served ORDER BY does; a page of such a query that scans instead (a write
  *     ran) pays for its rows' documents, so walked and scanned pages add up to one pass at most
@@ -115,114 +117,6 @@ final class QueryRunner {
     return io.cosmolab.engine.query.QueryErrors.asCosmos(e);
   }
 
-  /**
-   * The gateway's query plan ({@code PartitionedQueryExecutionInfo}, version 2): the planner's
-   * queryInfo, and the EPK ranges the query needs — narrowed to point ranges (full keys) or prefix
-   * ranges (hierarchical prefixes) when the WHERE clause fixes the partition key with {@code =} or
-   * {@code IN}, the whole key space otherwise.
-   */
-  com.fasterxml.jackson.databind.node.ObjectNode plan(
-      String text, java.util.Map<String, JsonNode> parameters) {
-    // planned as written: the SDKs send the plan's rewritten query back to each partition, and a
-    // computed property is read there (run), as on the service
-    CompiledQuery query = compile(text, parameters).withSearchPolicy(container.searchPolicy());
-    com.fasterxml.jackson.databind.node.ObjectNode out =
-        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    out.put("partitionedQueryExecutionInfoVersion", 2);
-    com.fasterxml.jackson.databind.node.ObjectNode hybrid = null;
-    try {
-      if (io.cosmolab.query.plan.HybridSearchPlanner.applies(query.ast())) {
-        // the service's shape: no queryInfo, the client runs the hybrid-search pipeline
-        hybrid = io.cosmolab.query.plan.HybridSearchPlanner.info(query);
-        out.putNull("queryInfo");
-      } else {
-        out.set("queryInfo", io.cosmolab.query.plan.QueryPlanner.queryInfo(query));
-      }
-    } catch (QueryException e) {
-      throw asCosmos(e);
-    }
-    com.fasterxml.jackson.databind.node.ArrayNode ranges = out.putArray("queryRanges");
-    for (String[] r : queryRanges(query)) {
-      com.fasterxml.jackson.databind.node.ObjectNode range = ranges.addObject();
-      range.put("min", r[0]);
-      range.put("max", r[1]);
-      range.put("isMinInclusive", true);
-      range.put("isMaxInclusive", r[2] != null);
-    }
-    out.set("hybridSearchQueryInfo", hybrid);
-    return out;
-  }
-
-  /**
-   * The physical partitions (ids) that query ranges ({min, max, ...}, a point when min = max)
-   * reach: the owner of each point, every partition each other range overlaps.
-   */
-  static List<String> partitionsReached(RoutingMap map, Iterable<String[]> ranges) {
-    java.util.Set<String> ids = new java.util.LinkedHashSet<>();
-    for (String[] r : ranges) {
-      if (r[0].equals(r[1])) {
-        ids.add(map.rangeFor(r[0]).id());
-      } else {
-        for (PartitionKeyRange p : map.overlapping(new EpkRange(r[0], r[1]))) {
-          ids.add(p.id());
-        }
-      }
-    }
-    return List.copyOf(ids);
-  }
-
-  /** {min, max, maxInclusive-or-null}; point ranges are inclusive at both ends. */
-  private List<String[]> queryRanges(CompiledQuery query) {
-    io.cosmolab.engine.partitioning.PartitionKeyDefinition key = container.partitionKey();
-    List<List<String>> paths = new ArrayList<>();
-    for (String p : key.paths()) {
-      paths.add(io.cosmolab.engine.partitioning.PartitionKeyDefinition.segmentsOf(p));
-    }
-    List<List<JsonNode>> fixed = io.cosmolab.query.plan.QueryPlanner.keyValues(query, paths);
-    int levels = 0;
-    while (levels < fixed.size() && fixed.get(levels) != null) {
-      levels++;
-    }
-    List<String[]> out = new ArrayList<>();
-    if (levels == 0 || (levels < paths.size() && !key.isHierarchical())) {
-      out.add(new String[] {EpkRange.MIN, EpkRange.MAX, null});
-      return out;
-    }
-    List<List<JsonNode>> combos = new ArrayList<>();
-    combos.add(new ArrayList<>());
-    for (int level = 0; level < levels; level++) {
-      List<List<JsonNode>> next = new ArrayList<>();
-      for (List<JsonNode> combo : combos) {
-        for (JsonNode v : fixed.get(level)) {
-          List<JsonNode> c = new ArrayList<>(combo);
-          c.add(v);
-          next.add(c);
-        }
-      }
-      combos = next;
-      if (combos.size() > 1000) {
-        out.add(new String[] {EpkRange.MIN, EpkRange.MAX, null});
-        return out;
-      }
-    }
-    java.util.TreeMap<String, String[]> sorted = new java.util.TreeMap<>();
-    for (List<JsonNode> combo : combos) {
-      com.fasterxml.jackson.databind.node.ArrayNode keyJson =
-          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-      combo.forEach(keyJson::add);
-      String epk =
-          EffectivePartitionKey.of(
-              key, io.cosmolab.engine.partitioning.PartitionKeyValue.fromJson(keyJson));
-      sorted.put(
-          epk,
-          levels == paths.size()
-              ? new String[] {epk, epk, "inclusive"}
-              : new String[] {epk, epk + "FF", null});
-    }
-    out.addAll(sorted.values());
-    return out;
-  }
-
   /** How many documents a page reads between two looks at whether its client has gone. */
   static final int ABANDON_CHECK_EVERY = 64;
 
@@ -255,11 +149,11 @@ final class QueryRunner {
     if (request.partitionKey() != null) {
       EffectivePartitionKey.KeyScope key =
           EffectivePartitionKey.scopeOf(container.partitionKey(), request.partitionKey());
-      scope = intersect(scope, key.range());
+      scope = PageInput.intersect(scope, key.range());
       exactEpk = key.exactEpk();
     }
     if (request.partitionKeyRangeId() != null) {
-      scope = intersect(scope, map.require(request.partitionKeyRangeId()).range());
+      scope = PageInput.intersect(scope, map.require(request.partitionKeyRangeId()).range());
     }
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
@@ -460,9 +354,14 @@ final class QueryRunner {
                 || request.partitionKeyRangeId() != null
                 || request.range() != null
                 || targets.size() == 1
-                || partitionsReached(container.routing(), queryRanges(query)).size() == 1);
+                || QueryPlans.partitionsReached(
+                            container.routing(), QueryPlans.queryRanges(container, query))
+                        .size()
+                    == 1);
     PageInput input =
         new PageInput(
+            container,
+            abandoned,
             targets,
             scope,
             exactEpk,
@@ -719,356 +618,6 @@ final class QueryRunner {
   /** Whether two stored versions are of one document (null is none). */
   private static boolean sameDocument(StoredDocument a, StoredDocument b) {
     return a != null && a.epk().equals(b.epk()) && a.id().equals(b.id());
-  }
-
-  /**
-   * What a page walks in ORDER BY order: the first item's index's runs (from the position on), the
-   * items' paths and directions, and whether JOINs make several rows of a document.
-   */
-  private record Walk(
-      Iterator<io.cosmolab.engine.index.ContainerIndex.Run> runs,
-      List<List<String>> paths,
-      List<Boolean> ascending,
-      boolean joins) {}
-
-  /** What a page has loaded so far, per target: a snapshot, taken between rows. */
-  private static final class Loaded {
-    final long[] bytes;
-    final long documents;
-
-    Loaded(long[] bytes, long documents) {
-      this.bytes = bytes;
-      this.documents = documents;
-    }
-
-    long total() {
-      long t = 0;
-      for (long b : bytes) {
-        t += b;
-      }
-      return t;
-    }
-  }
-
-  /**
-   * The documents a page's query reads, in (EPK, id) order — the index's hits, or a scan of the
-   * targets in scope — loaded only as the query pulls them, and counted per target as they are. A
-   * streaming query's inputs are numbered in read order, and the last one read is the document of
-   * the row the query returns (its rows come out one document at a time); any other query orders
-   * its inputs by the RID's document part, which matters only to ORDER BY ties.
-   */
-  private final class PageInput implements Iterable<Executor.Input> {
-    private final List<PartitionKeyRange> targets;
-    private final EpkRange scope;
-    private final String exactEpk;
-    private final Resume resume;
-    private final boolean streaming;
-    private final boolean ordered;
-    private final java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates;
-    private final Walk walk;
-    private OrderedWalk walked;
-    private final long now;
-    // with chargeLikeAWalk: each document read, by its RID part: its target << 40 | its bytes
-    private final ReadByRid readByRid;
-    private final long[] bytes;
-    private long documents;
-    private StoredDocument last;
-    private java.util.function.BooleanSupplier stop = () -> false;
-    private boolean stopped;
-    private boolean abandonedSeen;
-
-    PageInput(
-        List<PartitionKeyRange> targets,
-        EpkRange scope,
-        String exactEpk,
-        Resume resume,
-        boolean streaming,
-        boolean ordered,
-        java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
-        Walk walk,
-        boolean recordReads,
-        long now) {
-      this.targets = targets;
-      this.scope = scope;
-      this.exactEpk = exactEpk;
-      this.resume = resume;
-      this.streaming = streaming;
-      this.ordered = ordered;
-      this.candidates = candidates;
-      this.walk = walk;
-      this.now = now;
-      this.readByRid = recordReads ? new ReadByRid() : null;
-      this.bytes = new long[targets.size()];
-    }
-
-    Loaded loaded() {
-      return new Loaded(bytes.clone(), documents);
-    }
-
-    /**
-     * What the documents of the rows with these RID parts weigh, per target (recorded reads): each
-     * document once, however many rows its JOINs made, and not {@code paidBefore}'s (the last row
-     * earlier pages returned, resumed after by its position or counted past by an offset; null on
-     * the first page), whose rows began on the page before, which paid for it.
-     */
-    Loaded loadedBy(List<Long> rids, Long paidBefore) {
-      long[] b = new long[targets.size()];
-      java.util.Set<Long> counted = new java.util.HashSet<>();
-      if (paidBefore != null) {
-        counted.add(paidBefore);
-      }
-      for (long rid : rids) {
-        long read = counted.add(rid) ? readByRid.get(rid, -1) : -1; // target << 40 | bytes
-        if (read != -1) {
-          b[(int) (read >>> 40)] += read & ((1L << 40) - 1);
-        }
-      }
-      return new Loaded(b, counted.size() - (paidBefore != null ? 1 : 0));
-    }
-
-    /**
-     * Ends the input early, before the next document, once {@code when} says so (the page's time
-     * bound): the executor then sees no more documents, and {@link #stopped} tells the page that
-     * the query is not over.
-     */
-    void stopWhen(java.util.function.BooleanSupplier when) {
-      this.stop = when;
-    }
-
-    /** Whether {@link #stopWhen}'s condition ended the input. */
-    boolean stopped() {
-      return stopped;
-    }
-
-    /** Whether the input ended because the client went away (see {@link QueryRunner#run}). */
-    boolean abandoned() {
-      return abandonedSeen;
-    }
-
-    /** The last document read, or null. */
-    StoredDocument last() {
-      return last;
-    }
-
-    /** Whether the page has read a document after the one it resumed at (its progress). */
-    boolean pastResume() {
-      return last != null && !resume.isDocument(last.epk(), last.id());
-    }
-
-    /** Whether the documents come in ORDER BY order, from the index ({@link OrderedWalk}). */
-    boolean walks() {
-      return walk != null;
-    }
-
-    /** The walk that read the documents, once they have been read; null when they were scanned. */
-    OrderedWalk walked() {
-      return walked;
-    }
-
-    /** The document a streaming query's row came from: the last one it read. */
-    StoredDocument documentOf(Executor.Output row) {
-      if (last == null || row.order() != documents - 1) {
-        throw new IllegalStateException(
-            "a streaming row came from input " + row.order() + ", not the last read");
-      }
-      return last;
-    }
-
-    boolean isResumeDocument(Executor.Output row) {
-      StoredDocument d = documentOf(row);
-      return resume.isDocument(d.epk(), d.id());
-    }
-
-    @Override
-    public Iterator<Executor.Input> iterator() {
-      Iterator<StoredDocument> all = walk != null ? walk() : candidates != null ? hits() : scan();
-      Iterator<StoredDocument> docs = resume.isBounded() ? upToUntil(all) : all;
-      return new Iterator<>() {
-        @Override
-        public boolean hasNext() {
-          if (stopped || abandonedSeen || !docs.hasNext()) {
-            return false; // ends when the documents do: a page never stops before nothing
-          }
-          if (documents % ABANDON_CHECK_EVERY == 0 && abandoned.getAsBoolean()) {
-            abandonedSeen = true; // the page ends here; run() charges it and reports it
-            return false;
-          }
-          if (stop.getAsBoolean()) {
-            stopped = true;
-            return false;
-          }
-          return true;
-        }
-
-        @Override
-        public Executor.Input next() {
-          if (stopped) {
-            throw new java.util.NoSuchElementException("the page's input ended early");
-          }
-          StoredDocument d = docs.next();
-          int target = PartitionKeyRange.indexOfOwner(targets, d.epk());
-          bytes[target] += d.sizeBytes();
-          last = d;
-          long order = documents++;
-          if (streaming) {
-            return new Executor.Input(d.body(), order);
-          }
-          if (!ordered) {
-            return new Executor.Input(d.body(), 0);
-          }
-          long rid = ResourceIds.documentPartOf(d.body());
-          if (readByRid != null) {
-            readByRid.put(rid, ((long) target << 40) | d.sizeBytes());
-          }
-          return new Executor.Input(d.body(), rid);
-        }
-      };
-    }
-
-    /** The documents of a partial token's range: {@code docs} up to its last (in key order). */
-    private Iterator<StoredDocument> upToUntil(Iterator<StoredDocument> docs) {
-      return new Advancing() {
-        @Override
-        StoredDocument advance() {
-          if (!docs.hasNext()) {
-            return null;
-          }
-          StoredDocument d = docs.next();
-          return resume.isPastUntil(d.epk(), d.id()) ? null : d;
-        }
-      };
-    }
-
-    /** The index's documents in scope (and among the candidates), in ORDER BY order. */
-    private Iterator<StoredDocument> walk() {
-      walked =
-          new OrderedWalk(
-              walk.runs(),
-              walk.paths(),
-              walk.ascending(),
-              ref ->
-                  scope.contains(ref.epk())
-                      && (exactEpk == null || exactEpk.equals(ref.epk()))
-                      && (candidates == null || candidates.contains(ref)),
-              (epk, ids) -> container.reads().byIds(epk, ids, now),
-              resume.after(),
-              wholeRunLimit(),
-              walk.joins());
-      return walked;
-    }
-
-    /**
-     * The largest run a walk of several items loads whole: a quarter of the container's documents
-     * (1,024 at least). Loading a run by its ids cost about 3.7 times what a scan does per document
-     * (PagingBench, ORDER BY c.status, c.n: pages of runs of 33,000 of 100,000 documents took 9.5 s
-     * against the scan's 7.8 s), so a larger run is scanned instead.
-     */
-    private int wholeRunLimit() {
-      return (int)
-          Math.min(
-              Integer.MAX_VALUE, Math.max(OrderedWalk.MAX_CHUNK, container.documentCount() / 4));
-    }
-
-    private boolean wanted(String epk, String id) {
-      return (exactEpk == null || exactEpk.equals(epk)) && !resume.isBefore(epk, id);
-    }
-
-    /**
-     * The index's hits in scope and after the position, in the stores' (EPK, id) order, loaded one
-     * logical partition at a time from one state of it, so a batch is seen whole or not at all.
-     */
-    private Iterator<StoredDocument> hits() {
-      List<io.cosmolab.engine.index.ContainerIndex.DocRef> refs = new ArrayList<>();
-      for (io.cosmolab.engine.index.ContainerIndex.DocRef ref : candidates) {
-        if (scope.contains(ref.epk()) && wanted(ref.epk(), ref.id())) {
-          refs.add(ref);
-        }
-      }
-      refs.sort(
-          java.util.Comparator.comparing(io.cosmolab.engine.index.ContainerIndex.DocRef::epk)
-              .thenComparing(
-                  io.cosmolab.engine.index.ContainerIndex.DocRef::id,
-                  io.cosmolab.engine.store.Utf8Order.COMPARATOR));
-      return new Advancing() {
-        private int next;
-        private Iterator<StoredDocument> group = java.util.Collections.emptyIterator();
-
-        @Override
-        StoredDocument advance() {
-          while (!group.hasNext() && next < refs.size()) {
-            String epk = refs.get(next).epk();
-            List<String> ids = new ArrayList<>();
-            while (next < refs.size() && refs.get(next).epk().equals(epk)) {
-              ids.add(refs.get(next++).id());
-            }
-            group = container.reads().byIds(epk, ids, now).iterator();
-          }
-          return group.hasNext() ? group.next() : null;
-        }
-      };
-    }
-
-    /** The targets' documents in scope and after the position, in key order. */
-    private Iterator<StoredDocument> scan() {
-      return new Advancing() {
-        private int target = -1;
-        private Iterator<StoredDocument> current = java.util.Collections.emptyIterator();
-
-        @Override
-        StoredDocument advance() {
-          while (true) {
-            while (current.hasNext()) {
-              StoredDocument d = current.next();
-              if (wanted(d.epk(), d.id())) {
-                return d;
-              }
-            }
-            if (++target >= targets.size()) {
-              return null;
-            }
-            EpkRange part = resume.clip(intersect(scope, targets.get(target).range()));
-            if (part == null) {
-              current = java.util.Collections.emptyIterator();
-            } else if (resume.isPosition() && part.contains(resume.positionEpk())) {
-              // seek to the position: the ids before it in its logical partition are done
-              current = container.reads().scanFrom(part, resume.positionEpk(), resume.positionId());
-            } else {
-              current = container.reads().scan(part);
-            }
-          }
-        }
-      };
-    }
-  }
-
-  /** An iterator over what {@link #advance} finds, one ahead. */
-  private abstract static class Advancing implements Iterator<StoredDocument> {
-    private StoredDocument next;
-    private boolean started;
-
-    abstract StoredDocument advance();
-
-    @Override
-    public boolean hasNext() {
-      if (!started) {
-        started = true;
-        next = advance();
-      }
-      return next != null;
-    }
-
-    @Override
-    public StoredDocument next() {
-      if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
-      }
-      started = false; // the next document is read when it is asked for, not before
-      return next;
-    }
-  }
-
-  private static EpkRange intersect(EpkRange a, EpkRange b) {
-    return a == null || b == null ? null : a.intersect(b);
   }
 
   /**

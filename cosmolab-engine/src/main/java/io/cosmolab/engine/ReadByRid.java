@@ -6,7 +6,7 @@ package io.cosmolab.engine;
  */
 /*
  * Why not a HashMap<Long, Long>: a scanned ORDER BY page that is charged as a walk would be records
- * every document it reads (QueryRunner.PageInput), 100,000 of them on a page over 100,000
+ * every document it reads (PageInput), 100,000 of them on a page over 100,000
  * documents; the boxed map's puts and resizes were 13 % of such a page's samples in a profile
  * (PagingBench, ORDER BY c.status, c.n), where this one allocates two arrays per doubling.
  */
