@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import io.cosmolab.engine.error.CosmosError;
-import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.routing.PartitionKeyRange;
-import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -161,17 +158,7 @@ class BoundedStreamTest {
   }
 
   private Container withPageTime(Duration pageTime, int partitions) {
-    return seeded(
-        CosmosEngine.builder()
-            .clock(clock)
-            .throttling(ThrottlingMode.OFF)
-            .queryPageTime(pageTime)
-            .build()
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(10_000))
-                    .withPhysicalPartitions(partitions)));
+    return seeded(Engines.withPageTime(clock, pageTime, partitions));
   }
 
   private static long loaded(List<QueryPage> pages) {

@@ -37,6 +37,24 @@ public final class Engines {
     throw new AssertionError("paging did not end");
   }
 
+  /**
+   * An empty container keyed by {@code /pk} with {@code partitions} physical partitions (10,000
+   * RU/s), on an engine whose query pages end at {@code pageTime}, throttling off.
+   */
+  public static Container withPageTime(
+      ManualClock clock, java.time.Duration pageTime, int partitions) {
+    return CosmosEngine.builder()
+        .clock(clock)
+        .throttling(ThrottlingMode.OFF)
+        .queryPageTime(pageTime)
+        .build()
+        .createDatabase("db")
+        .createContainer(
+            ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
+                .withThroughput(Throughput.manual(10_000))
+                .withPhysicalPartitions(partitions));
+  }
+
   /** A container keyed by {@code /pk} with {@code partitions} physical partitions. */
   public static Container container(ManualClock clock, int partitions) {
     return onClock(clock, ThrottlingMode.OFF)

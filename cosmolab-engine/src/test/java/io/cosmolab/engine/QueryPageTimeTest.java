@@ -10,7 +10,6 @@ import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
-import io.cosmolab.engine.throughput.Throughput;
 import io.cosmolab.engine.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,17 +31,7 @@ class QueryPageTimeTest {
   private final Container reference = seeded(CosmosEngine.DEFAULT_QUERY_PAGE_TIME);
 
   private Container seeded(Duration pageTime) {
-    Container c =
-        CosmosEngine.builder()
-            .clock(clock)
-            .throttling(ThrottlingMode.OFF)
-            .queryPageTime(pageTime)
-            .build()
-            .createDatabase("db")
-            .createContainer(
-                ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk"))
-                    .withThroughput(Throughput.manual(10_000))
-                    .withPhysicalPartitions(3));
+    Container c = Engines.withPageTime(clock, pageTime, 3);
     for (int i = 0; i < DOCS; i++) {
       ObjectNode d = Json.obj("{'pk':'k" + (i % 7) + "','n':" + (i * 13 % 41) + "}");
       d.put("id", String.format(java.util.Locale.ROOT, "d%03d", i));
