@@ -10,7 +10,9 @@ import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.index.ContainerIndex;
 import io.cosmolab.engine.limits.Limits;
+import io.cosmolab.engine.partitioning.PartitionKeyComponent;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
+import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import io.cosmolab.engine.resource.ResourceIds;
 import io.cosmolab.engine.store.ChangeRecord;
 import io.cosmolab.engine.store.ContainerStore;
@@ -103,6 +105,9 @@ final class WritePath {
   private final String standInRid;
   private final String standInSelf;
   private final String standInEtag;
+  // each key path's property when it is a top-level one (/pk), else null: where a body holds its
+  // key's text (shareKeyText)
+  private final String[] keyProperties;
 
   WritePath(
       Container container,
@@ -136,6 +141,11 @@ final class WritePath {
     this.standInRid = container.texts().rid(0);
     this.standInSelf = container.texts().self(0);
     this.standInEtag = container.texts().etag(0);
+    this.keyProperties =
+        partitionKey.paths().stream()
+            .map(PartitionKeyDefinition::segmentsOf)
+            .map(segments -> segments.size() == 1 ? segments.get(0) : null)
+            .toArray(String[]::new);
   }
 
   /** The LSN below which every write has finished. */
@@ -778,6 +788,21 @@ final class WritePath {
       }
     }
 
+    /**
+     * The logical partition's key value as the body's text, where a top-level key property holds a
+     * string equal to it: each document then keeps one string fewer of its own (2 objects, about 50
+     * bytes: docs/benchmarks.md, "What a stored document keeps").
+     */
+    private void shareKeyText(ObjectNode body, PartitionKeyValue key) {
+      for (int i = 0; i < keyProperties.length && i < key.size(); i++) {
+        if (keyProperties[i] != null
+            && key.components().get(i) instanceof PartitionKeyComponent.Str text) {
+          io.cosmolab.engine.document.CompactObjects.shareText(
+              body, keyProperties[i], text.value());
+        }
+      }
+    }
+
     /** Stages a new version of a document, replacing {@code previous} (the stored one, or null). */
     private StoredDocument put(
         Target t, Prepared prepared, StoredDocument previous, ChangeRecord.Operation operation) {
@@ -812,6 +837,7 @@ final class WritePath {
       // the EPK and key value this document's logical partition already keeps: its documents
       // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes)
       Target shared = logical.shared(t);
+      shareKeyText(body, shared.key());
       StoredDocument d =
           new StoredDocument(
               shared.epk(),

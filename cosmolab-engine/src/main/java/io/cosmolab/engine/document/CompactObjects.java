@@ -58,6 +58,17 @@ public final class CompactObjects {
     }
   }
 
+  /**
+   * In a copy {@link #copyOf} made, makes top-level property {@code name} keep {@code shared} as
+   * its text if it holds an equal string of its own (one string for the same value in many
+   * documents: a logical partition's key). Any other object, or value, is left as it is.
+   */
+  public static void shareText(ObjectNode body, String name, String shared) {
+    if (body instanceof Node n && n.children() instanceof FlatProperties f) {
+      f.shareString(name, shared);
+    }
+  }
+
   /** The {@link SystemText} under {@code name} in a body {@link #putSystemText} filled, or null. */
   public static SystemText systemText(JsonNode body, String name) {
     return body instanceof Node n && n.children() instanceof FlatProperties f

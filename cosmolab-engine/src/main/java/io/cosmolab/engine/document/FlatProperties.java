@@ -98,6 +98,18 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
     return copy;
   }
 
+  /**
+   * Makes property {@code name} keep {@code shared} as its text when it keeps an equal text of its
+   * own, so that the strings of many objects with the same value are one (what a logical
+   * partition's documents do with their key's value). Readers see no change.
+   */
+  void shareString(String name, String shared) {
+    int i = indexOf(name);
+    if (i >= 0 && slots[2 * i + 1] instanceof String own && own.equals(shared)) {
+      slots[2 * i + 1] = shared; // the same text: which instance is kept is all that changes
+    }
+  }
+
   /** The {@link SystemText} a property was put with, or null. */
   SystemText textOf(String name) {
     int i = indexOf(name);
