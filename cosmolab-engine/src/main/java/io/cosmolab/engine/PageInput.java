@@ -135,7 +135,7 @@ final class PageInput implements Iterable<Executor.Input> {
     return stopped;
   }
 
-  /** Whether the input ended because the client went away (see {@link QueryRunner}). */
+  /** Whether the input ended because the client went away (see {@link QueryRunner#run}). */
   boolean abandoned() {
     return abandonedSeen;
   }

@@ -444,7 +444,7 @@ final class QueryRunner {
           rowsOfLast = isSameDocument(last, d, resume) ? rowsOfLast + 1 : 1;
           last = d;
           end = input.loaded();
-          row = bounds.reached(counted) ? null : rows.next(); // OFFSET n LIMIT 0: no row ahead
+          row = rows.next();
           continue;
         }
         int size = DocumentShape.sizeOf(row.value());

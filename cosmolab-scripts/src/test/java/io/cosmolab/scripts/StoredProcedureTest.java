@@ -483,6 +483,10 @@ class StoredProcedureTest {
     assertThat(window.requestCharge())
         .isGreaterThan(top.requestCharge())
         .isLessThan(r.requestCharge() / 2);
+    // a LIMIT 0 reads nothing, not even the rows its OFFSET would skip
+    ScriptResponse none = run(c, "pages", "a", "['SELECT c.id FROM c OFFSET 50 LIMIT 0']");
+    assertThat(none.body().path("seen").asInt()).isZero();
+    assertThat(none.requestCharge()).isLessThan(top.requestCharge());
     // a shape that reads everything for its first page (ORDER BY) pages the same rows
     assertThat(
             run(c, "pages", "a", "['SELECT c.id FROM c ORDER BY c.n DESC']")

@@ -499,10 +499,11 @@ public final class Executor {
     }
 
     /**
-     * True when {@code counted} rows (skipped and returned) leave none for TOP or LIMIT to take.
+     * True when {@code counted} rows (skipped and returned) leave none for TOP or LIMIT to take; a
+     * LIMIT 0 or TOP 0 has none from the start, so the rows OFFSET would skip need not be read.
      */
     public boolean reached(long counted) {
-      return counted - skip >= take;
+      return take == 0 || counted - skip >= take;
     }
   }
 

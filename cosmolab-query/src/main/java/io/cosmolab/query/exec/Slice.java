@@ -17,15 +17,15 @@ final class Slice<T> implements Operator<T> {
 
   @Override
   public T next() {
+    if (take <= 0) {
+      return null; // a LIMIT 0 (or TOP 0) reads nothing, the rows OFFSET would skip included
+    }
     for (; skip > 0; skip--) {
       if (upstream.next() == null) {
         skip = 0;
         take = 0;
         return null;
       }
-    }
-    if (take <= 0) {
-      return null;
     }
     take--;
     T next = upstream.next();
