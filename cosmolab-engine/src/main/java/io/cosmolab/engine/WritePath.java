@@ -835,8 +835,12 @@ final class WritePath {
         io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);
       }
       // the EPK and key value this document's logical partition already keeps: its documents
-      // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes)
-      Target shared = logical.shared(t);
+      // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes);
+      // in a new logical partition, those of this transaction's first write in it
+      Target shared =
+          logicalKey != null && t.epk().equals(logicalEpk)
+              ? new Target(logicalKey.equals(t.key()) ? logicalKey : t.key(), logicalEpk, t.id())
+              : logical.shared(t);
       shareKeyText(body, shared.key());
       StoredDocument d =
           new StoredDocument(

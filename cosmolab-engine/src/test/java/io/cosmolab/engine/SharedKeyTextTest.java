@@ -56,6 +56,81 @@ class SharedKeyTextTest {
   }
 
   @Test
+  void theDocumentsABatchCreatesInANewLogicalPartition_shareOneStringToo() {
+    Container c = container(PartitionKeyDefinition.hash("/tenant"));
+    PartitionKeyValue key = PartitionKeyValue.of("new-tenant");
+    List<io.cosmolab.engine.batch.BatchOperation> ops = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ops.add(
+          new io.cosmolab.engine.batch.BatchOperation.Create(
+              Json.obj("{'id':'b" + i + "','tenant':'new-tenant'}")));
+    }
+    assertThat(c.executeBatch(key, ops).status()).isEqualTo(200);
+
+    List<StoredDocument> docs = stored(c, key, "b0", "b1", "b2");
+
+    assertThat(docs).hasSize(3);
+    assertThat(docs)
+        .allSatisfy(d -> assertThat(text(d, "tenant")).isSameAs(text(docs.get(0), "tenant")));
+  }
+
+  /** A stored procedure that creates {@code parameters[0]} documents from their JSON text. */
+  private static final class Creating implements io.cosmolab.engine.script.ScriptRuntime {
+    @Override
+    public void runStoredProcedure(
+        io.cosmolab.engine.script.ScriptSource procedure,
+        JsonNode parameters,
+        io.cosmolab.engine.script.ScriptHost host) {
+      for (int i = 0; i < parameters.path(0).asInt(); i++) {
+        host.create(Json.obj("{'id':'s" + i + "','tenant':'script-tenant'}"), false);
+      }
+    }
+
+    @Override
+    public void runTrigger(
+        io.cosmolab.engine.script.ScriptSource trigger, io.cosmolab.engine.script.ScriptHost host) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public io.cosmolab.engine.script.ScriptRuntime.FunctionScope openFunctions() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String description() {
+      return "creating";
+    }
+  }
+
+  @Test
+  void theDocumentsAScriptCreatesInANewLogicalPartition_shareOneString() {
+    try (CosmosEngine engine =
+        CosmosEngine.builder().clock(clock).scriptRuntime(new Creating()).build()) {
+      Container c =
+          engine
+              .createDatabase("db")
+              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/tenant")));
+      c.scripts()
+          .create(
+              io.cosmolab.engine.script.ScriptKind.STORED_PROCEDURE,
+              Json.obj("{'id':'sp','body':'function () {}'}"));
+      PartitionKeyValue key = PartitionKeyValue.of("script-tenant");
+      c.executeStoredProcedure(
+          key,
+          "sp",
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(3),
+          false);
+
+      List<StoredDocument> docs = stored(c, key, "s0", "s1", "s2");
+
+      assertThat(docs).hasSize(3);
+      assertThat(docs)
+          .allSatisfy(d -> assertThat(text(d, "tenant")).isSameAs(text(docs.get(0), "tenant")));
+    }
+  }
+
+  @Test
   void eachLevelOfAHierarchicalKey_isShared_andANestedPathKeepsItsOwn() {
     Container c = container(PartitionKeyDefinition.hierarchical("/tenant", "/user", "/a/b"));
     for (int i = 0; i < 2; i++) {
