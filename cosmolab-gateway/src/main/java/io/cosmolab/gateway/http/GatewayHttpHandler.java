@@ -264,6 +264,9 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
   static void write(
       ChannelHandlerContext ctx, WireResponse response, String activityId, boolean keepAlive) {
+    if (stopping(ctx)) {
+      return; // the connection closes with the server; nobody can read the answer now
+    }
     FullHttpResponse out =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,
@@ -324,7 +327,22 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   private void closeAfterAnswers(ChannelHandlerContext ctx) {
     // after the responses still being computed: the lane runs this after them
     lane.execute(
-        () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE));
+        () -> {
+          if (stopping(ctx)) {
+            return;
+          }
+          ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        });
+  }
+
+  /**
+   * True when nothing can be written to the connection any more: it has closed (the server's stop
+   * closes every connection before it stops the event loops), or its event loop is stopping. A
+   * write queued from a worker then would find the loop gone, and Netty logs each one as a failure
+   * to notify its listener.
+   */
+  private static boolean stopping(ChannelHandlerContext ctx) {
+    return !ctx.channel().isActive() || ctx.executor().isShuttingDown();
   }
 
   private static volatile String[] dateCache = {"", ""};
