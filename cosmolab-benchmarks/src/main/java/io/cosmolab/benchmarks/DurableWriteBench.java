@@ -2,12 +2,14 @@ package io.cosmolab.benchmarks;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.benchmarks.gateway.RawClient;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import io.cosmolab.engine.throughput.Throughput;
+import io.cosmolab.gateway.GatewayServer;
 import io.cosmolab.store.rocksdb.RocksDbDocumentStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
@@ -29,7 +32,7 @@ import java.util.stream.Stream;
  * state of a fixed data set: each upsert replaces a version and drops one from the change log).
  *
  * <pre>
- *   java -cp benchmarks.jar io.cosmolab.benchmarks.DurableWriteBench SECONDS ROUNDS [ONLY]
+ *   java -cp benchmarks.jar io.cosmolab.benchmarks.DurableWriteBench SECONDS ROUNDS [ONLY] [--http]
  *   java -cp benchmarks.jar io.cosmolab.benchmarks.DurableWriteBench 5 3
  *   java -cp benchmarks.jar io.cosmolab.benchmarks.DurableWriteBench 10 5 "upsert, rocksdb, 1
  * </pre>
@@ -39,6 +42,10 @@ import java.util.stream.Stream;
  * configuration starts on a new engine in a new directory, writes for one untimed second (the JIT),
  * then for SECONDS timed. Prints per configuration the median and range of the rounds' rates, and
  * the ratio to the in-memory store's median.
+ *
+ * <p>With {@code --http} the writes go through the gateway as {@code serve} runs it (plain HTTP on
+ * loopback, one keep-alive connection per writer thread, each request signed as it is sent), so the
+ * client's work shares the two cores with the server's, as a test suite's does.
  */
 public final class DurableWriteBench {
   private static final String FILLER = "x".repeat(880);
@@ -48,8 +55,10 @@ public final class DurableWriteBench {
   private DurableWriteBench() {}
 
   public static void main(String[] args) throws Exception {
+    boolean http = Arrays.asList(args).contains("--http");
+    args = Arrays.stream(args).filter(a -> !a.equals("--http")).toArray(String[]::new);
     if (args.length < 2) {
-      System.err.println("usage: DurableWriteBench SECONDS ROUNDS [ONLY]");
+      System.err.println("usage: DurableWriteBench SECONDS ROUNDS [ONLY] [--http]");
       System.exit(2);
     }
     double seconds = Double.parseDouble(args[0]);
@@ -75,15 +84,15 @@ public final class DurableWriteBench {
           int store = (k / 2) % STORES.length;
           int threads = k % 2 + 1;
           Path dir = root.resolve("r" + round + "-" + k);
-          rates[k][round] = run(op.equals("upsert"), store, threads, dir, seconds);
+          rates[k][round] = run(op.equals("upsert"), store, threads, dir, seconds, http);
           delete(dir);
           System.out.printf(
               "round %d: %-40s %,10.0f writes/s%n", round + 1, names.get(k), rates[k][round]);
         }
       }
       System.out.printf(
-          "%n%.0f s a run, %d rounds (median, range, ÷ in memory with as many threads)%n",
-          seconds, rounds);
+          "%n%.0f s a run, %d rounds, %s (median, range, ÷ in memory with as many threads)%n",
+          seconds, rounds, http ? "through the gateway (HTTP)" : "in-process");
       for (int k = 0; k < names.size(); k++) {
         if (args.length > 2 && !names.get(k).contains(args[2])) {
           continue;
@@ -108,8 +117,9 @@ public final class DurableWriteBench {
   }
 
   /** Writes per second of one configuration on a new engine. */
-  private static double run(boolean upserts, int store, int threads, Path dir, double seconds)
-      throws InterruptedException {
+  private static double run(
+      boolean upserts, int store, int threads, Path dir, double seconds, boolean http)
+      throws Exception {
     CosmosEngine.Builder b = CosmosEngine.builder().throttling(ThrottlingMode.OFF);
     if (store > 0) {
       b.store(RocksDbDocumentStore.open(dir, store == 2));
@@ -131,39 +141,74 @@ public final class DurableWriteBench {
           }
         }
       }
-      LongAdder done = new LongAdder();
-      AtomicBoolean timing = new AtomicBoolean();
-      AtomicBoolean stop = new AtomicBoolean();
-      CountDownLatch finished = new CountDownLatch(threads);
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        Thread w =
-            new Thread(
-                () -> {
-                  try {
-                    for (long i = 0; !stop.get(); i++) {
-                      int id = upserts ? (int) (i % fixedSet) : (int) (fixedSet + i);
-                      c.upsert(document(keys[thread], thread, id));
-                      if (timing.get()) {
-                        done.increment();
+      GatewayServer server =
+          http ? GatewayServer.builder(engine).port(0).plainHttp().start() : null;
+      try {
+        LongAdder done = new LongAdder();
+        AtomicBoolean timing = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch finished = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          Thread w =
+              new Thread(
+                  () -> {
+                    try (RawClient client = server == null ? null : new RawClient(server.port())) {
+                      for (long i = 0; !stop.get(); i++) {
+                        int id = upserts ? (int) (i % fixedSet) : (int) (fixedSet + i);
+                        ObjectNode d = document(keys[thread], thread, id);
+                        if (client == null) {
+                          c.upsert(d);
+                        } else {
+                          int status = client.exchange(upsertRequest(keys[thread], d));
+                          if (status != 200 && status != 201) {
+                            throw new IllegalStateException("an upsert answered " + status);
+                          }
+                        }
+                        if (timing.get()) {
+                          done.increment();
+                        }
                       }
+                    } catch (Throwable e) {
+                      failure.compareAndSet(null, e);
+                    } finally {
+                      finished.countDown();
                     }
-                  } finally {
-                    finished.countDown();
-                  }
-                });
-        w.start();
+                  });
+          w.start();
+        }
+        Thread.sleep(1000); // the JIT's warm-up, untimed
+        timing.set(true);
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (seconds * 1000));
+        long n = done.sum();
+        long t1 = System.nanoTime();
+        stop.set(true);
+        finished.await();
+        if (failure.get() != null) {
+          throw new IllegalStateException("a writer failed", failure.get());
+        }
+        return n / ((t1 - t0) / 1e9);
+      } finally {
+        if (server != null) {
+          server.close();
+        }
       }
-      Thread.sleep(1000); // the JIT's warm-up, untimed
-      timing.set(true);
-      long t0 = System.nanoTime();
-      Thread.sleep((long) (seconds * 1000));
-      long n = done.sum();
-      long t1 = System.nanoTime();
-      stop.set(true);
-      finished.await();
-      return n / ((t1 - t0) / 1e9);
     }
+  }
+
+  /** The signed upsert of {@code d} into the benchmark's container, as an SDK sends it. */
+  private static byte[] upsertRequest(String key, ObjectNode d) {
+    return RawClient.request(
+        "POST",
+        "/dbs/bench/colls/c/docs",
+        "docs",
+        "dbs/bench/colls/c",
+        "x-ms-documentdb-partitionkey: [\""
+            + key
+            + "\"]\r\nx-ms-documentdb-is-upsert: True\r\nContent-Type: application/json\r\n",
+        d.toString());
   }
 
   /** A partition key value in each of the container's two physical partitions. */

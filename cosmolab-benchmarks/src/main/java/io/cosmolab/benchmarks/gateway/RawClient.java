@@ -19,7 +19,7 @@ import java.time.format.DateTimeFormatter;
  * driver measures the server, not the client's signing or header building. Signatures are valid for
  * the server's 15-minute window, far longer than a run.
  */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
   /** Signs every prebuilt request of the drivers, HTTP and RNTBD alike. */
   static final MasterKeyAuthenticator SIGNER =
       new MasterKeyAuthenticator(
@@ -64,7 +64,8 @@ final class RawClient implements AutoCloseable {
   private final OutputStream out;
   private final InputStream in;
 
-  RawClient(int port) throws IOException {
+  /** A plain-HTTP connection to the server on loopback {@code port}. */
+  public RawClient(int port) throws IOException {
     this(port, false);
   }
 
@@ -79,8 +80,11 @@ final class RawClient implements AutoCloseable {
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
   }
 
-  /** A signed request, ready to send many times. */
-  static byte[] request(
+  /**
+   * A request signed now with the emulator key, ready to send many times (within the signature's
+   * window): {@code headers} are extra header lines, each ending in CRLF; {@code body} may be null.
+   */
+  public static byte[] request(
       String method, String path, String type, String link, String headers, String body) {
     String date = now();
     byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
@@ -105,7 +109,7 @@ final class RawClient implements AutoCloseable {
   }
 
   /** Sends a prebuilt request and reads the whole response; returns the status. */
-  int exchange(byte[] request) throws IOException {
+  public int exchange(byte[] request) throws IOException {
     out.write(request);
     out.flush();
     String statusLine = line();
