@@ -135,14 +135,10 @@ final class QueryRunner {
     // pages run it without them and count them on (Resume), instead of running it again per page
     // to skip what earlier pages returned
     // (an offset token of such a query, from a server before this paging, still resumes by count)
-    Executor.RowBounds bounds = rowBounds(bounded);
-    CompiledQuery unbounded = bounded.withoutRowBounds();
     boolean streamsBounded =
-        !bounds.none()
-            && Resume.isStreaming(unbounded.ast())
-            && !Resume.isOffsetToken(request.continuation());
-    CompiledQuery query = streamsBounded ? unbounded : bounded;
-    Executor.RowBounds streamBounds = streamsBounded ? bounds : UNBOUNDED;
+        Resume.streamsButForBounds(bounded) && !Resume.isOffsetToken(request.continuation());
+    CompiledQuery query = streamsBounded ? bounded.withoutRowBounds() : bounded;
+    Executor.RowBounds streamBounds = streamsBounded ? rowBounds(bounded) : Executor.RowBounds.NONE;
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -436,7 +432,8 @@ final class QueryRunner {
       boolean cutsDistinct = cutsAggregates && query.ast().distinct();
       StoredDocument lastRowDocument = null; // a cut DISTINCT's: the document of its last row
       boolean distinctFull = false;
-      while (row != null && page.size() < pageSize && !bounds.reached(counted)) {
+      // (a bound reached before the first row leaves none: row is null; after it, the loop ends)
+      while (row != null && page.size() < pageSize) {
         if (counted < bounds.skip()) {
           // OFFSET's rows: read, and paid for, by this page; returned by none
           counted++;
@@ -603,11 +600,8 @@ final class QueryRunner {
     return last == null ? resume.isDocument(d.epk(), d.id()) : sameDocument(last, d);
   }
 
-  /** No TOP, OFFSET or LIMIT to count. */
-  private static final Executor.RowBounds UNBOUNDED = new Executor.RowBounds(0, Long.MAX_VALUE);
-
   /** The query's TOP, OFFSET and LIMIT (a 400 when one is not a whole number). */
-  private static Executor.RowBounds rowBounds(CompiledQuery query) {
+  static Executor.RowBounds rowBounds(CompiledQuery query) {
     try {
       return query.rowBounds();
     } catch (QueryException e) {

@@ -9,6 +9,7 @@ import io.cosmolab.engine.error.CosmosError;
 import io.cosmolab.engine.error.CosmosException;
 import io.cosmolab.engine.partitioning.EpkRange;
 import io.cosmolab.engine.query.QueryRequest;
+import io.cosmolab.query.CompiledQuery;
 import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.exec.Executor;
 import java.io.IOException;
@@ -161,6 +162,16 @@ final class Resume {
   /** True when the query's rows come out in document order, one document at a time. */
   static boolean isStreaming(Query q) {
     return readsInDocumentOrder(q) && q.groupBy().isEmpty() && !Executor.hasAggregate(q);
+  }
+
+  /**
+   * True when the query would be streaming ({@link #isStreaming}) but for its TOP or OFFSET ...
+   * LIMIT: its pages run it without them and count them on (QueryRunner; a script's pages by count,
+   * ScriptSession), reading only up to the row that reaches the bound.
+   */
+  static boolean streamsButForBounds(CompiledQuery q) {
+    return (q.ast().top() != null || q.ast().offset() != null)
+        && isStreaming(q.withoutRowBounds().ast());
   }
 
   /**

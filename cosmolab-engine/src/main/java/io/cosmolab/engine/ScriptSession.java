@@ -259,13 +259,8 @@ final class ScriptSession implements ScriptHost {
     boolean streaming = Resume.isStreaming(q.ast());
     // streaming but for TOP or OFFSET ... LIMIT: its rows come in document order too, and the
     // executor stops reading at TOP's last row
-    boolean streamsBounded = !streaming && Resume.isStreaming(q.withoutRowBounds().ast());
-    Executor.RowBounds bounds;
-    try {
-      bounds = q.rowBounds();
-    } catch (QueryException e) {
-      throw QueryRunner.asCosmos(e);
-    }
+    boolean streamsBounded = Resume.streamsButForBounds(q);
+    Executor.RowBounds bounds = QueryRunner.rowBounds(q);
     // a streaming query stops after the page and one more row, which says whether one follows
     List<JsonNode> rows = new ArrayList<>();
     List<Long> orders = new ArrayList<>();

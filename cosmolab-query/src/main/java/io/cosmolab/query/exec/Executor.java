@@ -478,6 +478,9 @@ public final class Executor {
    * @throws QueryException SC2064 when one is not a non-negative whole number
    */
   public static RowBounds rowBounds(Query q, Map<String, JsonNode> parameters) {
+    if (q.offset() == null && q.top() == null) {
+      return RowBounds.NONE;
+    }
     long skip = q.offset() == null ? 0 : count(q.offset(), parameters, "OFFSET");
     long take = q.offset() == null ? Long.MAX_VALUE : count(q.limit(), parameters, "LIMIT");
     if (q.top() != null) {
@@ -493,6 +496,9 @@ public final class Executor {
    * @param take the most rows returned after them; {@code Long.MAX_VALUE} for no bound
    */
   public record RowBounds(long skip, long take) {
+    /** Neither OFFSET nor TOP nor LIMIT: every row. */
+    public static final RowBounds NONE = new RowBounds(0, Long.MAX_VALUE);
+
     /** True when the query has neither OFFSET nor TOP nor LIMIT. */
     public boolean none() {
       return skip == 0 && take == Long.MAX_VALUE;
