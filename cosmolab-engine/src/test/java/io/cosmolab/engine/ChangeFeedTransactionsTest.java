@@ -2,7 +2,6 @@ package io.cosmolab.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.changefeed.ChangeFeedMode;
@@ -11,10 +10,7 @@ import io.cosmolab.engine.changefeed.ChangeFeedRequest;
 import io.cosmolab.engine.changefeed.ChangeFeedStart;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
-import io.cosmolab.engine.script.ScriptHost;
 import io.cosmolab.engine.script.ScriptKind;
-import io.cosmolab.engine.script.ScriptRuntime;
-import io.cosmolab.engine.script.ScriptSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,37 +29,16 @@ class ChangeFeedTransactionsTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** A stored procedure that writes {@code parameters[0]} documents, calling back between them. */
-  private static final class Interleaving implements ScriptRuntime {
-    private final Runnable between;
-
-    Interleaving(Runnable between) {
-      this.between = between;
-    }
-
-    @Override
-    public void runStoredProcedure(ScriptSource procedure, JsonNode parameters, ScriptHost host) {
-      int n = parameters.path(0).asInt();
-      String key = parameters.path(1).asText();
-      for (int i = 0; i < n; i++) {
-        host.create(NODES.objectNode().put("id", "s" + i).put("pk", key), false);
-        between.run();
-      }
-    }
-
-    @Override
-    public void runTrigger(ScriptSource trigger, ScriptHost host) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public FunctionScope openFunctions() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public String description() {
-      return "interleaving";
-    }
+  private static JavaProcedure interleaving(Runnable between) {
+    return new JavaProcedure(
+        (parameters, host) -> {
+          int n = parameters.path(0).asInt();
+          String key = parameters.path(1).asText();
+          for (int i = 0; i < n; i++) {
+            host.create(NODES.objectNode().put("id", "s" + i).put("pk", key), false);
+            between.run();
+          }
+        });
   }
 
   /** Two keys of different physical partitions of {@code c}. */
@@ -91,7 +66,7 @@ class ChangeFeedTransactionsTest {
 
     Interleaved(io.cosmolab.engine.time.ManualClock clock, Integer retentionMinutes) {
       CosmosEngine.Builder b =
-          CosmosEngine.builder().scriptRuntime(new Interleaving(this::writeToTheOtherPartition));
+          CosmosEngine.builder().scriptRuntime(interleaving(this::writeToTheOtherPartition));
       engine = clock == null ? b.build() : b.clock(clock).build();
       c =
           engine

@@ -74,47 +74,19 @@ class SharedKeyTextTest {
         .allSatisfy(d -> assertThat(text(d, "tenant")).isSameAs(text(docs.get(0), "tenant")));
   }
 
-  /** A stored procedure that creates {@code parameters[0]} documents from their JSON text. */
-  private static final class Creating implements io.cosmolab.engine.script.ScriptRuntime {
-    @Override
-    public void runStoredProcedure(
-        io.cosmolab.engine.script.ScriptSource procedure,
-        JsonNode parameters,
-        io.cosmolab.engine.script.ScriptHost host) {
-      for (int i = 0; i < parameters.path(0).asInt(); i++) {
-        host.create(Json.obj("{'id':'s" + i + "','tenant':'script-tenant'}"), false);
-      }
-    }
-
-    @Override
-    public void runTrigger(
-        io.cosmolab.engine.script.ScriptSource trigger, io.cosmolab.engine.script.ScriptHost host) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public io.cosmolab.engine.script.ScriptRuntime.FunctionScope openFunctions() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public String description() {
-      return "creating";
-    }
-  }
-
   @Test
   void theDocumentsAScriptCreatesInANewLogicalPartition_shareOneString() {
+    // a stored procedure that creates parameters[0] documents from their JSON text
+    JavaProcedure creating =
+        new JavaProcedure(
+            (parameters, host) -> {
+              for (int i = 0; i < parameters.path(0).asInt(); i++) {
+                host.create(Json.obj("{'id':'s" + i + "','pk':'script-tenant'}"), false);
+              }
+            });
     try (CosmosEngine engine =
-        CosmosEngine.builder().clock(clock).scriptRuntime(new Creating()).build()) {
-      Container c =
-          engine
-              .createDatabase("db")
-              .createContainer(ContainerSettings.of("c", PartitionKeyDefinition.hash("/tenant")));
-      c.scripts()
-          .create(
-              io.cosmolab.engine.script.ScriptKind.STORED_PROCEDURE,
-              Json.obj("{'id':'sp','body':'function () {}'}"));
+        CosmosEngine.builder().clock(clock).scriptRuntime(creating).build()) {
+      Container c = ScriptsWithoutRuntimeTest.container(engine); // its procedure is "sp"
       PartitionKeyValue key = PartitionKeyValue.of("script-tenant");
       c.executeStoredProcedure(
           key,
@@ -125,8 +97,7 @@ class SharedKeyTextTest {
       List<StoredDocument> docs = stored(c, key, "s0", "s1", "s2");
 
       assertThat(docs).hasSize(3);
-      assertThat(docs)
-          .allSatisfy(d -> assertThat(text(d, "tenant")).isSameAs(text(docs.get(0), "tenant")));
+      assertThat(docs).allSatisfy(d -> assertThat(text(d, "pk")).isSameAs(text(docs.get(0), "pk")));
     }
   }
 
