@@ -44,7 +44,7 @@ class StopWithClientsTest {
         };
     netty.addHandler(watch);
     try {
-      for (int round = 0; round < 30; round++) {
+      for (int round = 0; round < 100; round++) {
         try (CosmosEngine engine = CosmosEngine.builder().build()) {
           GatewayServer server = GatewayServer.builder(engine).port(0).plainHttp().start();
           for (int c = 0; c < 4; c++) {

@@ -264,9 +264,6 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
   static void write(
       ChannelHandlerContext ctx, WireResponse response, String activityId, boolean keepAlive) {
-    if (stopping(ctx)) {
-      return; // the connection closes with the server; nobody can read the answer now
-    }
     FullHttpResponse out =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,
@@ -280,10 +277,10 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     HttpUtil.setContentLength(out, response.body().length);
     if (keepAlive) {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      onLoop(ctx, () -> ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE_ON_FAILURE));
     } else {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      ctx.writeAndFlush(out).addListener(GatewayHttpHandler::closeGently);
+      onLoop(ctx, () -> ctx.writeAndFlush(out).addListener(GatewayHttpHandler::closeGently));
     }
   }
 
@@ -327,22 +324,32 @@ final class GatewayHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
   private void closeAfterAnswers(ChannelHandlerContext ctx) {
     // after the responses still being computed: the lane runs this after them
     lane.execute(
-        () -> {
-          if (stopping(ctx)) {
-            return;
-          }
-          ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        });
+        () ->
+            onLoop(
+                ctx,
+                () ->
+                    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER)
+                        .addListener(ChannelFutureListener.CLOSE)));
   }
 
   /**
-   * True when nothing can be written to the connection any more: it has closed (the server's stop
-   * closes every connection before it stops the event loops), or its event loop is stopping. A
-   * write queued from a worker then would find the loop gone, and Netty logs each one as a failure
-   * to notify its listener.
+   * Runs {@code write} on the connection's event loop: at once when called there, else queued to
+   * it, so the write's listener is added, and later notified, on the loop itself. A worker's write
+   * queued by Netty to a loop that the server's stop ended meanwhile failed, and Netty logged each
+   * as a failure to notify its listener; queued here, the loop refuses the whole write instead, and
+   * the connection has closed with the server. (A loop that is stopping still runs what was queued
+   * before it stopped.)
    */
-  private static boolean stopping(ChannelHandlerContext ctx) {
-    return !ctx.channel().isActive() || ctx.executor().isShuttingDown();
+  private static void onLoop(ChannelHandlerContext ctx, Runnable write) {
+    if (ctx.executor().inEventLoop()) {
+      write.run();
+      return;
+    }
+    try {
+      ctx.executor().execute(write);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the server has stopped: nobody can read the answer now
+    }
   }
 
   private static volatile String[] dateCache = {"", ""};
