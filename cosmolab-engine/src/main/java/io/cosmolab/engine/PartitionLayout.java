@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +22,8 @@ import java.util.function.Supplier;
  * storage), merges and the budgets that follow the throughput.
  */
 /*
- * Concurrency: compare-and-set of an immutable snapshot, guarded by a read-write lock. The layout
+ * Concurrency: compare-and-set of an immutable snapshot, guarded by a read-write lock (LayoutLock,
+ * whose shared side writers of different partitions take without meeting). The layout
  * is one immutable value ({@link Layout}) in an atomic reference; a request reads it once and uses
  * that value from start to end. Document writes hold the read side of the lock for their whole
  * run (and then the lock of their partition), so they run side by side; a layout change holds the
@@ -42,7 +42,7 @@ final class PartitionLayout {
   private final PartitionMetrics metrics;
   private final HighWaterMarks marks;
   private final AtomicReference<Layout> current;
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final LayoutLock lock = new LayoutLock();
   private volatile boolean overfull;
 
   PartitionLayout(
@@ -76,21 +76,21 @@ final class PartitionLayout {
 
   /** Runs a document write: the layout cannot change until it returns. */
   <T> T shared(java.util.function.Function<Layout, T> write) {
-    lock.readLock().lock();
+    int token = lock.lockShared();
     try {
       return write.apply(current.get());
     } finally {
-      lock.readLock().unlock();
+      lock.unlockShared(token);
     }
   }
 
   /** Runs a change that needs no write in flight (a layout change, an index build, a TTL rule). */
   <T> T exclusive(Supplier<T> change) {
-    lock.writeLock().lock();
+    lock.lockExclusive();
     try {
       return change.get();
     } finally {
-      lock.writeLock().unlock();
+      lock.unlockExclusive();
     }
   }
 
