@@ -156,11 +156,12 @@ final class ChangeLogRetention {
    * Drops the records that aged out, up to the committed LSN; at most one thread sweeps at a time
    * (the others go on), and at most every 100 ms of the clock.
    */
-  void sweep(long now, long committedLsn) {
+  void sweep(long now, java.util.function.LongSupplier committed) {
     if (now < nextSweep || !sweeping.tryLock()) {
       return;
     }
     try {
+      long committedLsn = committed.getAsLong(); // only when sweeping: it reads every writer's slot
       nextSweep = now + SWEEP_EVERY_MILLIS;
       retryFailedDrops();
       revisitStragglers();

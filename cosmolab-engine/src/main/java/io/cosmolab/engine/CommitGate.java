@@ -34,10 +34,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *     LSN it holds, as a given-back LSN may be taken again by another transaction while the one
  *     giving it back still holds its slot (a reviewer found that the first version, which looked
  *     slots up by LSN, could then free the wrong one).
- *   - The committed LSN is recomputed when a transaction finishes: the counter first, then the
- *     slots; the smallest value found, less one, or the counter when every slot is empty. Each
- *     value so computed was true when it was read (nothing at or below it was open), so the
- *     volatile committed LSN only moves up, to the highest computed (a compare-and-set loop).
+ *   - The committed LSN is recomputed when it is asked for (a change-feed page, a query, a
+ *     retention sweep), not when a transaction finishes: the counter first, then the slots; the
+ *     smallest value found, less one, or the counter when every slot is empty. Each value so
+ *     computed was true when it was read (nothing at or below it was open), so the volatile
+ *     committed LSN only moves up, to the highest computed (a compare-and-set loop). Finishing a
+ *     transaction is then one store to its own slot: when each finish recomputed it, every write
+ *     of every partition read the other writers' slots and compare-and-set the one committed LSN,
+ *     a cache line the writers of two partitions passed between their cores every write. A
+ *     transaction's bound (above) may come from a committed LSN older than the latest: a lower
+ *     bound still, which only makes a recomputation that meets it before its first take count less
+ *     as committed.
  *   - Giving LSNs back moves the counter down, which breaks "the counter only grows": a
  *     recomputation could read the counter before the give-back and the slots after the
  *     transaction left, and count the given-back LSNs as committed, though another write may take
@@ -122,7 +129,6 @@ final class CommitGate {
   /** Closes the transaction holding {@code slot}, committed or not. */
   void finish(int slot) {
     slots.set(slot, FREE);
-    advance();
   }
 
   /**
@@ -170,6 +176,7 @@ final class CommitGate {
 
   /** The highest LSN such that no write at or below it is still in progress. */
   long committed() {
+    advance();
     return committed.get();
   }
 

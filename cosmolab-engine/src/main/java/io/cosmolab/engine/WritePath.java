@@ -414,7 +414,7 @@ final class WritePath {
   /** What follows a write once it let go of its locks: storage splits, log retention. */
   private void afterWrite(long now) {
     layout.splitOverfull(throughput.get());
-    retention.sweep(now, gate.committed());
+    retention.sweep(now, gate::committed);
   }
 
   /**
