@@ -52,7 +52,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PointOperationsBenchmark {
   private static final int PRELOADED = 100_000;
   private static final int KEYS = 10_000;
-  private static final String FILLER = "x".repeat(880);
+  // the documents' payload; RetentionControlBenchmark's documents carry the same
+  static final String FILLER = "x".repeat(880);
 
   @Param({"1", "2", "16"})
   public int partitions;

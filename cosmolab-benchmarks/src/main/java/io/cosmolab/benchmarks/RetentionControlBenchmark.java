@@ -38,8 +38,6 @@ import org.openjdk.jmh.annotations.Warmup;
     value = 1,
     jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class RetentionControlBenchmark {
-  private static final String FILLER = "x".repeat(880);
-
   /**
    * Arithmetic steps per operation besides the map (about 1.6 ns each here): 3000 brings the
    * operation to about a create's time in the engine, so the live set grows at a create's rate.
@@ -69,7 +67,7 @@ public class RetentionControlBenchmark {
     d.put("pk", "key-" + (n % 5_000));
     d.put("name", "benchmark document");
     d.put("n", n ^ (x & 1)); // keeps the steps' result live
-    d.put("payload", FILLER);
+    d.put("payload", PointOperationsBenchmark.FILLER); // shared, as the creates' is
     return d;
   }
 

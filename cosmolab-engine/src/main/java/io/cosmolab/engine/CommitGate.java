@@ -42,9 +42,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *     transaction is then one store to its own slot: when each finish recomputed it, every write
  *     of every partition read the other writers' slots and compare-and-set the one committed LSN,
  *     a cache line the writers of two partitions passed between their cores every write. A
- *     transaction's bound (above) may come from a committed LSN older than the latest: a lower
- *     bound still, which only makes a recomputation that meets it before its first take count less
- *     as committed.
+ *     transaction's bound (above) is then the committed LSN as last published, which may be as old
+ *     as the last time it was asked for (under writes, the retention sweep asks every 100 ms of
+ *     the clock): a lower bound still. A recomputation that meets such a bound, in the moment
+ *     between a transaction's open and its first take, publishes nothing newer, and its caller
+ *     gets the value published before; the next one sees past it.
  *   - Giving LSNs back moves the counter down, which breaks "the counter only grows": a
  *     recomputation could read the counter before the give-back and the slots after the
  *     transaction left, and count the given-back LSNs as committed, though another write may take
