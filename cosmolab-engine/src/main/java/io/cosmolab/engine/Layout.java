@@ -4,7 +4,6 @@ import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.engine.routing.RoutingMap;
 import io.cosmolab.engine.throughput.PartitionBudget;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A container's physical partitions at one moment: the routing map and, for each of its ranges,
@@ -39,6 +38,33 @@ record Layout(RoutingMap routing, Map<String, Partition> partitions) {
   }
 
   /**
+   * What a partition's writer changes at every write: the first fields of a {@link Partition} (a
+   * subclass's fields follow its superclass's).
+   */
+  abstract static class WrittenEachWrite {
+    volatile long documents;
+    volatile long bytes;
+    long lastLsn; // guarded by writes: the last LSN taken, committed or not
+    volatile long committedLsn; // the last LSN committed: what readers and tokens see
+  }
+
+  /**
+   * 64 bytes after the written fields, so that what is allocated next (another partition's, when a
+   * layout is made) does not share their cache line; {@link PartitionLock} says why it matters.
+   */
+  @SuppressWarnings("UnusedVariable") // never read: they only take room
+  abstract static class Padded extends WrittenEachWrite {
+    private long pad1;
+    private long pad2;
+    private long pad3;
+    private long pad4;
+    private long pad5;
+    private long pad6;
+    private long pad7;
+    private long pad8;
+  }
+
+  /**
    * One physical partition: its range, the lock its document writes take, its budget (null when the
    * container uses its database's shared throughput), its usage and its LSN: the number of the last
    * write it committed, which it counts on its own 1, 2, 3… as the service's partitions do.
@@ -46,14 +72,10 @@ record Layout(RoutingMap routing, Map<String, Partition> partitions) {
    * <p>Concurrency: the usage counters and the LSN are written under {@link #writes} (or while the
    * layout is held exclusively) and read without it; the budget is lock-free.
    */
-  static final class Partition {
+  static final class Partition extends Padded {
     final PartitionKeyRange range;
-    final ReentrantLock writes = new ReentrantLock();
+    final PartitionLock writes = new PartitionLock();
     final PartitionBudget budget;
-    private volatile long documents;
-    private volatile long bytes;
-    private long lastLsn; // guarded by writes: the last LSN taken, committed or not
-    private volatile long committedLsn; // the last LSN committed: what readers and tokens see
 
     /**
      * A partition whose LSN starts at {@code lsn}: 0 for a new container, the parent's for the
