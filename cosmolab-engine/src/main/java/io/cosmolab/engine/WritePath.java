@@ -502,11 +502,10 @@ final class WritePath {
   final class Transaction {
     private final long now;
     private final Layout.Partition partition;
-    private final List<ContainerStore.Write> writes = new ArrayList<>();
-    private final Map<String, StoredDocument> staged = new HashMap<>();
-    private final Map<String, Boolean> deleted = new HashMap<>();
+    private final List<ContainerStore.Write> writes;
+    private final StagedWrites staged = new StagedWrites();
     // the versions each write replaced, in order, for the indexes
-    private final List<Replaced> versions = new ArrayList<>();
+    private final List<Replaced> versions;
     private final List<Long> superseded = new ArrayList<>();
     private long logicalBytes;
     private long logicalDocuments;
@@ -524,6 +523,9 @@ final class WritePath {
       this.now = now;
       this.partition = partition;
       this.positions = new LogPositions(gate, splits, expectedWrites);
+      // a point write makes two store writes (its document and its change record), one version
+      this.writes = new ArrayList<>(expectedWrites == 1 ? 2 : 10);
+      this.versions = new ArrayList<>(expectedWrites == 1 ? 1 : 10);
     }
 
     /** The partition's LSN of this transaction's last write, 0 before its first. */
@@ -555,15 +557,13 @@ final class WritePath {
           out.put(d.id(), d);
         }
       }
-      for (StoredDocument d : staged.values()) {
+      for (StoredDocument d : staged.versions()) {
         if (d.epk().equals(epk)) {
           out.put(d.id(), d);
         }
       }
-      for (String k : deleted.keySet()) {
-        if (k.startsWith(epk + '\u0000')) {
-          out.remove(k.substring(epk.length() + 1));
-        }
+      for (String id : staged.deletedIds(epk)) {
+        out.remove(id);
       }
       out.values().removeIf(d -> ttl.isExpired(d, now));
       return new ArrayList<>(out.values());
@@ -600,14 +600,13 @@ final class WritePath {
 
     /** The stored or staged version, expired or not. */
     private StoredDocument visible(Target t) {
-      if (staged.isEmpty() && deleted.isEmpty()) {
+      if (staged.isEmpty()) {
         return store.get(t.epk(), t.id());
       }
-      String k = key(t.epk(), t.id());
-      if (deleted.containsKey(k)) {
+      if (staged.isDeleted(t.epk(), t.id())) {
         return null;
       }
-      StoredDocument d = staged.get(k);
+      StoredDocument d = staged.get(t.epk(), t.id());
       return d != null ? d : store.get(t.epk(), t.id());
     }
 
@@ -769,14 +768,13 @@ final class WritePath {
         StoredDocument d = it.next();
         others.put(key(d.epk(), d.id()), d);
       }
-      for (StoredDocument d : staged.values()) {
+      for (StoredDocument d : staged.versions()) {
         if (d.epk().equals(t.epk())) {
           others.put(key(d.epk(), d.id()), d);
         }
       }
-      for (Map.Entry<String, StoredDocument> e : others.entrySet()) {
-        StoredDocument d = e.getValue();
-        if (d.id().equals(t.id()) || deleted.containsKey(e.getKey()) || ttl.isExpired(d, now)) {
+      for (StoredDocument d : others.values()) {
+        if (d.id().equals(t.id()) || staged.isDeleted(d.epk(), d.id()) || ttl.isExpired(d, now)) {
           continue;
         }
         List<List<JsonNode>> theirs = uniqueValues(keys, d.body());
@@ -854,9 +852,7 @@ final class WritePath {
               now,
               lastRangeLsn,
               container.texts().etagSalt());
-      String k = key(t.epk(), t.id());
-      staged.put(k, d);
-      deleted.remove(k);
+      staged.put(d);
       writes.add(new ContainerStore.Write.Put(d));
       writes.add(
           new ContainerStore.Write.Append(
@@ -885,9 +881,7 @@ final class WritePath {
     /** Stages the removal of a document. */
     void remove(StoredDocument old, boolean expired) {
       long lsn = nextLsn();
-      String k = key(old.epk(), old.id());
-      staged.remove(k);
-      deleted.put(k, Boolean.TRUE);
+      staged.delete(old.epk(), old.id());
       writes.add(new ContainerStore.Write.Delete(old.epk(), old.id()));
       writes.add(
           new ContainerStore.Write.Append(
@@ -937,7 +931,7 @@ final class WritePath {
         // one logical partition per transaction: a batch's, or a single document's
         logical.add(logicalEpk, logicalKey, logicalBytes, logicalDocuments);
         partition.addUsage(logicalDocuments, logicalBytes);
-        for (StoredDocument d : staged.values()) {
+        for (StoredDocument d : staged.versions()) {
           ttl.track(d);
         }
       } finally {

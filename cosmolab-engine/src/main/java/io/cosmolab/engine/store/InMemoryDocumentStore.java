@@ -168,20 +168,28 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     @Override
     public void commit(List<Write> writes) {
-      // the document writes per logical partition, in order; the log after them
-      Map<String, List<Write>> byPartition = new LinkedHashMap<>(2);
-      List<Write> log = new ArrayList<>(2);
+      // the document writes per logical partition, in order; the log after them. A point write
+      // (one document write) goes straight to its partition: no grouping to allocate per write
+      Write only = null;
+      int documentWrites = 0;
       for (Write w : writes) {
-        if (w instanceof Write.Put put) {
-          byPartition.computeIfAbsent(put.document().epk(), e -> new ArrayList<>(1)).add(w);
-        } else if (w instanceof Write.Delete del) {
-          byPartition.computeIfAbsent(del.epk(), e -> new ArrayList<>(1)).add(w);
-        } else {
-          log.add(w);
+        if (w instanceof Write.Put || w instanceof Write.Delete) {
+          only = w;
+          documentWrites++;
         }
       }
-      for (Map.Entry<String, List<Write>> e : byPartition.entrySet()) {
-        apply(e.getKey(), e.getValue());
+      if (documentWrites == 1) {
+        apply(epkOf(only), List.of(only));
+      } else if (documentWrites > 1) {
+        Map<String, List<Write>> byPartition = new LinkedHashMap<>(2);
+        for (Write w : writes) {
+          if (w instanceof Write.Put || w instanceof Write.Delete) {
+            byPartition.computeIfAbsent(epkOf(w), e -> new ArrayList<>(1)).add(w);
+          }
+        }
+        for (Map.Entry<String, List<Write>> e : byPartition.entrySet()) {
+          apply(e.getKey(), e.getValue());
+        }
       }
       // point reads: after the logical partitions, one document at a time (see the class comment)
       for (Write w : writes) {
@@ -195,13 +203,18 @@ public final class InMemoryDocumentStore implements DocumentStore {
           unlog(previous);
         }
       }
-      for (Write w : log) {
+      for (Write w : writes) {
         if (w instanceof Write.Append append) {
           changes.put(append.change().lsn(), logged(append.change(), writes));
-        } else {
-          changes.remove(((Write.DropChange) w).lsn());
+        } else if (w instanceof Write.DropChange drop) {
+          changes.remove(drop.lsn());
         }
       }
+    }
+
+    /** The EPK of a document write (a put or a delete). */
+    private static String epkOf(Write w) {
+      return w instanceof Write.Put put ? put.document().epk() : ((Write.Delete) w).epk();
     }
 
     /**
