@@ -69,6 +69,11 @@ public final class CompactObjects {
     }
   }
 
+  /** The properties of a copy {@link #copyOf} made, kept in one array; null for any other node. */
+  static FlatProperties flatOf(JsonNode node) {
+    return node instanceof Node n && n.children() instanceof FlatProperties f ? f : null;
+  }
+
   /** The {@link SystemText} under {@code name} in a body {@link #putSystemText} filled, or null. */
   public static SystemText systemText(JsonNode body, String name) {
     return body instanceof Node n && n.children() instanceof FlatProperties f

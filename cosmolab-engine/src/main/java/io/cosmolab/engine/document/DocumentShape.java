@@ -35,6 +35,10 @@ public final class DocumentShape {
   private static long measure(JsonNode node) {
     switch (node.getNodeType()) {
       case OBJECT -> {
+        FlatProperties flat = CompactObjects.flatOf(node);
+        if (flat != null) {
+          return measureFlat(flat);
+        }
         long n = 2; // { }
         int fields = 0;
         for (Map.Entry<String, JsonNode> e : node.properties()) {
@@ -66,6 +70,20 @@ public final class DocumentShape {
         return serialized(node);
       }
     }
+  }
+
+  /**
+   * {@link #measure} of a stored body's object, read from its array: its strings measured as they
+   * are kept, without the text node a reader gets (one per string per walk, for the collector).
+   */
+  private static long measureFlat(FlatProperties flat) {
+    int size = flat.size();
+    long n = 2L + Math.max(0, size - 1); // { } and commas
+    for (int i = 0; i < size; i++) {
+      String text = flat.textAt(i);
+      n += quoted(flat.nameAt(i)) + 1 + (text != null ? quoted(text) : measure(flat.nodeAt(i)));
+    }
+    return n;
   }
 
   private static long numberLength(JsonNode node) {
@@ -231,7 +249,20 @@ public final class DocumentShape {
       return level;
     }
     int max = level + 1;
-    if (node.isObject()) {
+    FlatProperties flat = CompactObjects.flatOf(node);
+    if (flat != null) {
+      // a stored body: its strings are leaves, counted without making their nodes
+      for (int i = 0; i < flat.size(); i++) {
+        if (level == 0 && SYSTEM_PROPERTIES.contains(flat.nameAt(i))) {
+          continue;
+        }
+        if (flat.isText(i)) {
+          terms[0]++;
+        } else {
+          max = Math.max(max, countLeaves(flat.nodeAt(i), level + 1, terms));
+        }
+      }
+    } else if (node.isObject()) {
       for (Map.Entry<String, JsonNode> e : node.properties()) {
         if (level == 0 && SYSTEM_PROPERTIES.contains(e.getKey())) {
           continue;

@@ -59,6 +59,34 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
         : (JsonNode) v;
   }
 
+  /** Property {@code i}'s name ({@code i} below {@link #size}, in order). */
+  String nameAt(int i) {
+    return (String) slots[2 * i];
+  }
+
+  /** Property {@code i}'s value as readers see it (a new node for a text: see {@link #valueAt}). */
+  JsonNode nodeAt(int i) {
+    return valueAt(i);
+  }
+
+  /** Whether property {@code i} is a string (kept as its text, or made when read). */
+  boolean isText(int i) {
+    Object v = slots[2 * i + 1];
+    return v instanceof String || v instanceof SystemText;
+  }
+
+  /**
+   * Property {@code i}'s string, without the node {@link #nodeAt} makes of it; null when it is not
+   * a string. For walks that only look (a document's size, its terms).
+   */
+  String textAt(int i) {
+    Object v = slots[2 * i + 1];
+    if (v instanceof String text) {
+      return text;
+    }
+    return v instanceof SystemText t ? t.text((String) slots[2 * i]) : null;
+  }
+
   /**
    * Puts a string value as its text alone, without the node that holds it: a stored document's
    * strings then cost the collector one object fewer each (docs/benchmarks.md). Readers see a text

@@ -32,6 +32,40 @@ class DocumentShapeTest {
         .isEqualTo(jacksonSize(tree));
   }
 
+  /**
+   * A stored body (the compact copy, read from its array without making text nodes) measures and
+   * counts as its source does, system texts included.
+   */
+  @Property(tries = 300)
+  void aCompactCopy_measuresAndCountsAsItsSource(@ForAll long seed) throws Exception {
+    Random r = new Random(seed);
+    ObjectNode source = NODES.objectNode();
+    for (int i = r.nextInt(12); i > 0; i--) {
+      source.set(randomString(r), randomTree(r, 1));
+    }
+    ObjectNode copy = CompactObjects.copyOf(source, 1);
+    String etag = "\"" + randomString(r) + "\"";
+    source.put("_etag", etag);
+    CompactObjects.putSystemText(
+        copy,
+        "_etag",
+        new SystemText() {
+          @Override
+          public String text(String name) {
+            return etag;
+          }
+
+          @Override
+          public long documentPart() {
+            return 0;
+          }
+        });
+    assertThat(DocumentShape.sizeOf(copy)).as("seed %d", seed).isEqualTo(jacksonSize(source));
+    assertThat(DocumentShape.indexedTerms(copy))
+        .as("seed %d", seed)
+        .isEqualTo(DocumentShape.indexedTerms(source));
+  }
+
   @Test
   void sizeOf_coversEscapesUnicodeAndNumberForms() throws Exception {
     ObjectNode d = NODES.objectNode();
