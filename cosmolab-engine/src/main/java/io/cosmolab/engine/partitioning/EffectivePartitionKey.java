@@ -196,7 +196,7 @@ public final class EffectivePartitionKey {
   private static void writeForHashingV2(PartitionKeyComponent c, Buffer buffer) {
     buffer.put(c.typeMarker());
     if (c instanceof PartitionKeyComponent.Str s) {
-      buffer.put(s.value().getBytes(StandardCharsets.UTF_8));
+      buffer.putUtf8(s.value());
       buffer.put(0xFF);
     } else if (c instanceof PartitionKeyComponent.Num n) {
       buffer.putLongLe(Double.doubleToRawLongBits(n.value()));
@@ -207,15 +207,15 @@ public final class EffectivePartitionKey {
     long[] h = MurmurHash3.hash128(buffer.bytes, buffer.length, 0);
     // Reversed digest: h2 big-endian, then h1 big-endian; top two bits cleared.
     long high = h[1] & 0x3FFFFFFFFFFFFFFFL;
-    char[] out = new char[32];
+    byte[] out = new byte[32]; // hex digits: one byte a char, made a string without a char[]
     writeHex(high, out, 0);
     writeHex(h[0], out, 16);
-    return new String(out);
+    return new String(out, StandardCharsets.ISO_8859_1);
   }
 
-  private static void writeHex(long v, char[] out, int at) {
+  private static void writeHex(long v, byte[] out, int at) {
     for (int i = 15; i >= 0; i--) {
-      out[at + i] = HEX[(int) (v & 0xF)];
+      out[at + i] = (byte) HEX[(int) (v & 0xF)];
       v >>>= 4;
     }
   }
@@ -287,6 +287,22 @@ public final class EffectivePartitionKey {
       ensure(b.length);
       System.arraycopy(b, 0, bytes, length, b.length);
       length += b.length;
+    }
+
+    /** {@code s} as UTF-8: ASCII written as it is read, anything else encoded by the JDK. */
+    void putUtf8(String s) {
+      int n = s.length();
+      ensure(n);
+      int at = length;
+      for (int i = 0; i < n; i++) {
+        char ch = s.charAt(i);
+        if (ch >= 0x80) {
+          put(s.getBytes(StandardCharsets.UTF_8)); // from the start: nothing written counts yet
+          return;
+        }
+        bytes[at + i] = (byte) ch;
+      }
+      length += n;
     }
 
     void putLongLe(long v) {

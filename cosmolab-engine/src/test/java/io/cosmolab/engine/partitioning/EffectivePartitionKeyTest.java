@@ -85,6 +85,22 @@ class EffectivePartitionKeyTest {
         .isEqualTo(Long.parseUnsignedLong(expected.substring(0, 16), 16));
   }
 
+  /**
+   * A key that starts in ASCII and goes on past it hashes its whole UTF-8 encoding (the encoder
+   * writes ASCII itself and hands the rest to the JDK from the start). Golden values made by the
+   * encoder before that fast path, which took every string through the JDK; the SDK vectors above
+   * hold pure ASCII and pure non-ASCII keys.
+   */
+  @Test
+  void aKeyGoingPastAscii_hashesItsWholeUtf8() {
+    assertThat(EffectivePartitionKey.hashV2(PartitionKeyValue.of("ab€d").components()))
+        .isEqualTo("2AE2D95092FFD38CCE7390E6A4E91122");
+    assertThat(EffectivePartitionKey.hashV2(PartitionKeyValue.of("tenant-42-é").components()))
+        .isEqualTo("1116DDD035EB818E6E2A2F73C25A53BF");
+    assertThat(EffectivePartitionKey.multiHash(PartitionKeyValue.of("x😀").components()))
+        .isEqualTo("1703445CF13E870898B6B0128197716D");
+  }
+
   @Test
   void of_hierarchicalPrefix_isTheFirstBlocksOfTheFullKey() {
     PartitionKeyDefinition def = PartitionKeyDefinition.hierarchical("/t", "/u", "/s");
