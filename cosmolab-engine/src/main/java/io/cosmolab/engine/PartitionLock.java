@@ -13,7 +13,8 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
  * the same line at every write, and each write waited for the line to come from the other core
  * (Epsilon, 2 threads on 2 partitions: +9 % with the partitions' written state padded apart,
  * docs/benchmarks.md). The padding follows the synchronizer's fields (a subclass's fields follow
- * its superclass's); what precedes them is the previous object's own padding.
+ * its superclass's). What precedes them is the partition that holds the lock, allocated just before
+ * it, whose last fields are references only read.
  */
 @SuppressWarnings({"serial", "UnusedVariable"}) // never serialized; the padding is never read
 final class PartitionLock extends AbstractQueuedSynchronizer {
