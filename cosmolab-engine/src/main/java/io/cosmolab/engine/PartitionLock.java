@@ -52,7 +52,7 @@ final class PartitionLock extends AbstractQueuedSynchronizer {
   }
 
   boolean isHeldByCurrentThread() {
-    return getExclusiveOwnerThread() == Thread.currentThread();
+    return isHeldExclusively();
   }
 
   @Override

@@ -23,7 +23,8 @@ final class StagedWrites {
   private Map<String, StoredDocument> many; // by key(epk, id), once a second document is staged
   private Set<String> deleted; // by key(epk, id)
 
-  private static String key(String epk, String id) {
+  /** A document's key in a transaction's maps: its EPK, a NUL (no EPK holds one), its id. */
+  static String key(String epk, String id) {
     return epk + '\u0000' + id;
   }
 

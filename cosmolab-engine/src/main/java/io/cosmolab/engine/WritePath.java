@@ -588,10 +588,6 @@ final class WritePath {
       return lsn;
     }
 
-    private String key(String epk, String docId) {
-      return epk + '\u0000' + docId;
-    }
-
     /** The live version, seeing this transaction's own writes. */
     StoredDocument current(Target t) {
       StoredDocument d = visible(t);
@@ -766,11 +762,11 @@ final class WritePath {
               store.scan(new io.cosmolab.engine.partitioning.EpkRange(t.epk(), t.epk() + "0"));
           it.hasNext(); ) {
         StoredDocument d = it.next();
-        others.put(key(d.epk(), d.id()), d);
+        others.put(StagedWrites.key(d.epk(), d.id()), d);
       }
       for (StoredDocument d : staged.versions()) {
         if (d.epk().equals(t.epk())) {
-          others.put(key(d.epk(), d.id()), d);
+          others.put(StagedWrites.key(d.epk(), d.id()), d);
         }
       }
       for (StoredDocument d : others.values()) {
