@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
  * documents), in place for the rest. The engine commits writes to one logical partition from one
  * thread at a time (its partition lock) and may commit to different logical partitions at once.
  * A commit that changes one document of a small logical partition publishes its new array with
- * one write of the partition's slot; of a large one, puts or removes it in place: a single
- * skip-list operation. Either way every reader sees it entirely or not at all. A commit that
+ * one write of the partition's slot; of a large one, puts the new copy of the one chunk it changes
+ * in place: a single volatile write. Either way every reader sees it entirely or not at all. A commit that
  * changes several documents of one logical partition (a transactional batch) builds a new copy of
  * that logical partition and swaps it in with one write, so a scan or an index hit (getAll) sees
  * the whole batch or none of it; the copy costs the logical partition's size, paid by batches
@@ -273,8 +273,8 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     /**
      * The writes of one commit to one logical partition. One write changes the partition as it can
-     * (a small one's new array, a large one's skip list in place); several (a batch) change a copy
-     * that is swapped in at once, so readers see all of them or none.
+     * (a small one's new array, a large one's changed chunk in place); several (a batch) change a
+     * copy that is swapped in at once, so readers see all of them or none.
      */
     private void apply(String epk, List<Write> writes) {
       Slot slot = logical.get(epk);

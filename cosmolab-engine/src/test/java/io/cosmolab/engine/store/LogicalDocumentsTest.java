@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * A logical partition's documents, as an array while few and a skip list while many, behave as one
+ * A logical partition's documents, as an array while few and in chunks while many, behave as one
  * sorted map in UTF-8 order: a model test against a {@code TreeMap}, across the change of form both
  * ways.
  */
@@ -61,6 +61,91 @@ class LogicalDocumentsTest {
       assertThat(wasMany).as("seed %d grew past %d", seed, LogicalDocuments.FEW).isTrue();
       assertThat(becameFewAgain).as("seed %d shrank back to an array", seed).isTrue();
     }
+  }
+
+  @Test
+  void largePartitions_ofAppendedPrependedAndRandomIds_areTheSortedMap_inChunksKeptFull() {
+    for (String order : new String[] {"ascending", "descending", "random"}) {
+      Random random = new Random(order.hashCode());
+      LogicalDocuments docs = LogicalDocuments.EMPTY;
+      TreeMap<String, StoredDocument> model = new TreeMap<>(Utf8Order.COMPARATOR);
+      int n = 5_000;
+      for (int i = 0; i < n; i++) {
+        int k =
+            switch (order) {
+              case "ascending" -> i;
+              case "descending" -> n - i;
+              default -> random.nextInt(1_000_000);
+            };
+        StoredDocument d = doc("e", String.format("d%07d", k), i);
+        docs = docs.with(d);
+        model.put(d.id(), d);
+      }
+      assertThat(list(docs.from(null))).as(order).isEqualTo(new ArrayList<>(model.values()));
+      // appends and prepends fill their chunks; random inserts split them, half full at worst
+      int full = (model.size() + 63) / 64;
+      assertThat(docs.arrays())
+          .as("%s: %d documents", order, model.size())
+          .isLessThanOrEqualTo(order.equals("random") ? 2 * full : full + 1);
+
+      // deletes of most, spread out: emptied and small chunks merge, the directory shrinks
+      List<String> ids = new ArrayList<>(model.keySet());
+      for (int i = 0; i < ids.size(); i++) {
+        if (i % 10 != 0) {
+          docs = docs.without(ids.get(i));
+          model.remove(ids.get(i));
+        }
+        if (i % 487 == 0) {
+          String probe = ids.get(random.nextInt(ids.size()));
+          assertThat(docs.get(probe)).isSameAs(model.get(probe));
+          assertThat(list(docs.from(probe)))
+              .isEqualTo(new ArrayList<>(model.tailMap(probe).values()));
+        }
+      }
+      assertThat(list(docs.from(null))).as(order).isEqualTo(new ArrayList<>(model.values()));
+      assertThat(docs.arrays())
+          .as("%s after deletes: %d documents", order, model.size())
+          .isLessThanOrEqualTo(model.size() / 8);
+    }
+  }
+
+  @Test
+  void aWalkDuringWrites_seesEveryDocumentThatStayed_onceAndInOrder() throws Exception {
+    LogicalDocuments start = LogicalDocuments.EMPTY;
+    List<String> stay = new ArrayList<>();
+    for (int i = 0; i < 400; i += 2) { // even ids stay (rewritten); odd ones come and go
+      String id = String.format("d%05d", i);
+      stay.add(id);
+      start = start.with(doc("e", id, i));
+    }
+    LogicalDocuments docs = start; // over FEW_AGAIN throughout: writes change it in place
+    java.util.concurrent.atomic.AtomicBoolean done =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.FutureTask<Void> writer =
+        new java.util.concurrent.FutureTask<>(
+            () -> {
+              Random random = new Random(7);
+              for (int step = 0; step < 200_000; step++) {
+                int k = random.nextInt(400);
+                String id = String.format("d%05d", k);
+                LogicalDocuments after =
+                    k % 2 == 0 || random.nextBoolean()
+                        ? docs.with(doc("e", id, step))
+                        : docs.without(id);
+                assertThat(after).isSameAs(docs);
+              }
+              done.set(true);
+              return null;
+            });
+    new Thread(writer).start();
+    int walks = 0;
+    while ((!done.get() && walks < 1_000_000) || walks < 10) {
+      List<String> seen = new ArrayList<>();
+      docs.from(null).forEachRemaining(d -> seen.add(d.id()));
+      assertThat(seen).isSorted().doesNotHaveDuplicates().containsAll(stay);
+      walks++;
+    }
+    writer.get(60, java.util.concurrent.TimeUnit.SECONDS); // the writer's own checks
   }
 
   @Test
