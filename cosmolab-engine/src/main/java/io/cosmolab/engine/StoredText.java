@@ -2,15 +2,18 @@ package io.cosmolab.engine;
 
 import io.cosmolab.engine.document.Etags;
 import io.cosmolab.engine.document.SystemText;
+import io.cosmolab.engine.document.SystemTexts;
 import io.cosmolab.engine.resource.ResourceIds;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A stored version's {@code _rid}, {@code _self} and {@code _etag}, made from its container's
- * {@link Source}, its document's sequence and its LSN when they are read: 32 bytes per version in
- * place of nine objects (a string, its bytes and a text node for each). The texts are written as
- * bytes straight from the numbers ({@code ResourceIds.writeDocument}; StoredTextTest holds them to
- * {@code ResourceIds.encode} and the etag format), since every query row and first read makes them.
+ * A version's {@code _rid}, {@code _self} and {@code _etag}, made from its container's {@link
+ * Source}, its document's sequence and its LSN when they are read: what a copy of a stored body
+ * keeps ({@link SystemText#detached}); a stored version is its own (StoredDocument), one object
+ * fewer. Either is in place of nine objects (a string, its bytes and a text node for each). The
+ * texts are written as bytes straight from the numbers ({@code ResourceIds.writeDocument};
+ * StoredTextTest holds them to {@code ResourceIds.encode} and the etag format), since every query
+ * row and first read makes them.
  */
 final class StoredText implements SystemText {
   private final Source source;
@@ -48,7 +51,7 @@ final class StoredText implements SystemText {
    * container itself, which a document outliving it, in a store a later engine opens, would keep
    * alive).
    */
-  static final class Source {
+  static final class Source implements SystemTexts {
     private final byte[] containerRid; // 8 bytes
     private final byte[] selfPrefix; // "dbs/{db}/colls/{coll}/docs/"
     private final int etagSalt;
@@ -62,15 +65,16 @@ final class StoredText implements SystemText {
       this.etagSalt = etagSalt;
     }
 
-    /** The text RID of the document with this sequence. */
-    String rid(long sequence) {
+    @Override
+    public String rid(long sequence) {
       byte[] out = new byte[ResourceIds.DOCUMENT_RID_CHARS];
       ResourceIds.writeDocument(containerRid, sequence, out, 0);
       return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     /** {@code dbs/{db}/colls/{coll}/docs/{rid}/}. */
-    String self(long sequence) {
+    @Override
+    public String self(long sequence) {
       byte[] out = new byte[selfPrefix.length + ResourceIds.DOCUMENT_RID_CHARS + 1];
       System.arraycopy(selfPrefix, 0, out, 0, selfPrefix.length);
       ResourceIds.writeDocument(containerRid, sequence, out, selfPrefix.length);
@@ -79,13 +83,19 @@ final class StoredText implements SystemText {
     }
 
     /** The etag of the write at {@code lsn} ({@link Etags}). */
-    String etag(long lsn) {
+    @Override
+    public String etag(long lsn) {
       return Etags.of(etagSalt, lsn);
     }
 
-    /** What salts this container's etags. */
-    int etagSalt() {
-      return etagSalt;
+    @Override
+    public long documentPart(long sequence) {
+      return ResourceIds.documentPart(sequence);
+    }
+
+    @Override
+    public SystemText of(long sequence, long lsn) {
+      return new StoredText(this, sequence, lsn);
     }
   }
 }

@@ -75,7 +75,7 @@ final class WritePath {
     return last;
   }
 
-  /** The system properties a stored version's {@link StoredText} makes when read. */
+  /** The system properties a stored version makes when read (StoredDocument.text). */
   private static final java.util.List<String> SYSTEM_TEXT =
       java.util.List.of("_rid", "_self", "_etag");
 
@@ -824,10 +824,6 @@ final class WritePath {
           previous != null
               ? ResourceIds.sequenceOf(ResourceIds.documentPartOf(previous.body()))
               : nextSequence();
-      StoredText text = new StoredText(container.texts(), sequence, lsn);
-      for (String name : SYSTEM_TEXT) {
-        io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, text);
-      }
       // the EPK and key value this document's logical partition already keeps: its documents
       // then share one of each, instead of each keeping its request's (5 objects, ~130 bytes);
       // in a new logical partition, those of this transaction's first write in it
@@ -847,7 +843,12 @@ final class WritePath {
               lsn,
               now,
               lastRangeLsn,
-              container.texts().etagSalt());
+              container.texts(),
+              sequence);
+      // the version makes its texts itself (StoredDocument); put before anyone can read the body
+      for (String name : SYSTEM_TEXT) {
+        io.cosmolab.engine.document.CompactObjects.putSystemText(body, name, d);
+      }
       staged.put(d);
       writes.add(new ContainerStore.Write.Put(d));
       writes.add(

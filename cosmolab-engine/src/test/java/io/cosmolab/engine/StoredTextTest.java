@@ -61,6 +61,39 @@ class StoredTextTest {
   }
 
   @Test
+  void aStoredVersion_isItsBodysTexts_andACopyHandedOutHoldsADetachedOne_notTheVersion() {
+    io.cosmolab.engine.store.InMemoryDocumentStore store =
+        new io.cosmolab.engine.store.InMemoryDocumentStore();
+    Container c =
+        CosmosEngine.builder()
+            .store(store)
+            .build()
+            .createDatabase("db")
+            .createContainer(
+                ContainerSettings.of(
+                    "c", io.cosmolab.engine.partitioning.PartitionKeyDefinition.hash("/pk")));
+    c.create(Json.obj("{'id':'a','pk':'p','n':1}"));
+    String epk =
+        io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+            c.partitionKey(), io.cosmolab.engine.partitioning.PartitionKeyValue.of("p"));
+    io.cosmolab.engine.store.StoredDocument stored = store.open(c.rid()).get(epk, "a");
+    for (String name : new String[] {"_rid", "_self", "_etag"}) {
+      assertThat(CompactObjects.systemText(stored.body(), name)).isSameAs(stored);
+    }
+
+    ObjectNode copy = stored.body().deepCopy();
+
+    io.cosmolab.engine.document.SystemText detached = CompactObjects.systemText(copy, "_rid");
+    assertThat(detached).isInstanceOf(StoredText.class);
+    for (String name : new String[] {"_rid", "_self", "_etag"}) {
+      assertThat(detached.text(name)).isEqualTo(stored.text(name));
+    }
+    assertThat(detached.documentPart()).isEqualTo(stored.documentPart());
+    assertThat(copy).isEqualTo(stored.body());
+    assertThat(stored.text("_etag")).isEqualTo(stored.etag());
+  }
+
+  @Test
   void aStoredBodyWithoutAnEtag_isRefused_ratherThanGivenAMadeUpOne() {
     ObjectNode body = Json.obj("{'id':'a'}");
     org.assertj.core.api.Assertions.assertThatThrownBy(

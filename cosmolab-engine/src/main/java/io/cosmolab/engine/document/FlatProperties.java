@@ -112,15 +112,16 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
   }
 
   /**
-   * A copy whose values are deep copies (value nodes, immutable, shared) and whose texts and {@link
-   * SystemText}s are the same: they are immutable too.
+   * A copy whose values are deep copies (value nodes, immutable, shared), whose texts are the same
+   * (immutable too), and whose {@link SystemText}s are their {@link SystemText#detached} forms.
    */
   FlatProperties deepCopy() {
     FlatProperties copy = new FlatProperties(size);
     for (int i = 0; i < size; i++) {
       Object v = slots[2 * i + 1];
       copy.slots[2 * i] = slots[2 * i];
-      copy.slots[2 * i + 1] = v instanceof JsonNode n ? n.deepCopy() : v;
+      copy.slots[2 * i + 1] =
+          v instanceof JsonNode n ? n.deepCopy() : v instanceof SystemText t ? t.detached() : v;
     }
     copy.size = size;
     return copy;

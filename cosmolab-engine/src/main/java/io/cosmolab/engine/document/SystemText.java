@@ -13,4 +13,13 @@ public interface SystemText {
 
   /** The document part of the document's RID (bytes 8–15), which ORDER BY ties read. */
   long documentPart();
+
+  /**
+   * The same texts, kept by an object that holds nothing else: what a copy of a stored body keeps
+   * ({@link CompactObjects}), so that a copy handed out keeps no stored document alive. This one
+   * when it holds nothing else already.
+   */
+  default SystemText detached() {
+    return this;
+  }
 }

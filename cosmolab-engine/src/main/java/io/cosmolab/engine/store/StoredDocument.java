@@ -1,7 +1,8 @@
 package io.cosmolab.engine.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cosmolab.engine.document.Etags;
+import io.cosmolab.engine.document.SystemText;
+import io.cosmolab.engine.document.SystemTexts;
 import io.cosmolab.engine.partitioning.PartitionKeyValue;
 import java.lang.ref.SoftReference;
 import java.util.Objects;
@@ -16,8 +17,14 @@ import java.util.Objects;
  * <p>A class, not a record, for one mutable field: the body's JSON bytes, made at the first {@link
  * #json()} and held softly (a cache: it takes no part in equality). A record would need an object
  * to hold it, one more per stored document for the collector to copy.
+ *
+ * <p>A version the engine wrote makes its body's {@code _rid}, {@code _self} and {@code _etag} when
+ * they are read, from its container's {@link SystemTexts} and its own sequence and LSN: it is the
+ * {@link SystemText} its body holds under those names, rather than a second object per version
+ * holding the same numbers (docs/benchmarks.md, "What a stored document keeps"). A copy of the body
+ * holds a detached one ({@link #detached}), which does not keep this version alive.
  */
-public final class StoredDocument {
+public final class StoredDocument implements SystemText {
   private final String epk;
   private final String id;
   private final PartitionKeyValue partitionKey;
@@ -27,18 +34,21 @@ public final class StoredDocument {
   private final long lsn;
   private final long timestampMillis;
   private final long rangeLsn;
-  // the body's _etag, or null when it is made from etagSalt and lsn when asked (a string kept
-  // per stored version was two objects for the collector to copy, ~80 bytes; the salt fills
-  // what was padding)
+  // the body's _etag, or null when texts makes it from lsn when asked (a string kept per stored
+  // version was two objects for the collector to copy, ~80 bytes)
   private final String etag;
-  private final int etagSalt;
+  // what makes the body's texts, with the document's sequence (its RID's), or null when the body
+  // holds them as text (a version read back from disk)
+  private final SystemTexts texts;
+  private final long sequence;
   // the body as JSON, held softly; two readers racing on the first read both serialize, and
   // either result is the same bytes
   private volatile SoftReference<byte[]> serialized;
 
   /**
-   * A stored version whose etag is made from its container's salt and its LSN when asked ({@link
-   * Etags}, as its body's {@code _etag} is).
+   * A stored version whose texts ({@code _etag}, and its body's {@code _rid} and {@code _self} once
+   * {@link io.cosmolab.engine.document.CompactObjects#putSystemText} puts this version under their
+   * names) are made from {@code texts}, its sequence and its LSN when asked.
    *
    * @param epk the effective partition key
    * @param id the document id
@@ -51,9 +61,10 @@ public final class StoredDocument {
    * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
    * @param rangeLsn the LSN of that write in its physical partition's own numbering: what clients
    *     see as {@code _lsn}
-   * @param etagSalt what salts the container's etags: beside the body so that a read that answers
-   *     with {@link #json()} need not look into the body (whose nodes a random read finds cold in
-   *     the cache), nor into the object that makes its texts
+   * @param texts what makes the container's texts: held here so that a read that answers with
+   *     {@link #json()} need not look into the body (whose nodes a random read finds cold in the
+   *     cache) for its etag
+   * @param sequence the document's sequence, which its RID and link are made from
    */
   public StoredDocument(
       String epk,
@@ -65,7 +76,8 @@ public final class StoredDocument {
       long lsn,
       long timestampMillis,
       long rangeLsn,
-      int etagSalt) {
+      SystemTexts texts,
+      long sequence) {
     this(
         epk,
         id,
@@ -77,7 +89,8 @@ public final class StoredDocument {
         timestampMillis,
         rangeLsn,
         null,
-        etagSalt);
+        java.util.Objects.requireNonNull(texts, "texts"),
+        sequence);
   }
 
   private StoredDocument(
@@ -91,7 +104,8 @@ public final class StoredDocument {
       long timestampMillis,
       long rangeLsn,
       String etag,
-      int etagSalt) {
+      SystemTexts texts,
+      long sequence) {
     this.epk = epk;
     this.id = id;
     this.partitionKey = partitionKey;
@@ -102,7 +116,8 @@ public final class StoredDocument {
     this.timestampMillis = timestampMillis;
     this.rangeLsn = rangeLsn;
     this.etag = etag;
-    this.etagSalt = etagSalt;
+    this.texts = texts;
+    this.sequence = sequence;
   }
 
   /**
@@ -131,6 +146,7 @@ public final class StoredDocument {
         timestampMillis,
         rangeLsn,
         etagOf(body),
+        null,
         0);
   }
 
@@ -180,7 +196,37 @@ public final class StoredDocument {
   }
 
   public String etag() {
-    return etag != null ? etag : Etags.of(etagSalt, lsn);
+    return etag != null ? etag : texts.etag(lsn);
+  }
+
+  /**
+   * The text of {@code _rid}, {@code _self} or {@code _etag}, for a body that holds this version
+   * under those names.
+   */
+  @Override
+  public String text(String name) {
+    if (texts == null) {
+      throw new IllegalStateException("a version read back holds its texts in its body: " + this);
+    }
+    return switch (name) {
+      case "_rid" -> texts.rid(sequence);
+      case "_self" -> texts.self(sequence);
+      case "_etag" -> texts.etag(lsn);
+      default -> throw new IllegalArgumentException("not a text system property: " + name);
+    };
+  }
+
+  @Override
+  public long documentPart() {
+    if (texts == null) {
+      throw new IllegalStateException("a version read back holds its texts in its body: " + this);
+    }
+    return texts.documentPart(sequence);
+  }
+
+  @Override
+  public SystemText detached() {
+    return texts == null ? this : texts.of(sequence, lsn);
   }
 
   /**
