@@ -19,10 +19,12 @@ import javax.management.ObjectName;
  * copies, one by one, while a document is young: docs/benchmarks.md, "What a stored document
  * keeps"). The JVM's class histogram of live objects (the DiagnosticCommand MBean's {@code
  * gcClassHistogram}, which collects first) is taken before and after N creates into a container of
- * 2 physical partitions and 10,000 key values; the difference by class, divided by N, is printed.
+ * 2 physical partitions and K key values (10,000 unless given); the difference by class, divided by
+ * N, is printed. N / K is the documents per logical partition: up to 64 are kept as one array, more
+ * in chunks (LogicalDocuments), so 200,000 and 10,000 measure the first, 1,000,000 and 5,000 both.
  *
  * <pre>
- *   java -cp benchmarks.jar io.cosmolab.benchmarks.FootprintBench 200000
+ *   java -cp benchmarks.jar io.cosmolab.benchmarks.FootprintBench 200000 [10000]
  * </pre>
  *
  * Two document shapes: the JMH benchmarks' ({@code PointOperationsBenchmark.document}: built in
@@ -40,11 +42,17 @@ public final class FootprintBench {
 
   public static void main(String[] args) throws Exception {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+    int keys = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+    if (n < 1 || keys < 1) {
+      throw new IllegalArgumentException(
+          "documents and keys must be at least 1: " + String.join(" ", args));
+    }
     String filler = "x".repeat(870);
+    System.out.printf(Locale.ROOT, "%,d documents over %,d key values%n", n, keys);
     measure(
         "built in code, shared filler (the JMH benchmarks')",
         n,
-        i -> PointOperationsBenchmark.document("new" + i, i % 10_000));
+        i -> PointOperationsBenchmark.document("new" + i, Math.floorMod(i, keys)));
     measure(
         "read from JSON text, every string its own (as the gateway)",
         n,
@@ -53,9 +61,9 @@ public final class FootprintBench {
                 "{\"id\":\"new"
                     + i
                     + "\",\"pk\":\"key-"
-                    + (i % 10_000)
+                    + Math.floorMod(i, keys)
                     + "\",\"name\":\"benchmark document\",\"n\":"
-                    + (i % 10_000)
+                    + Math.floorMod(i, keys)
                     + ",\"payload\":\""
                     + filler
                     + i
