@@ -28,17 +28,12 @@ final class StoredText implements SystemText {
 
   @Override
   public String text(String name) {
-    return switch (name) {
-      case "_rid" -> source.rid(sequence);
-      case "_self" -> source.self(sequence);
-      case "_etag" -> source.etag(lsn);
-      default -> throw new IllegalArgumentException("not a text system property: " + name);
-    };
+    return source.text(name, sequence, lsn);
   }
 
   @Override
   public long documentPart() {
-    return ResourceIds.documentPart(sequence);
+    return source.documentPart(sequence);
   }
 
   @Override

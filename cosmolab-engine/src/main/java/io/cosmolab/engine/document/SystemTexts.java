@@ -15,6 +15,19 @@ public interface SystemTexts {
   /** The {@code _etag} of the write at this LSN. */
   String etag(long lsn);
 
+  /**
+   * The text of {@code _rid}, {@code _self} or {@code _etag} of the version at {@code lsn} of the
+   * document with this sequence.
+   */
+  default String text(String name, long sequence, long lsn) {
+    return switch (name) {
+      case "_rid" -> rid(sequence);
+      case "_self" -> self(sequence);
+      case "_etag" -> etag(lsn);
+      default -> throw new IllegalArgumentException("not a text system property: " + name);
+    };
+  }
+
   /** The document part of the RID of the document with this sequence (bytes 8–15). */
   long documentPart(long sequence);
 

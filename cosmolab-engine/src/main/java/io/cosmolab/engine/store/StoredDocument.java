@@ -208,12 +208,7 @@ public final class StoredDocument implements SystemText {
     if (texts == null) {
       throw new IllegalStateException("a version read back holds its texts in its body: " + this);
     }
-    return switch (name) {
-      case "_rid" -> texts.rid(sequence);
-      case "_self" -> texts.self(sequence);
-      case "_etag" -> texts.etag(lsn);
-      default -> throw new IllegalArgumentException("not a text system property: " + name);
-    };
+    return texts.text(name, sequence, lsn);
   }
 
   @Override
