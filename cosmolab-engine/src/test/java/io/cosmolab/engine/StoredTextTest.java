@@ -91,6 +91,21 @@ class StoredTextTest {
     assertThat(detached.documentPart()).isEqualTo(stored.documentPart());
     assertThat(copy).isEqualTo(stored.body());
     assertThat(stored.text("_etag")).isEqualTo(stored.etag());
+    // one detached form for the version's three texts
+    assertThat(CompactObjects.systemText(copy, "_etag")).isSameAs(detached);
+
+    // superseded, the version's body (which the change log may keep) no longer holds the version
+    String etag = stored.etag();
+    ObjectNode before = stored.body().deepCopy();
+    c.upsert(Json.obj("{'id':'a','pk':'p','n':2}"));
+    io.cosmolab.engine.document.SystemText after =
+        CompactObjects.systemText(stored.body(), "_self");
+    assertThat(after)
+        .isInstanceOf(StoredText.class)
+        .isSameAs(CompactObjects.systemText(stored.body(), "_rid"));
+    assertThat(stored.body()).isEqualTo(before);
+    assertThat(stored.body().get("_etag").textValue()).isEqualTo(etag);
+    assertThat(store.open(c.rid()).get(epk, "a").etag()).isNotEqualTo(etag);
   }
 
   @Test

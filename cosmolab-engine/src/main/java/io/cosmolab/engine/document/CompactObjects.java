@@ -74,6 +74,19 @@ public final class CompactObjects {
     return node instanceof Node n && n.children() instanceof FlatProperties f ? f : null;
   }
 
+  /**
+   * Makes the {@link SystemText}s a body {@link #putSystemText} filled their {@link
+   * SystemText#detached} forms, in place: for a stored version once it is superseded, whose body
+   * the change log may keep for its retention window but whose version (and the JSON it caches) it
+   * should not. Readers racing with this see the one or the other, which make the same texts (and a
+   * detached form's fields are final, so a reader that sees it sees it whole).
+   */
+  public static void detachSystemTexts(JsonNode body) {
+    if (body instanceof Node n && n.children() instanceof FlatProperties f) {
+      f.detachTexts();
+    }
+  }
+
   /** The {@link SystemText} under {@code name} in a body {@link #putSystemText} filled, or null. */
   public static SystemText systemText(JsonNode body, String name) {
     return body instanceof Node n && n.children() instanceof FlatProperties f

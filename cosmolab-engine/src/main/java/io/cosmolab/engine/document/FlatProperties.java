@@ -118,13 +118,42 @@ final class FlatProperties extends AbstractMap<String, JsonNode> {
   FlatProperties deepCopy() {
     FlatProperties copy = new FlatProperties(size);
     for (int i = 0; i < size; i++) {
-      Object v = slots[2 * i + 1];
       copy.slots[2 * i] = slots[2 * i];
-      copy.slots[2 * i + 1] =
-          v instanceof JsonNode n ? n.deepCopy() : v instanceof SystemText t ? t.detached() : v;
     }
+    copyValues(slots, copy.slots, size);
     copy.size = size;
     return copy;
+  }
+
+  /**
+   * Makes this object's {@link SystemText}s their detached forms, in place (see CompactObjects).
+   */
+  void detachTexts() {
+    copyValues(slots, slots, size);
+  }
+
+  /**
+   * Each of the first {@code size} values of {@code from} into {@code to} (the same array or
+   * another): nodes deep-copied, texts as they are, {@link SystemText}s detached, one detached form
+   * for the several slots of one version (its {@code _rid}, {@code _self} and {@code _etag}).
+   */
+  private static void copyValues(Object[] from, Object[] to, int size) {
+    SystemText last = null;
+    SystemText detached = null;
+    for (int i = 0; i < size; i++) {
+      Object v = from[2 * i + 1];
+      if (v instanceof SystemText t) {
+        if (t != last) {
+          last = t;
+          detached = t.detached();
+        }
+        if (to[2 * i + 1] != detached) {
+          to[2 * i + 1] = detached;
+        }
+      } else if (from != to) {
+        to[2 * i + 1] = v instanceof JsonNode n ? n.deepCopy() : v;
+      }
+    }
   }
 
   /**

@@ -201,6 +201,8 @@ public final class InMemoryDocumentStore implements DocumentStore {
         }
         if (previous != null) {
           unlog(previous);
+          // the log may keep its body for the retention window, not the version and its JSON
+          io.cosmolab.engine.document.CompactObjects.detachSystemTexts(previous.body());
         }
       }
       for (Write w : writes) {

@@ -50,6 +50,7 @@ class ByIdTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(60) // a probe that never meets an empty slot would spin
   void manyIds_growTheTable_churnThroughRemovedSlots_andShrinkItBack() {
     Random random = new Random(3);
     ById byId = new ById();
@@ -83,6 +84,7 @@ class ByIdTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(120)
   void readersDuringWritesThatGrowTheTable_alwaysFindWhatStaysThere() throws Exception {
     ById byId = new ById();
     List<StoredDocument> stay = new ArrayList<>();
