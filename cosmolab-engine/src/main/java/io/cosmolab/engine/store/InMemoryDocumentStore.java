@@ -29,13 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * thread at a time (its partition lock) and may commit to different logical partitions at once.
  * A commit that changes one document of a small logical partition publishes its new array with
  * one write of the partition's slot; of a large one, puts the new copy of the one chunk it changes
- * in place: a single volatile write. Either way every reader sees it entirely or not at all. A commit that
- * changes several documents of one logical partition (a transactional batch) builds a new copy of
- * that logical partition and swaps it in with one write, so a scan or an index hit (getAll) sees
- * the whole batch or none of it; the copy costs the logical partition's size, paid by batches
- * only. Point reads are the exception, kept for their speed: the hash by id is updated after the
- * swap, one document at a time, so two point reads made during a batch's commit (microseconds) may
- * see one document new and the other old. Each point read alone sees a whole version. The change
+ * in place: a single volatile write. Either way every reader sees it entirely or not at all. A
+ * commit that changes several documents of one logical partition (a transactional batch) builds a
+ * new copy of that logical partition and swaps it in with one write, so a scan or an index hit
+ * (getAll) sees the whole batch or none of it; the copy costs the logical partition's size, paid
+ * by batches only. Point reads are the exception, kept for their speed: the hash by id is updated
+ * after the swap, one document at a time, so two point reads made during a batch's commit
+ * (microseconds) may see one document new and the other old. Each point read alone sees a whole version. The change
  * log is written after the documents; the engine lets readers of the log go only as far as its
  * commit gate (the highest LSN below which every commit finished), so a change-feed reader never
  * sees a record before its document.

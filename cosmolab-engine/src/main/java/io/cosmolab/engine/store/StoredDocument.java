@@ -89,7 +89,7 @@ public final class StoredDocument implements SystemText {
         timestampMillis,
         rangeLsn,
         null,
-        java.util.Objects.requireNonNull(texts, "texts"),
+        Objects.requireNonNull(texts, "texts"),
         sequence);
   }
 
@@ -205,18 +205,20 @@ public final class StoredDocument implements SystemText {
    */
   @Override
   public String text(String name) {
-    if (texts == null) {
-      throw new IllegalStateException("a version read back holds its texts in its body: " + this);
-    }
-    return texts.text(name, sequence, lsn);
+    return texts().text(name, sequence, lsn);
   }
 
   @Override
   public long documentPart() {
+    return texts().documentPart(sequence);
+  }
+
+  /** What makes this version's texts; a version read back from disk has its texts in its body. */
+  private SystemTexts texts() {
     if (texts == null) {
       throw new IllegalStateException("a version read back holds its texts in its body: " + this);
     }
-    return texts.documentPart(sequence);
+    return texts;
   }
 
   @Override
