@@ -251,6 +251,18 @@ public final class CompiledQuery {
         .open(query, inputs, rowsWanted, after, inOrder);
   }
 
+  /** Whether the query calls a user-defined function ({@code udf.name(...)}) anywhere. */
+  public boolean callsUserFunctions() {
+    boolean[] found = {false};
+    References.rewriteAll(
+        query,
+        e -> {
+          found[0] |= e instanceof io.cosmolab.query.ast.Expr.UdfCall;
+          return null;
+        });
+    return found[0];
+  }
+
   /** True if the query keeps {@code document} (for conditions: the WHERE holds). */
   public boolean test(JsonNode document, Instant now) {
     return !execute(List.of(new Executor.Input(document, 0)), now).isEmpty();

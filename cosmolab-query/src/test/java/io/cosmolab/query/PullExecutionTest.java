@@ -82,6 +82,39 @@ class PullExecutionTest {
   }
 
   @Test
+  void aCursor_saysWhatItsGroupsHold_andAStreamingOneHoldsNothing() {
+    Executor.Cursor few =
+        open(
+            "SELECT c.n % 10 AS k, COUNT(1) AS m FROM c GROUP BY c.n % 10",
+            new CountingInputs(1_000), -1);
+    Executor.Cursor many =
+        open("SELECT c.n AS k, COUNT(1) AS m FROM c GROUP BY c.n", new CountingInputs(1_000), -1);
+    Executor.Cursor streaming = open("SELECT c.id FROM c", new CountingInputs(1_000), -1);
+    assertThat(take(few, 1)).hasSize(1);
+    assertThat(take(many, 1)).hasSize(1);
+    assertThat(take(streaming, 500)).hasSize(500);
+
+    assertThat(few.bytesHeld()).isPositive();
+    assertThat(many.bytesHeld()).isGreaterThan(50 * few.bytesHeld());
+    assertThat(streaming.bytesHeld()).isZero();
+  }
+
+  @Test
+  void aUserFunctionCall_isFoundWhereverItIs() {
+    assertThat(CompiledQuery.compile("SELECT c.id FROM c", Map.of()).callsUserFunctions())
+        .isFalse();
+    for (String text :
+        List.of(
+            "SELECT VALUE udf.f(c.id) FROM c",
+            "SELECT c.id FROM c WHERE c.n > 1 AND udf.g(c.n)",
+            "SELECT c.k, COUNT(1) FROM c GROUP BY c.k, udf.h(c.n)",
+            "SELECT c.id FROM c WHERE EXISTS (SELECT VALUE t FROM t IN c.tags WHERE udf.i(t))",
+            "SELECT DISTINCT VALUE ABS(udf.j(c.n)) FROM c")) {
+      assertThat(CompiledQuery.compile(text, Map.of()).callsUserFunctions()).as(text).isTrue();
+    }
+  }
+
+  @Test
   void top_stopsTheScanAfterItsRows() {
     CountingInputs inputs = new CountingInputs(10_000);
     List<JsonNode> rows =

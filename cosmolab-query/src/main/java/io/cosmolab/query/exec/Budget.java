@@ -54,6 +54,11 @@ final class Budget {
     }
   }
 
+  /** The bytes counted by {@link #holdBytes} so far. */
+  long bytesHeld() {
+    return bytesHeld;
+  }
+
   /** A value a stage holds whole (a DISTINCT value, a MAKELIST or MAKESET entry). */
   void holdValue(com.fasterxml.jackson.databind.JsonNode v) {
     holdBytes(Values.ROW_BYTES + Values.heldBytes(v));

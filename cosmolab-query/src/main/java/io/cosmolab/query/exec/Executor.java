@@ -78,6 +78,14 @@ public final class Executor {
   public interface Cursor {
     /** The next result, or null when there are no more. */
     Output next();
+
+    /**
+     * What the query's stages hold now (its groups, DISTINCT values, sorted rows, with their keys:
+     * the count {@link #MAX_BYTES_HELD} bounds), for a caller that keeps the cursor open.
+     */
+    default long bytesHeld() {
+      return 0;
+    }
   }
 
   /** The default work limit per input document (see {@link Budget}). */
@@ -234,9 +242,17 @@ public final class Executor {
       throw new IllegalArgumentException("only a plain ORDER BY reads its inputs in order");
     }
     Operator<Keyed<JsonNode>> results = pipeline(q, Map.of(), inputs, rowsWanted, after, inOrder);
-    return () -> {
-      Keyed<JsonNode> r = results.next();
-      return r == null ? null : new Output(r.item(), r.order(), r.keys(), r.index());
+    return new Cursor() {
+      @Override
+      public Output next() {
+        Keyed<JsonNode> r = results.next();
+        return r == null ? null : new Output(r.item(), r.order(), r.keys(), r.index());
+      }
+
+      @Override
+      public long bytesHeld() {
+        return budget.bytesHeld();
+      }
     };
   }
 
