@@ -44,6 +44,7 @@ public final class CosmosEngine implements AutoCloseable {
   private final java.util.concurrent.ExecutorService ownHousekeeping;
   private final io.cosmolab.engine.script.ScriptLimits scriptLimits;
   private final java.time.Duration queryPageTime;
+  private final QueryCursors queryCursors;
   private volatile io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
   private volatile boolean scriptRuntimeLooked;
   private volatile String scriptRuntimeFailure;
@@ -61,6 +62,7 @@ public final class CosmosEngine implements AutoCloseable {
     this.scriptRuntimeLooked = b.scriptRuntime != null;
     this.scriptLimits = b.scriptLimits;
     this.queryPageTime = b.queryPageTime;
+    this.queryCursors = new QueryCursors(b.clock);
     this.ownHousekeeping = b.housekeeping == null ? housekeepingThread() : null;
     this.housekeeping = b.housekeeping == null ? ownHousekeeping : b.housekeeping;
     String catalog = store.loadCatalog();
@@ -95,6 +97,11 @@ public final class CosmosEngine implements AutoCloseable {
   /** What one stored procedure or trigger execution may use (5 s by default). */
   public io.cosmolab.engine.script.ScriptLimits scriptLimits() {
     return scriptLimits;
+  }
+
+  /** Queries kept open between their pages (QueryRunner). */
+  QueryCursors queryCursors() {
+    return queryCursors;
   }
 
   /** How long one query page may run before it ends early (5 s by default): see the builder. */

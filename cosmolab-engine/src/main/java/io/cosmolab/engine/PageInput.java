@@ -48,7 +48,7 @@ final class PageInput implements Iterable<Executor.Input> {
 
   private final Container container;
   // whether the page's client has gone (Container.query), asked every ABANDON_CHECK_EVERY documents
-  private final java.util.function.BooleanSupplier abandoned;
+  private java.util.function.BooleanSupplier abandoned;
   private final List<PartitionKeyRange> targets;
   private final EpkRange scope;
   private final String exactEpk;
@@ -63,6 +63,7 @@ final class PageInput implements Iterable<Executor.Input> {
   private final ReadByRid readByRid;
   private final long[] bytes;
   private long documents;
+  private long documentsBefore; // read by the pages before this one (resumeFor)
   private StoredDocument last;
   private java.util.function.BooleanSupplier stop = () -> false;
   private boolean stopped;
@@ -128,6 +129,21 @@ final class PageInput implements Iterable<Executor.Input> {
    */
   void stopWhen(java.util.function.BooleanSupplier when) {
     this.stop = when;
+  }
+
+  /**
+   * Makes this input, left by a page with its query open (QueryCursors), read for the next page:
+   * whose client {@code abandoned} asks about, and with no page time bound of the page before.
+   */
+  void resumeFor(java.util.function.BooleanSupplier abandoned) {
+    this.abandoned = abandoned;
+    this.stop = () -> false;
+    this.documentsBefore = documents;
+  }
+
+  /** The documents read since this page began (a kept query's input read for pages before). */
+  long documentsOfPage() {
+    return documents - documentsBefore;
   }
 
   /** Whether {@link #stopWhen}'s condition ended the input. */

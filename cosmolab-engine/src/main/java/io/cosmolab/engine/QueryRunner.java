@@ -51,7 +51,10 @@ import java.util.List;
  *     in its physical partitions meanwhile touched what it read (a mark before, the change log
  *     after: WalkMarks); otherwise it scans as above.
  *   - any other query is run again and skips the rows earlier pages returned (an ORDER BY RANK or
- *     over groups keeps the offset + page + 1 rows it can return in its heap).
+ *     over groups keeps the offset + page + 1 rows it can return in its heap); one without ORDER
+ *     BY (a GROUP BY, an aggregate, a DISTINCT) is kept open by its page instead (QueryCursors),
+ *     and its next page reads on from there when nothing it read has changed: the same page as run
+ *     again, without grouping the whole input once per page.
  *
  * A page also ends when it has run for the engine's query page time (5 s, the service's bound;
  * CosmosEngine.Builder.queryPageTime), with the rows it has, possibly none, and a continuation,
@@ -84,8 +87,8 @@ import java.util.List;
  *     (less the documents a filter rejected on the scanned pages);
  *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT unless
  *     cut) reads everything for its first row, so its first page pays for the whole scan and later
- *     pages for their returned rows only. The later pages' CPU is real (they run the query again)
- *     but not billed twice. An aggregating page cut at the page time, or a cut DISTINCT's full
+ *     pages for their returned rows only. The later pages' CPU is real where they run the query
+ *     again (an ORDER BY among them, or a kept query whose input changed) but not billed twice. An aggregating page cut at the page time, or a cut DISTINCT's full
  *     page, pays for what it read up to its last row, and so does the page after, which reads the
  *     documents after it (a range re-run to skip its rows pays only from the rows it returns).
  *
@@ -275,7 +278,7 @@ final class QueryRunner {
           io.cosmolab.engine.error.CosmosError.REQUEST_ABANDONED,
           String.format(
               "the client closed its connection: the query stopped after reading %d documents",
-              all.documents),
+              input.documentsOfPage()),
           0,
           Math.round(total * 100) / 100.0);
     }
@@ -354,20 +357,37 @@ final class QueryRunner {
                             container.routing(), QueryPlans.queryRanges(container, query))
                         .size()
                     == 1);
+    // a query that later pages would run again is kept open for its next page (QueryCursors), and
+    // such a page takes it when nothing it read can have changed
+    QueryCursors.Stamp stamp =
+        keepsOpen(query, resume, streaming || bySortKey || walk != null)
+            ? QueryCursors.Stamp.of(container, targets)
+            : null;
+    QueryCursors.Kept kept =
+        stamp != null && resume.offset() > 0
+            ? engine
+                .queryCursors()
+                .take(QueryCursors.Key.of(container.rid(), request, request.continuation()), stamp)
+            : null;
     PageInput input =
-        new PageInput(
-            container,
-            abandoned,
-            targets,
-            scope,
-            exactEpk,
-            resume,
-            streaming,
-            !query.ast().orderBy().isEmpty(),
-            candidates,
-            walk,
-            chargeLikeAWalk,
-            now);
+        kept != null
+            ? kept.input()
+            : new PageInput(
+                container,
+                abandoned,
+                targets,
+                scope,
+                exactEpk,
+                resume,
+                streaming,
+                !query.ast().orderBy().isEmpty(),
+                candidates,
+                walk,
+                chargeLikeAWalk,
+                now);
+    if (kept != null) {
+      input.resumeFor(abandoned);
+    }
     int pageSize = request.pageSize();
     ContainerScripts.UdfCalls udfs = container.userFunctions();
     List<JsonNode> page = new ArrayList<>();
@@ -392,34 +412,46 @@ final class QueryRunner {
     // its later rows may be this page's
     Long paidBefore;
     try {
-      // a page that is not streaming runs its query again and needs only its rows and one more
-      Executor.Cursor rows =
-          query.open(
-              input,
-              engine.clock().instant(),
-              streaming ? -1 : (long) resume.offset() + pageSize + 1,
-              udfs,
-              resume.after(),
-              input.walks());
-      // skip what earlier pages returned; the work of reading it is theirs
-      Loaded before = input.loaded();
-      // a TOP 0 or LIMIT 0 reads nothing
-      Executor.Output row = bounds.reached(resume.counted()) ? null : rows.next();
-      if (resume.after() != null && !input.walks()) {
-        before = input.loaded(); // re-read to find the rows after the position: the first page's
-      }
+      Executor.Cursor rows;
+      Executor.Output row;
+      Loaded before;
       int skipped = 0;
       // a streaming TOP or OFFSET's rows counted so far: those OFFSET skipped, then those returned
       long counted = resume.counted();
       paidBefore = resume.after() == null ? null : resume.after().order();
-      while (row != null
-          && (streaming
-              ? skipped < resume.rowsOfDocument() && input.isResumeDocument(row)
-              : skipped < resume.offset())) {
-        skipped++;
-        paidBefore = row.order();
+      if (kept != null) {
+        // the query as the page before left it: its next row is this page's first, and what was
+        // loaded after the page before's last row is this page's to pay, as if run again
+        rows = kept.rows();
+        row = kept.next();
+        before = kept.paidUntil();
+        skipped = resume.offset();
+      } else {
+        // a page that is not streaming runs its query again and needs only its rows and one more
+        rows =
+            query.open(
+                input,
+                engine.clock().instant(),
+                streaming ? -1 : (long) resume.offset() + pageSize + 1,
+                udfs,
+                resume.after(),
+                input.walks());
+        // skip what earlier pages returned; the work of reading it is theirs
         before = input.loaded();
-        row = rows.next();
+        // a TOP 0 or LIMIT 0 reads nothing
+        row = bounds.reached(resume.counted()) ? null : rows.next();
+        if (resume.after() != null && !input.walks()) {
+          before = input.loaded(); // re-read to find the rows after the position: the first page's
+        }
+        while (row != null
+            && (streaming
+                ? skipped < resume.rowsOfDocument() && input.isResumeDocument(row)
+                : skipped < resume.offset())) {
+          skipped++;
+          paidBefore = row.order();
+          before = input.loaded();
+          row = rows.next();
+        }
       }
       start = before;
       end = start;
@@ -536,6 +568,14 @@ final class QueryRunner {
                     ? Resume.afterSortKey(request, container.rid(), query.ast(), position)
                     : Resume.afterRows(
                         request, container.rid(), query.ast(), resume.offset() + page.size());
+        if (stamp != null && !input.stopped() && !input.abandoned()) {
+          engine
+              .queryCursors()
+              .keep(
+                  QueryCursors.Key.of(container.rid(), request, next),
+                  new QueryCursors.Kept(
+                      rows, row, input, end, stamp, rows.bytesHeld(), engine.clock().millis()));
+        }
       }
     } catch (QueryException e) {
       throw asCosmos(e);
@@ -547,6 +587,23 @@ final class QueryRunner {
       end = input.loadedBy(rowRids, paidBefore);
     }
     return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
+  }
+
+  /**
+   * Whether a page of {@code query} may leave it open for the next (QueryCursors): a query that
+   * later pages would run again to skip the rows earlier pages returned (no ORDER BY, not streaming
+   * nor walked: a GROUP BY, an aggregate, a DISTINCT, with TOP or OFFSET or not), resumed by a
+   * count of rows and not from a position, with no user-defined function (whose calls belong to
+   * their page) and no time to live on the container (an expiry changes the input without a write).
+   */
+  private boolean keepsOpen(CompiledQuery query, Resume resume, boolean resumesByPosition) {
+    return !resumesByPosition
+        && query.ast().orderBy().isEmpty()
+        && !resume.isPosition()
+        && !resume.isBounded()
+        && resume.after() == null
+        && container.defaultTimeToLive() == null
+        && !query.callsUserFunctions();
   }
 
   /**
