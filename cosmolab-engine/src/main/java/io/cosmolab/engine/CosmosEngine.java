@@ -158,6 +158,7 @@ public final class CosmosEngine implements AutoCloseable {
   /** Writes the catalog and deletes the data of the containers dropped, in one atomic write. */
   synchronized void catalogChanged(java.util.Collection<String> droppedContainers) {
     store.saveCatalog(Catalog.write(this), droppedContainers);
+    queryCursors.forget(droppedContainers);
   }
 
   /** Puts back a database the catalog recorded. */
@@ -304,6 +305,7 @@ public final class CosmosEngine implements AutoCloseable {
 
   @Override
   public void close() {
+    queryCursors.clear();
     if (ownHousekeeping != null) {
       ownHousekeeping.shutdown(); // what is queued still runs, before the store closes
       try {

@@ -141,6 +141,20 @@ final class PageInput implements Iterable<Executor.Input> {
     this.documentsBefore = documents;
   }
 
+  /** How many documents an index served this input (0 when it scans). */
+  int candidateCount() {
+    return candidates == null ? 0 : candidates.size();
+  }
+
+  /**
+   * Lets go of what this page's request gave the input (its client, its time bound, which holds its
+   * rows) before the input is kept for the next page (QueryCursors).
+   */
+  void leave() {
+    this.abandoned = () -> false;
+    this.stop = () -> false;
+  }
+
   /** The documents read since this page began (a kept query's input read for pages before). */
   long documentsOfPage() {
     return documents - documentsBefore;
@@ -200,7 +214,7 @@ final class PageInput implements Iterable<Executor.Input> {
         if (stopped || abandonedSeen || !docs.hasNext()) {
           return false; // ends when the documents do: a page never stops before nothing
         }
-        if (documents % QueryRunner.ABANDON_CHECK_EVERY == 0 && abandoned.getAsBoolean()) {
+        if (documentsOfPage() % QueryRunner.ABANDON_CHECK_EVERY == 0 && abandoned.getAsBoolean()) {
           abandonedSeen = true; // the page ends here; run() charges it and reports it
           return false;
         }

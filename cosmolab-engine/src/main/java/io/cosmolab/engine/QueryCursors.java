@@ -27,13 +27,15 @@ import java.util.Map;
  * as the run-again page would be: for the documents loaded after the rows earlier pages returned,
  * and for its rows.
  *
- * <p>Bounded: at most {@link #MAX_KEPT} queries, holding at most {@link Executor#MAX_BYTES_HELD} of
- * groups, DISTINCT values and the like between them (the executor's own count, the bound one query
- * may hold while it runs), each kept {@link #IDLE_MILLIS} after its page on the engine's clock; the
- * least recently left goes first. A taken query is gone from here, so two requests with one
- * continuation (a retry) cannot share it: the second runs the query again. [A] The service keeps no
- * such state between pages (its continuation carries a query's partial state); this is the
- * emulator's way to make the pages' work add up to one pass, with the same pages.
+ * <p>Bounded: at most {@link #MAX_KEPT} queries, holding at most a sixteenth of the heap between
+ * them ({@link #MAX_BYTES}: their groups, DISTINCT values and the like by the executor's own count,
+ * and the documents an index served them), each kept {@link #IDLE_MILLIS} after its page on the
+ * engine's clock (looked at when a query is kept or taken); the least recently left goes first, and
+ * a dropped container's go with it. A taken query is gone from here, so two requests with one
+ * continuation (a retry, or two clients of the same query) cannot share it: the second runs the
+ * query again. A page keeps its query only once it is done with it (QueryRunner.run). [A] The
+ * service keeps no such state between pages (its continuation carries a query's partial state);
+ * this is the emulator's way to make the pages' work add up to one pass, with the same pages.
  */
 final class QueryCursors {
   /** The most queries kept open at once. */
@@ -41,6 +43,12 @@ final class QueryCursors {
 
   /** How long a kept query waits for its next page, in milliseconds of the engine's clock. */
   static final long IDLE_MILLIS = 60_000;
+
+  /** What the kept queries may hold between them: a sixteenth of the heap. */
+  static final long MAX_BYTES = Runtime.getRuntime().maxMemory() / 16;
+
+  /** What one document an index served a kept query costs it: the set's entry and its copy. */
+  static final long CANDIDATE_BYTES = 128;
 
   /** What identifies the next page of a kept query: its request, any page size, in a container. */
   record Key(String containerRid, QueryRequest request) {
@@ -55,15 +63,31 @@ final class QueryCursors {
       List<PartitionKeyRange> targets,
       List<Long> lsns,
       io.cosmolab.query.ComputedProperties computed,
-      io.cosmolab.query.SearchPolicy search) {
-    static Stamp of(Container c, List<PartitionKeyRange> targets) {
+      io.cosmolab.query.SearchPolicy search,
+      io.cosmolab.engine.index.IndexingPolicy indexing,
+      List<io.cosmolab.query.plan.IndexPredicate> served) {
+    /**
+     * What a page of a query over {@code targets} reads: their documents (by their LSNs), the
+     * layout, the stored properties that rewrite the query, and the filters an index serves (an
+     * index built or dropped between pages changes which documents a page loads).
+     */
+    static Stamp of(
+        Container c,
+        List<PartitionKeyRange> targets,
+        List<io.cosmolab.query.plan.IndexPredicate> served) {
       List<Long> lsns = new java.util.ArrayList<>(targets.size());
       for (PartitionKeyRange r : targets) {
         lsns.add(c.lsn(r.id()));
       }
       // the stored properties are replaced whole when they change: the same objects, no change
       return new Stamp(
-          c.routing(), List.copyOf(targets), lsns, c.computedProperties(), c.searchPolicy());
+          c.routing(),
+          List.copyOf(targets),
+          lsns,
+          c.computedProperties(),
+          c.searchPolicy(),
+          c.indexingPolicy(),
+          List.copyOf(served));
     }
   }
 
@@ -104,12 +128,35 @@ final class QueryCursors {
    * Keeps a query for the page of {@code key}, evicting the least recently left past the bounds.
    */
   synchronized void keep(Key key, Kept query) {
-    Kept before = kept.put(key, query);
+    Kept before = kept.remove(key); // put again, it is the most recently left
     if (before != null) {
       bytes -= before.bytes();
     }
+    kept.put(key, query);
     bytes += query.bytes();
     evict();
+  }
+
+  /** Drops the queries of these containers (deleted: nothing can take them). */
+  synchronized void forget(java.util.Collection<String> containerRids) {
+    if (containerRids.isEmpty()) {
+      return;
+    }
+    kept.entrySet()
+        .removeIf(
+            e -> {
+              boolean gone = containerRids.contains(e.getKey().containerRid());
+              if (gone) {
+                bytes -= e.getValue().bytes();
+              }
+              return gone;
+            });
+  }
+
+  /** Drops every kept query (the engine closes). */
+  synchronized void clear() {
+    kept.clear();
+    bytes = 0;
   }
 
   /**
@@ -146,7 +193,7 @@ final class QueryCursors {
   private void evict() {
     expire();
     Iterator<Map.Entry<Key, Kept>> it = kept.entrySet().iterator();
-    while (it.hasNext() && (kept.size() > maxKept || bytes > Executor.MAX_BYTES_HELD)) {
+    while (it.hasNext() && (kept.size() > maxKept || bytes > MAX_BYTES)) {
       bytes -= it.next().getValue().bytes();
       it.remove();
     }

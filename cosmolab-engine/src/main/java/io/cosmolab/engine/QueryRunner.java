@@ -187,6 +187,12 @@ final class QueryRunner {
     WalkMarks.QuietMark quiet = walkPaths == null ? null : container.walkMarks().mark(targets);
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
+    // a query that later pages would run again is kept open for its next page (QueryCursors), and
+    // such a page takes it when nothing it read can have changed since
+    QueryCursors.Stamp stamp =
+        keepsOpen(query, resume, streaming || bySortKey)
+            ? QueryCursors.Stamp.of(container, targets, served)
+            : null;
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
     boolean chargeLikeAWalk = walkPaths != null;
@@ -209,6 +215,7 @@ final class QueryRunner {
                 // position's document again, which the page before paid for
                 chargeLikeAWalk && (walk == null || walk.paths().size() > 1 || walk.joins()),
                 streamBounds,
+                walk == null ? stamp : null,
                 now);
     PageRead read = null;
     if (quiet != null) {
@@ -298,6 +305,11 @@ final class QueryRunner {
             () ->
                 io.cosmolab.engine.query.IndexUtilization.of(
                     predicates, usedIndexes, container.reads()::indexes, compositeOrderBy));
+    if (read.keep() != null) {
+      // kept once this page is done with its input: whoever takes it reads on from here
+      input.leave();
+      engine.queryCursors().keep(QueryCursors.Key.of(container.rid(), request, next), read.keep());
+    }
     return new QueryPage(page, next, Math.round(total * 100) / 100.0, metrics);
   }
 
@@ -313,7 +325,8 @@ final class QueryRunner {
       Loaded start,
       Loaded end,
       String next,
-      ContainerScripts.UdfCalls udfs) {}
+      ContainerScripts.UdfCalls udfs,
+      QueryCursors.Kept keep) {}
 
   /**
    * Reads one page: its rows and the one after, walking the index when {@code walk} is given. With
@@ -333,6 +346,7 @@ final class QueryRunner {
       Walk walk,
       boolean chargeLikeAWalk,
       Executor.RowBounds bounds,
+      QueryCursors.Stamp stamp,
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
@@ -357,12 +371,7 @@ final class QueryRunner {
                             container.routing(), QueryPlans.queryRanges(container, query))
                         .size()
                     == 1);
-    // a query that later pages would run again is kept open for its next page (QueryCursors), and
-    // such a page takes it when nothing it read can have changed
-    QueryCursors.Stamp stamp =
-        keepsOpen(query, resume, streaming || bySortKey || walk != null)
-            ? QueryCursors.Stamp.of(container, targets)
-            : null;
+    // the query as the page before left it, if it kept it and nothing it read has changed
     QueryCursors.Kept kept =
         stamp != null && resume.offset() > 0
             ? engine
@@ -411,6 +420,7 @@ final class QueryRunner {
     // the document of the last row earlier pages returned: paid for by them, though under JOINs
     // its later rows may be this page's
     Long paidBefore;
+    QueryCursors.Kept toKeep = null; // this page's query, for the next page
     try {
       Executor.Cursor rows;
       Executor.Output row;
@@ -569,12 +579,15 @@ final class QueryRunner {
                     : Resume.afterRows(
                         request, container.rid(), query.ast(), resume.offset() + page.size());
         if (stamp != null && !input.stopped() && !input.abandoned()) {
-          engine
-              .queryCursors()
-              .keep(
-                  QueryCursors.Key.of(container.rid(), request, next),
-                  new QueryCursors.Kept(
-                      rows, row, input, end, stamp, rows.bytesHeld(), engine.clock().millis()));
+          toKeep =
+              new QueryCursors.Kept(
+                  rows,
+                  row,
+                  input,
+                  end,
+                  stamp,
+                  rows.bytesHeld() + input.candidateCount() * QueryCursors.CANDIDATE_BYTES,
+                  engine.clock().millis());
         }
       }
     } catch (QueryException e) {
@@ -586,15 +599,18 @@ final class QueryRunner {
       start = new Loaded(new long[targets.size()], 0);
       end = input.loadedBy(rowRids, paidBefore);
     }
-    return new PageRead(input, page, returned, shared, returnedBytes, start, end, next, udfs);
+    return new PageRead(
+        input, page, returned, shared, returnedBytes, start, end, next, udfs, toKeep);
   }
 
   /**
    * Whether a page of {@code query} may leave it open for the next (QueryCursors): a query that
    * later pages would run again to skip the rows earlier pages returned (no ORDER BY, not streaming
    * nor walked: a GROUP BY, an aggregate, a DISTINCT, with TOP or OFFSET or not), resumed by a
-   * count of rows and not from a position, with no user-defined function (whose calls belong to
-   * their page) and no time to live on the container (an expiry changes the input without a write).
+   * count of rows and not from a position, whose rows a run again makes the same over the same
+   * documents (no user-defined function, whose calls belong to their page; no clock or RAND, which
+   * each run reads anew), on a container without a time to live (an expiry changes what a query
+   * reads without a write).
    */
   private boolean keepsOpen(CompiledQuery query, Resume resume, boolean resumesByPosition) {
     return !resumesByPosition
@@ -603,7 +619,7 @@ final class QueryRunner {
         && !resume.isBounded()
         && resume.after() == null
         && container.defaultTimeToLive() == null
-        && !query.callsUserFunctions();
+        && !query.dependsOnItsRun();
   }
 
   /**

@@ -251,13 +251,20 @@ public final class CompiledQuery {
         .open(query, inputs, rowsWanted, after, inOrder);
   }
 
-  /** Whether the query calls a user-defined function ({@code udf.name(...)}) anywhere. */
-  public boolean callsUserFunctions() {
+  /**
+   * Whether the query's rows may differ between two runs over the same documents: it calls a
+   * user-defined function ({@code udf.name(...)}), reads the clock ({@code GetCurrentDateTime()}
+   * and the like: each run has its own instant) or draws a number ({@code RAND()}), anywhere.
+   */
+  public boolean dependsOnItsRun() {
     boolean[] found = {false};
     References.rewriteAll(
         query,
         e -> {
-          found[0] |= e instanceof io.cosmolab.query.ast.Expr.UdfCall;
+          found[0] |=
+              e instanceof io.cosmolab.query.ast.Expr.UdfCall
+                  || (e instanceof io.cosmolab.query.ast.Expr.Call c
+                      && References.CLOCK_AND_RANDOM.contains(c.name()));
           return null;
         });
     return found[0];

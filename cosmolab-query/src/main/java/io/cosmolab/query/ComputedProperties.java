@@ -38,30 +38,27 @@ public final class ComputedProperties {
   private static final Set<String> SYSTEM =
       Set.of("id", "_rid", "_ts", "_etag", "_self", "_attachments", "_lsn");
 
-  private static final Set<String> REFUSED_FUNCTIONS =
-      Set.of(
-          "GETCURRENTDATETIME",
-          "GETCURRENTTIMESTAMP",
-          "GETCURRENTTICKS",
-          "GETCURRENTDATETIMESTATIC",
-          "GETCURRENTTIMESTAMPSTATIC",
-          "GETCURRENTTICKSSTATIC",
-          "NOW", // [A] they read the clock too
-          "AGO",
-          "RAND",
-          "COUNT",
-          "SUM",
-          "AVG",
-          "MIN",
-          "MAX",
-          "MAKELIST",
-          "MAKESET",
-          "ST_DISTANCE",
-          "ST_WITHIN",
-          "ST_INTERSECTS",
-          "ST_ISVALID",
-          "ST_ISVALIDDETAILED",
-          "ST_AREA");
+  private static final Set<String> REFUSED_FUNCTIONS = refused();
+
+  private static Set<String> refused() {
+    Set<String> names = new java.util.HashSet<>(References.CLOCK_AND_RANDOM);
+    names.addAll(
+        Set.of(
+            "COUNT",
+            "SUM",
+            "AVG",
+            "MIN",
+            "MAX",
+            "MAKELIST",
+            "MAKESET",
+            "ST_DISTANCE",
+            "ST_WITHIN",
+            "ST_INTERSECTS",
+            "ST_ISVALID",
+            "ST_ISVALIDDETAILED",
+            "ST_AREA"));
+    return Set.copyOf(names);
+  }
 
   /** A definition: the alias its query binds, and its expression over that alias. */
   private record Definition(String alias, Expr expression) {}

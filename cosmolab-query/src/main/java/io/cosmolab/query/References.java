@@ -13,6 +13,23 @@ import java.util.function.UnaryOperator;
  * expression reads, which functions it calls, and the same tree with some nodes replaced.
  */
 final class References {
+
+  /**
+   * The functions whose value is not their arguments': they read the clock (each query has its own
+   * instant) or draw a number.
+   */
+  static final Set<String> CLOCK_AND_RANDOM =
+      Set.of(
+          "GETCURRENTDATETIME",
+          "GETCURRENTTIMESTAMP",
+          "GETCURRENTTICKS",
+          "GETCURRENTDATETIMESTATIC",
+          "GETCURRENTTIMESTAMPSTATIC",
+          "GETCURRENTTICKSSTATIC",
+          "NOW", // [A] they read the clock too
+          "AGO",
+          "RAND");
+
   private References() {}
 
   /** The property {@code alias.name} (or {@code alias["name"]}) that {@code e} is, or null. */

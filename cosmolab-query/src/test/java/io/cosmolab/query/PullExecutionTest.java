@@ -100,17 +100,25 @@ class PullExecutionTest {
   }
 
   @Test
-  void aUserFunctionCall_isFoundWhereverItIs() {
-    assertThat(CompiledQuery.compile("SELECT c.id FROM c", Map.of()).callsUserFunctions())
-        .isFalse();
+  void aQueryThatCallsAFunctionOrReadsTheClockOrDraws_dependsOnItsRun_wherever() {
+    for (String text :
+        List.of(
+            "SELECT c.id FROM c",
+            "SELECT c.k, COUNT(1) FROM c WHERE c.n > 1 GROUP BY c.k",
+            "SELECT DISTINCT VALUE LOWER(c.s) FROM c")) {
+      assertThat(CompiledQuery.compile(text, Map.of()).dependsOnItsRun()).as(text).isFalse();
+    }
     for (String text :
         List.of(
             "SELECT VALUE udf.f(c.id) FROM c",
             "SELECT c.id FROM c WHERE c.n > 1 AND udf.g(c.n)",
             "SELECT c.k, COUNT(1) FROM c GROUP BY c.k, udf.h(c.n)",
             "SELECT c.id FROM c WHERE EXISTS (SELECT VALUE t FROM t IN c.tags WHERE udf.i(t))",
-            "SELECT DISTINCT VALUE ABS(udf.j(c.n)) FROM c")) {
-      assertThat(CompiledQuery.compile(text, Map.of()).callsUserFunctions()).as(text).isTrue();
+            "SELECT DISTINCT VALUE ABS(udf.j(c.n)) FROM c",
+            "SELECT c.k, COUNT(1) FROM c WHERE c.exp > GetCurrentTimestamp() GROUP BY c.k",
+            "SELECT DISTINCT VALUE c.n > RAND() FROM c",
+            "SELECT VALUE COUNT(1) FROM c WHERE c.at < GetCurrentDateTimeStatic()")) {
+      assertThat(CompiledQuery.compile(text, Map.of()).dependsOnItsRun()).as(text).isTrue();
     }
   }
 
