@@ -22,10 +22,14 @@ import java.util.Map;
  * query is taken only by the request of its next page (the same query, parameters and scope, and
  * the continuation it returned) and only while nothing it read can have changed: no write in its
  * physical partitions (their LSNs as it left them), the same layout (a split or merge gives other
- * targets), the same computed properties and search policy, and no time to live on the container (a
- * document that expires between pages leaves the query's input without a write). A page is charged
- * as the run-again page would be: for the documents loaded after the rows earlier pages returned,
- * and for its rows.
+ * targets), the same computed properties, search policy and indexing policy (and filters an index
+ * serves), no time to live on the container (a document that expires between pages leaves the
+ * query's input without a write), and nothing in the query that a run again would make anew (a
+ * user-defined function, the clock, RAND: QueryRunner.keepsOpen). A page is charged as the
+ * run-again page would be: for the documents loaded after the rows earlier pages returned, and for
+ * its rows. [A] One difference: a page whose client has gone before its first document pays for the
+ * documents of its first row, which the page before read ahead (a run again would have read nothing
+ * yet); no client sees that charge.
  *
  * <p>Bounded: at most {@link #MAX_KEPT} queries, holding at most a sixteenth of the heap between
  * them ({@link #MAX_BYTES}: their groups, DISTINCT values and the like by the executor's own count,

@@ -101,6 +101,13 @@ class QueryCursorsTest {
         + p.metrics().bytesLoaded();
   }
 
+  /** What each partition was charged in all, by range id. */
+  private static List<String> spent(Container c) {
+    return c.partitionStats().stream()
+        .map(p -> p.id() + "=" + Math.round(p.totalRu() * 1000) / 1000.0)
+        .toList();
+  }
+
   private long taken(Container c) {
     return c.database().engine().queryCursors().counts()[0];
   }
@@ -114,6 +121,8 @@ class QueryCursorsTest {
 
     assertThat(actual).containsExactlyElementsOf(expected);
     assertThat(expected).hasSizeGreaterThan(2); // the shapes need several pages
+    // and each partition was charged the same share of every page
+    assertThat(spent(kept)).containsExactlyElementsOf(spent(rerun));
     assertThat(taken(kept)).isEqualTo(expected.size() - 1);
     assertThat(taken(rerun)).isZero();
     assertThat(kept.database().engine().queryCursors().size())
