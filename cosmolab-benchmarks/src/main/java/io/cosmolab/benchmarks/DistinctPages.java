@@ -1,9 +1,7 @@
 package io.cosmolab.benchmarks;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
-import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import java.util.HashSet;
@@ -28,29 +26,28 @@ public final class DistinctPages {
       QueryRequest request =
           QueryRequest.of("SELECT DISTINCT VALUE c.v FROM c").withMaxItemCount(pageSize);
       Set<Integer> seen = new HashSet<>();
-      long loaded = 0;
-      long worst = 0;
-      int pages = 0;
-      int rows = 0;
-      long started = System.nanoTime();
-      String token = null;
-      do {
-        long pageStarted = System.nanoTime();
-        QueryPage page = c.query(token == null ? request : request.withContinuation(token));
-        worst = Math.max(worst, (System.nanoTime() - pageStarted) / 1_000_000);
-        pages++;
-        loaded += page.metrics().documentsLoaded();
-        for (JsonNode row : page.rows()) {
-          seen.add(row.asInt());
-          rows++;
-        }
-        token = page.continuation();
-      } while (token != null);
-      long millis = (System.nanoTime() - started) / 1_000_000;
+      int[] rows = {0};
+      FollowedPages f =
+          FollowedPages.follow(
+              c,
+              request,
+              FollowedPages.rows(
+                  row -> {
+                    seen.add(row.asInt());
+                    rows[0]++;
+                  }));
       System.out.printf(
           "%d documents, %d values, pages of %d: %d pages, %d rows (%d distinct), %d ms in all,"
               + " slowest page %d ms, %d documents loaded%n",
-          documents, values, pageSize, pages, rows, seen.size(), millis, worst, loaded);
+          documents,
+          values,
+          pageSize,
+          f.pages(),
+          rows[0],
+          seen.size(),
+          f.millis(),
+          f.worstMillis(),
+          f.loaded());
       if (seen.size() != values) {
         throw new AssertionError("expected " + values + " values, got " + seen.size());
       }

@@ -1,9 +1,7 @@
 package io.cosmolab.benchmarks;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
-import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 import java.util.HashMap;
@@ -35,25 +33,12 @@ public final class GroupByPages {
           QueryRequest.of("SELECT c.v, COUNT(1) AS n FROM c GROUP BY c.v")
               .withMaxItemCount(pageSize);
       Map<Integer, Long> counts = new HashMap<>();
-      long loaded = 0;
-      long worst = 0;
-      double charge = 0;
-      int pages = 0;
-      long started = System.nanoTime();
-      String token = null;
-      do {
-        long pageStarted = System.nanoTime();
-        QueryPage page = c.query(token == null ? request : request.withContinuation(token));
-        worst = Math.max(worst, (System.nanoTime() - pageStarted) / 1_000_000);
-        pages++;
-        loaded += page.metrics().documentsLoaded();
-        charge += page.requestCharge();
-        for (JsonNode row : page.rows()) {
-          counts.merge(row.path("v").asInt(), row.path("n").asLong(), Long::sum);
-        }
-        token = page.continuation();
-      } while (token != null);
-      long millis = (System.nanoTime() - started) / 1_000_000;
+      FollowedPages f =
+          FollowedPages.follow(
+              c,
+              request,
+              FollowedPages.rows(
+                  row -> counts.merge(row.path("v").asInt(), row.path("n").asLong(), Long::sum)));
       long counted = counts.values().stream().mapToLong(Long::longValue).sum();
       System.out.printf(
           Locale.ROOT,
@@ -62,11 +47,11 @@ public final class GroupByPages {
           documents,
           groups,
           pageSize,
-          pages,
-          millis,
-          worst,
-          loaded,
-          charge);
+          f.pages(),
+          f.millis(),
+          f.worstMillis(),
+          f.loaded(),
+          f.charge());
       if (counts.size() != Math.min(groups, documents) || counted != documents) {
         throw new AssertionError(
             "expected "

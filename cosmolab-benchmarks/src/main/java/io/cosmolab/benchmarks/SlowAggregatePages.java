@@ -6,7 +6,6 @@ import io.cosmolab.engine.Container;
 import io.cosmolab.engine.ContainerSettings;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.partitioning.PartitionKeyDefinition;
-import io.cosmolab.engine.query.QueryPage;
 import io.cosmolab.engine.query.QueryRequest;
 import io.cosmolab.engine.throughput.ThrottlingMode;
 
@@ -52,26 +51,32 @@ public final class SlowAggregatePages {
           QueryRequest.of(
               "SELECT c.g, SUM(LENGTH(REPLACE(REPLICATE(c.s, 90), 'x', 'yz'))) AS n"
                   + " FROM c GROUP BY c.g");
-      long total = 0;
-      long worst = 0;
-      int pages = 0;
-      String token = null;
-      do {
-        long started = System.nanoTime();
-        QueryPage page = c.query(token == null ? request : request.withContinuation(token));
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        worst = Math.max(worst, millis);
-        pages++;
-        for (JsonNode row : page.rows()) {
-          total += row.path("n").asLong();
-        }
-        System.out.printf("page %d: %d ms, %d groups%n", pages, millis, page.rows().size());
-        token = page.continuation();
-      } while (token != null);
+      long[] total = {0};
+      int[] pages = {0};
+      long[] pageStarted = {System.nanoTime()};
+      FollowedPages f =
+          FollowedPages.follow(
+              c,
+              request,
+              page -> {
+                pages[0]++;
+                for (JsonNode row : page.rows()) {
+                  total[0] += row.path("n").asLong();
+                }
+                long now = System.nanoTime();
+                System.out.printf(
+                    "page %d: %d ms, %d groups%n",
+                    pages[0], (now - pageStarted[0]) / 1_000_000, page.rows().size());
+                pageStarted[0] = now;
+              });
       long expected = (long) documents * 18_000;
       System.out.printf(
           "%d pages, the longest %d ms; sum of the pages' sums %d, expected %d: %s%n",
-          pages, worst, total, expected, total == expected ? "equal" : "DIFFERENT");
+          f.pages(),
+          f.worstMillis(),
+          total[0],
+          expected,
+          total[0] == expected ? "equal" : "DIFFERENT");
     }
   }
 }
