@@ -88,9 +88,10 @@ import java.util.List;
  *   - any other whole-input shape (ORDER BY over a scan, GROUP BY, aggregates, DISTINCT unless
  *     cut) reads everything for its first row, so its first page pays for the whole scan and later
  *     pages for their returned rows only. The later pages' CPU is real where they run the query
- *     again (an ORDER BY among them, or a kept query whose input changed) but not billed twice. An aggregating page cut at the page time, or a cut DISTINCT's full
- *     page, pays for what it read up to its last row, and so does the page after, which reads the
- *     documents after it (a range re-run to skip its rows pays only from the rows it returns).
+ *     again (an ORDER BY among them, or a kept query whose input changed) but not billed twice.
+ *     An aggregating page cut at the page time, or a cut DISTINCT's full page, pays for what it
+ *     read up to its last row, and so does the page after, which reads the documents after it (a
+ *     range re-run to skip its rows pays only from the rows it returns).
  *
  * ORDER BY ties are broken by the document part of the RID, ascending with an ascending first
  * key and descending otherwise, which the SDKs' resume logic relies on (§7.6).
