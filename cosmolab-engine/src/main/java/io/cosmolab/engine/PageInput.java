@@ -132,13 +132,17 @@ final class PageInput implements Iterable<Executor.Input> {
   }
 
   /**
-   * Makes this input, left by a page with its query open (QueryCursors), read for the next page:
-   * whose client {@code abandoned} asks about, and with no page time bound of the page before.
+   * Makes this input, left by a page with its query open ({@link #leave}), read for the next page,
+   * whose client {@code abandoned} asks about.
    */
   void resumeFor(java.util.function.BooleanSupplier abandoned) {
     this.abandoned = abandoned;
-    this.stop = () -> false;
     this.documentsBefore = documents;
+  }
+
+  /** Whether an index served this input its documents (else it scans). */
+  boolean servedByIndex() {
+    return candidates != null;
   }
 
   /** How many documents an index served this input (0 when it scans). */

@@ -146,15 +146,7 @@ final class QueryCursors {
     if (containerRids.isEmpty()) {
       return;
     }
-    kept.entrySet()
-        .removeIf(
-            e -> {
-              boolean gone = containerRids.contains(e.getKey().containerRid());
-              if (gone) {
-                bytes -= e.getValue().bytes();
-              }
-              return gone;
-            });
+    dropWhere((key, query) -> containerRids.contains(key.containerRid()));
   }
 
   /** Drops every kept query (the engine closes). */
@@ -205,14 +197,18 @@ final class QueryCursors {
 
   private void expire() {
     long now = clock.millis();
-    kept.values()
-        .removeIf(
-            k -> {
-              boolean idle = now - k.leftAt() > IDLE_MILLIS;
-              if (idle) {
-                bytes -= k.bytes();
-              }
-              return idle;
-            });
+    dropWhere((key, query) -> now - query.leftAt() > IDLE_MILLIS);
+  }
+
+  /** Drops the kept queries {@code drop} says, with what they held. */
+  private void dropWhere(java.util.function.BiPredicate<Key, Kept> drop) {
+    Iterator<Map.Entry<Key, Kept>> it = kept.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Key, Kept> e = it.next();
+      if (drop.test(e.getKey(), e.getValue())) {
+        bytes -= e.getValue().bytes();
+        it.remove();
+      }
+    }
   }
 }

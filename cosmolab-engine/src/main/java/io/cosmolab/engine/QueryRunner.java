@@ -186,14 +186,24 @@ final class QueryRunner {
             ? OrderByPaths.walkable(query.ast(), container.reads()::indexes)
             : null;
     WalkMarks.QuietMark quiet = walkPaths == null ? null : container.walkMarks().mark(targets);
-    java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
-        targets.isEmpty() || served.isEmpty() ? null : container.reads().candidates(served);
     // a query that later pages would run again is kept open for its next page (QueryCursors), and
-    // such a page takes it when nothing it read can have changed since
+    // such a page takes it when nothing it read can have changed since: the query as the page
+    // before left it, with the documents an index served it
     QueryCursors.Stamp stamp =
         keepsOpen(query, resume, streaming || bySortKey)
             ? QueryCursors.Stamp.of(container, targets, served)
             : null;
+    QueryCursors.Kept kept =
+        stamp != null && resume.offset() > 0
+            ? engine
+                .queryCursors()
+                .take(QueryCursors.Key.of(container.rid(), request, request.continuation()), stamp)
+            : null;
+    java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
+        kept != null || targets.isEmpty() || served.isEmpty()
+            ? null
+            : container.reads().candidates(served);
+    boolean indexServed = kept != null ? kept.input().servedByIndex() : candidates != null;
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
     boolean chargeLikeAWalk = walkPaths != null;
@@ -217,6 +227,7 @@ final class QueryRunner {
                 chargeLikeAWalk && (walk == null || walk.paths().size() > 1 || walk.joins()),
                 streamBounds,
                 walk == null ? stamp : null,
+                walk == null ? kept : null,
                 now);
     PageRead read = null;
     if (quiet != null) {
@@ -291,8 +302,7 @@ final class QueryRunner {
           Math.round(total * 100) / 100.0);
     }
     long documents = end.documents - start.documents;
-    List<io.cosmolab.query.plan.IndexPredicate> usedIndexes =
-        candidates != null ? served : List.of();
+    List<io.cosmolab.query.plan.IndexPredicate> usedIndexes = indexServed ? served : List.of();
     QueryMetrics metrics =
         new QueryMetrics(
             targets.size(),
@@ -300,7 +310,7 @@ final class QueryRunner {
             loadedTotal,
             page.size(),
             returnedBytes,
-            candidates != null ? documents : 0,
+            indexServed ? documents : 0,
             // worked out only for a request that asks for index metrics (about a tenth of an
             // indexed point query's time when made for every page)
             () ->
@@ -348,6 +358,7 @@ final class QueryRunner {
       boolean chargeLikeAWalk,
       Executor.RowBounds bounds,
       QueryCursors.Stamp stamp,
+      QueryCursors.Kept kept,
       long now) {
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());
@@ -372,13 +383,6 @@ final class QueryRunner {
                             container.routing(), QueryPlans.queryRanges(container, query))
                         .size()
                     == 1);
-    // the query as the page before left it, if it kept it and nothing it read has changed
-    QueryCursors.Kept kept =
-        stamp != null && resume.offset() > 0
-            ? engine
-                .queryCursors()
-                .take(QueryCursors.Key.of(container.rid(), request, request.continuation()), stamp)
-            : null;
     PageInput input =
         kept != null
             ? kept.input()
