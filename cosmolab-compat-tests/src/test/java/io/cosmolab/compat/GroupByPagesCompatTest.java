@@ -40,31 +40,17 @@ class GroupByPagesCompatTest {
       CosmosContainer c = Fixtures.container(client.getDatabase("groups"), "c", 4, "/pk");
       List<ObjectNode> docs = Fixtures.documents(DOCS, 7);
       Fixtures.createAll(c, docs);
-      Map<Integer, long[]> expected = new TreeMap<>(); // n -> count, sum of ids' lengths
-      docs.forEach(
-          d -> {
-            long[] g = expected.computeIfAbsent(d.get("n").asInt(), k -> new long[2]);
-            g[0]++;
-            g[1] += d.get("id").asText().length();
-          });
-
+      Map<Integer, String> expected = groups(docs.stream());
       String text = "SELECT c.n, COUNT(1) AS k, SUM(LENGTH(c.id)) AS s FROM c GROUP BY c.n";
-      assertThat(grouped(c, text, new CosmosQueryRequestOptions(), 7)).isEqualTo(render(expected));
+      assertThat(grouped(c, text, new CosmosQueryRequestOptions(), 7)).isEqualTo(expected);
 
       // one logical partition, which the SDK sends without its plan's fan-out
       CosmosQueryRequestOptions ofP2 = new CosmosQueryRequestOptions();
       ofP2.setPartitionKey(new PartitionKey("p2"));
-      Map<Integer, long[]> ofKey = new TreeMap<>();
-      docs.stream()
-          .filter(d -> d.get("pk").asText().equals("p2"))
-          .forEach(
-              d -> {
-                long[] g = ofKey.computeIfAbsent(d.get("n").asInt(), k -> new long[2]);
-                g[0]++;
-                g[1] += d.get("id").asText().length();
-              });
+      Map<Integer, String> ofKey =
+          groups(docs.stream().filter(d -> d.get("pk").asText().equals("p2")));
       assertThat(ofKey).hasSizeGreaterThan(7); // more groups than a page
-      assertThat(grouped(c, text, ofP2, 7)).isEqualTo(render(ofKey));
+      assertThat(grouped(c, text, ofP2, 7)).isEqualTo(ofKey);
     }
   }
 
@@ -83,9 +69,17 @@ class GroupByPagesCompatTest {
     return out;
   }
 
-  private static Map<Integer, String> render(Map<Integer, long[]> groups) {
+  /** The groups the documents make by n: their count and the sum of their ids' lengths. */
+  private static Map<Integer, String> groups(java.util.stream.Stream<ObjectNode> docs) {
+    Map<Integer, long[]> sums = new TreeMap<>();
+    docs.forEach(
+        d -> {
+          long[] g = sums.computeIfAbsent(d.get("n").asInt(), k -> new long[2]);
+          g[0]++;
+          g[1] += d.get("id").asText().length();
+        });
     Map<Integer, String> out = new TreeMap<>();
-    groups.forEach((n, g) -> out.put(n, g[0] + "/" + g[1]));
+    sums.forEach((n, g) -> out.put(n, g[0] + "/" + g[1]));
     return out;
   }
 }
