@@ -1,0 +1,259 @@
+package io.cosmolab.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
+import com.azure.cosmos.models.CosmosItemResponse;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedRange;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cosmolab.engine.Container;
+import io.cosmolab.engine.routing.PartitionKeyRange;
+import io.cosmolab.testkit.CosmosLab;
+import io.cosmolab.testkit.CosmosLabExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Java SDK from several threads at once (in gateway and direct mode, by the suite's executions)
+ * while the container splits and merges under it: what the engine's concurrent model test holds
+ * in-process (ConcurrentContainerModelTest), seen by the official client.
+ *
+ * <p>Writers increment counters by read, then replace with the read's etag (a 412 means another
+ * writer won, and the increment is not counted), and create documents; a reader pages a query over
+ * the created documents again and again; a change-feed reader follows the whole container; the
+ * test's own thread splits every partition, merges two, and splits again. Nothing may reach the
+ * application but the 412s: no 5xx, no 410, no lost or doubled increment, every created document in
+ * every query that started after its create (and in no page twice), and the change feed's last
+ * version of each document the one a read returns at the end.
+ */
+@ExtendWith(CosmosLabExtension.class)
+class ConcurrentClientsCompatTest {
+  private static final int COUNTERS = 24;
+  private static final int WRITERS = 3;
+  private static final Duration LOAD = Duration.ofSeconds(3);
+
+  @Test
+  void writersQueriesAndAFeed_whileTheContainerSplitsAndMerges_loseNothing(
+      CosmosClient client, CosmosLab lab) throws Exception {
+    client.createDatabaseIfNotExists("concurrent");
+    CosmosContainer c = Fixtures.container(client.getDatabase("concurrent"), "c", 2, "/pk");
+    Container engine = lab.engine().database("concurrent").container("c");
+    for (int i = 0; i < COUNTERS; i++) {
+      ObjectNode counter = JsonNodeFactory.instance.objectNode();
+      counter.put("id", "ctr-" + i).put("pk", "p" + i % 8).putArray("ops");
+      c.createItem(counter);
+    }
+    Load load = new Load(c, System.nanoTime() + LOAD.toNanos());
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
+    List<Future<?>> running = new ArrayList<>();
+    try {
+      for (int t = 0; t < WRITERS; t++) {
+        int writer = t;
+        running.add(pool.submit(() -> load.write(writer)));
+      }
+      running.add(pool.submit(load::query));
+      running.add(pool.submit(load::followFeed));
+      boolean duringTheLoad = changeLayout(engine, load.end);
+      for (Future<?> f : running) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      assertThat(duringTheLoad).as("the layout changed while the load ran").isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(load.failures).as("what reached the application").isEmpty();
+    assertThat(load.increments.get()).as("increments made").isGreaterThan(COUNTERS);
+    assertThat(load.queries.get()).as("queries run to their end").isGreaterThan(1);
+    assertThat(engine.routing().size()).isEqualTo(4);
+
+    // the feed from where it stopped: every document's last version, as a read gives it
+    load.drainFeed();
+    for (int i = 0; i < COUNTERS; i++) {
+      String id = "ctr-" + i;
+      JsonNode now = c.readItem(id, new PartitionKey("p" + i % 8), JsonNode.class).getItem();
+      List<String> ops = new ArrayList<>();
+      now.get("ops").forEach(op -> ops.add(op.asText()));
+      assertThat(ops).as("%s's increments", id).doesNotHaveDuplicates();
+      assertThat(new HashSet<>(ops))
+          .as("%s: the increments the writers were told succeeded", id)
+          .isEqualTo(load.succeeded.getOrDefault(id, Set.of()));
+      assertThat(load.lastSeen.get(id).get("_etag"))
+          .as("%s's last version in the feed", id)
+          .isEqualTo(now.get("_etag"));
+    }
+    assertThat(load.lastSeen.keySet()).containsAll(load.created);
+    List<String> all = load.createdIdsByQuery();
+    assertThat(all).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(load.created);
+  }
+
+  /**
+   * Splits both partitions, merges the two middle children (of different parents), and splits the
+   * merged one again, a quarter of the load apart; says whether the last came before {@code end}.
+   */
+  private static boolean changeLayout(Container engine, long end) throws InterruptedException {
+    Duration quarter = Duration.ofNanos((end - System.nanoTime()) / 4);
+    Thread.sleep(quarter);
+    for (PartitionKeyRange r : engine.routing().ranges()) {
+      engine.splitPartition(r.id());
+    }
+    Thread.sleep(quarter);
+    List<PartitionKeyRange> ranges = engine.routing().ranges();
+    engine.mergePartitions(ranges.get(1).id(), ranges.get(2).id());
+    Thread.sleep(quarter);
+    engine.splitPartition(engine.routing().ranges().get(1).id());
+    return System.nanoTime() < end;
+  }
+
+  /** The load's threads and what they saw. */
+  private static final class Load {
+    final CosmosContainer c;
+    final long end;
+    final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    final Map<String, Set<String>> succeeded = new ConcurrentHashMap<>();
+    final Set<String> created = ConcurrentHashMap.newKeySet();
+    final Map<String, JsonNode> lastSeen = new HashMap<>(); // the feed's thread only, then test's
+    final AtomicInteger increments = new AtomicInteger();
+    final AtomicInteger queries = new AtomicInteger();
+    private String feedToken;
+
+    Load(CosmosContainer c, long end) {
+      this.c = c;
+      this.end = end;
+    }
+
+    private boolean running() {
+      return System.nanoTime() < end;
+    }
+
+    private void fail(String what, Throwable e) {
+      failures.add(
+          what
+              + ": "
+              + (e instanceof CosmosException ce
+                  ? ce.getStatusCode() + "/" + ce.getSubStatusCode() + " " + ce.getMessage()
+                  : e.toString()));
+    }
+
+    /** Read-modify-write increments with the read's etag, and a create every fourth step. */
+    void write(int writer) {
+      java.util.Random random = new java.util.Random(writer);
+      for (int step = 0; running(); step++) {
+        String op = "w" + writer + "-" + step;
+        try {
+          if (step % 4 == 3) {
+            String id = "new-" + op;
+            ObjectNode d = JsonNodeFactory.instance.objectNode();
+            d.put("id", id).put("pk", "p" + step % 8);
+            c.createItem(d);
+            created.add(id);
+            continue;
+          }
+          int i = random.nextInt(COUNTERS);
+          String id = "ctr-" + i;
+          PartitionKey key = new PartitionKey("p" + i % 8);
+          CosmosItemResponse<ObjectNode> read = c.readItem(id, key, ObjectNode.class);
+          ObjectNode d = read.getItem();
+          ((ArrayNode) d.get("ops")).add(op);
+          try {
+            c.replaceItem(
+                d, id, key, new CosmosItemRequestOptions().setIfMatchETag(read.getETag()));
+            succeeded.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(op);
+            increments.incrementAndGet();
+          } catch (CosmosException e) {
+            if (e.getStatusCode() != 412) {
+              throw e;
+            }
+          }
+        } catch (RuntimeException e) {
+          fail(op, e);
+        }
+      }
+    }
+
+    /** Queries the created documents again and again, each in small pages. */
+    void query() {
+      while (running()) {
+        Set<String> before = new HashSet<>(created);
+        try {
+          List<String> ids = createdIdsByQuery();
+          Set<String> once = new HashSet<>(ids);
+          if (once.size() != ids.size()) {
+            failures.add("a query: a document twice: " + ids);
+          }
+          before.removeAll(once);
+          if (!before.isEmpty()) {
+            failures.add("a query: created before it, not returned: " + before);
+          }
+          queries.incrementAndGet();
+        } catch (RuntimeException e) {
+          fail("a query", e);
+        }
+      }
+    }
+
+    List<String> createdIdsByQuery() {
+      List<String> ids = new ArrayList<>();
+      for (FeedResponse<JsonNode> page :
+          c.queryItems(
+                  "SELECT c.id FROM c WHERE STARTSWITH(c.id, 'new-')",
+                  new CosmosQueryRequestOptions(),
+                  JsonNode.class)
+              .iterableByPage(20)) {
+        page.getResults().forEach(r -> ids.add(r.get("id").asText()));
+      }
+      return ids;
+    }
+
+    /** Follows the change feed of the whole container until the load ends. */
+    void followFeed() {
+      while (running()) {
+        try {
+          drainFeed();
+          Thread.sleep(20);
+        } catch (RuntimeException e) {
+          fail("change feed", e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+
+    void drainFeed() {
+      CosmosChangeFeedRequestOptions options =
+          feedToken == null
+              ? CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
+                  FeedRange.forFullRange())
+              : CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(feedToken);
+      for (FeedResponse<JsonNode> page :
+          c.queryChangeFeed(options.setMaxItemCount(50), JsonNode.class).iterableByPage()) {
+        page.getResults().forEach(d -> lastSeen.put(d.get("id").asText(), d));
+        feedToken = page.getContinuationToken();
+      }
+    }
+  }
+}
