@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The official JavaScript SDK ({@code @azure/cosmos}, installed from npm into {@code target/js})
  * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, the change
- * feed, throughput buckets, and vector, full-text and hybrid search on 4 partitions. Skipped,
- * saying so, on a machine without Node.js 20+.
+ * feed, throughput buckets, vector, full-text and hybrid search on 4 partitions, and queries and
+ * the change feed while the container splits under them. Skipped, saying so, on a machine without
+ * Node.js 20+.
  */
 class JavaScriptSdkCompatTest {
 
@@ -69,6 +70,19 @@ class JavaScriptSdkCompatTest {
   }
 
   /**
+   * Splits under a paged query, a resumed continuation and a change feed come through whole. An
+   * ORDER BY does not: the SDK asks the gone range forever (its fault, see split-test.mjs), pinned
+   * as "stuck" so that an SDK that recovers fails this test and the docs get updated.
+   */
+  @Test
+  void javascriptSdk_queriesAndChangeFeedComeThroughSplits() throws Exception {
+    assertThat(runAgainst(CosmosLab.builder(), "split-test.mjs"))
+        .contains("\"query\":200,\"resumed\":200,\"changeFeed\":300")
+        .contains("\"orderByAcrossSplit\":\"stuck\"")
+        .contains("\"partitions\":16");
+  }
+
+  /**
    * Runs one of the JavaScript tests against a lab of these settings; skipped without Node.js.
    * Fails with the script's output unless it exits 0; returns its output (one JSON line).
    */
@@ -94,7 +108,8 @@ class JavaScriptSdkCompatTest {
             "sdk-test.mjs",
             "scripts-test.mjs",
             "permissions-test.mjs",
-            "paging-test.mjs")) {
+            "paging-test.mjs",
+            "split-test.mjs")) {
       Files.copy(
           Path.of("src", "test", "js", f),
           dir.resolve(f),
