@@ -4,19 +4,7 @@
 // hasMoreResults must still give every row once, in order where asked.
 // Usage: node paging-test.mjs <endpoint> <key>. Prints one JSON line of results; exits 1 with the
 // reason when a check fails.
-import { CosmosClient } from "@azure/cosmos";
-import https from "node:https";
-
-const [endpoint, key] = process.argv.slice(2);
-const agent = new https.Agent({ rejectUnauthorized: false });
-const client = new CosmosClient({ endpoint, key, agent });
-
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAILED: " + message);
-    process.exit(1);
-  }
-}
+import { client, check } from "./lab.mjs";
 
 const DOCS = 60;
 const results = {};

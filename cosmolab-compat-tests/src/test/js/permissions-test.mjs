@@ -3,18 +3,7 @@
 // within their permission and get 403 outside it. Usage: node permissions-test.mjs <endpoint> <key>
 // Prints one JSON line of results; exits 1 with the reason when a check fails.
 import { CosmosClient, PermissionMode } from "@azure/cosmos";
-import https from "node:https";
-
-const [endpoint, key] = process.argv.slice(2);
-const agent = new https.Agent({ rejectUnauthorized: false });
-const admin = new CosmosClient({ endpoint, key, agent });
-
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAILED: " + message);
-    process.exit(1);
-  }
-}
+import { endpoint, agent, client as admin, check } from "./lab.mjs";
 
 async function statusOf(promise) {
   try {

@@ -2,22 +2,7 @@
 // procedure called again until done (the continuation pattern), one that throws after writing
 // (nothing kept), a pre-trigger that stamps and one that rejects, a post-trigger keeping a metadata
 // document, and a UDF in WHERE and SELECT. Usage: node scripts-test.mjs <endpoint> <key>
-import { CosmosClient } from "@azure/cosmos";
-import https from "node:https";
-
-const [endpoint, key] = process.argv.slice(2);
-const client = new CosmosClient({
-  endpoint,
-  key,
-  agent: new https.Agent({ rejectUnauthorized: false }),
-});
-
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAILED: " + message);
-    process.exit(1);
-  }
-}
+import { client, check } from "./lab.mjs";
 
 const results = {};
 const { database } = await client.databases.createIfNotExists({ id: "jsscripts" });

@@ -1,22 +1,8 @@
 // The official JavaScript SDK against a cosmolab server: CRUD, a cross-partition ORDER BY query
 // with paging, and the change feed. Usage: node sdk-test.mjs <endpoint> <key>
 // Prints one JSON line of results; exits 1 with the reason when a check fails.
-import { CosmosClient, ChangeFeedStartFrom } from "@azure/cosmos";
-import https from "node:https";
-
-const [endpoint, key] = process.argv.slice(2);
-const client = new CosmosClient({
-  endpoint,
-  key,
-  agent: new https.Agent({ rejectUnauthorized: false }),
-});
-
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAILED: " + message);
-    process.exit(1);
-  }
-}
+import { ChangeFeedStartFrom } from "@azure/cosmos";
+import { client, check } from "./lab.mjs";
 
 const results = {};
 const { database } = await client.databases.createIfNotExists({ id: "js" });

@@ -5,19 +5,8 @@
 // must give every document once after the split; the last meets a fault of the SDK (below).
 // Usage: node split-test.mjs <endpoint> <key>. Prints one JSON line of results; exits 1 with the
 // reason when a check fails.
-import { CosmosClient, ChangeFeedStartFrom } from "@azure/cosmos";
-import https from "node:https";
-
-const [endpoint, key] = process.argv.slice(2);
-const agent = new https.Agent({ rejectUnauthorized: false });
-const client = new CosmosClient({ endpoint, key, agent });
-
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAILED: " + message);
-    process.exit(1);
-  }
-}
+import { ChangeFeedStartFrom } from "@azure/cosmos";
+import { client, check } from "./lab.mjs";
 
 const DOCS = 200;
 const results = {};

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.azure.cosmos.ChangeFeedProcessor;
 import com.azure.cosmos.ChangeFeedProcessorBuilder;
 import com.azure.cosmos.CosmosAsyncClient;
+import com.azure.cosmos.CosmosAsyncDatabase;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,6 +57,29 @@ class ChangeFeedCompatTest {
       continuation = page.getContinuationToken();
     }
     return continuation;
+  }
+
+  /**
+   * Writes the first half of {@code docs}, reads the whole feed from the beginning in pages of 30,
+   * runs {@code layoutChange} (a split, a merge), writes the second half and reads on from the
+   * continuation: the ids the feed gave, in order.
+   */
+  static List<String> acrossALayoutChange(
+      CosmosContainer c, List<ObjectNode> docs, Runnable layoutChange) {
+    int half = docs.size() / 2;
+    Fixtures.createAll(c, docs.subList(0, half));
+    List<String> ids = new ArrayList<>();
+    String token =
+        drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
+                    FeedRange.forFullRange())
+                .setMaxItemCount(30),
+            ids);
+    layoutChange.run();
+    Fixtures.createAll(c, docs.subList(half, docs.size()));
+    drain(c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), ids);
+    return ids;
   }
 
   @Test
@@ -125,25 +150,8 @@ class ChangeFeedCompatTest {
         .getDatabase("feeds")
         .createContainerIfNotExists(new CosmosContainerProperties("leases", "/id"));
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
-    options.setFeedPollDelay(Duration.ofMillis(100));
-    options.setLeaseRenewInterval(Duration.ofSeconds(2));
-    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
-    options.setStartFromBeginning(true);
-    options.setLeasePrefix(feed + "-");
-    ChangeFeedProcessorBuilder builder =
-        new ChangeFeedProcessorBuilder()
-            .hostName("compat-host")
-            .feedContainer(async.getDatabase("feeds").getContainer(feed))
-            .leaseContainer(async.getDatabase("feeds").getContainer("leases"))
-            .options(options);
-    if (epkLeases) {
-      builder.handleLatestVersionChanges(
-          changes -> changes.forEach(ch -> seen.add(ch.getCurrent().get("id").asText())));
-    } else {
-      builder.handleChanges(changes -> changes.forEach(ch -> seen.add(ch.get("id").asText())));
-    }
-    ChangeFeedProcessor processor = builder.buildChangeFeedProcessor();
+    ChangeFeedProcessor processor =
+        processor(async.getDatabase("feeds"), feed, "leases", "compat-host", epkLeases, seen::add);
     List<ObjectNode> docs = Fixtures.documents(120, 4);
     write(c, docs.subList(0, 60));
     processor.start().block(Duration.ofSeconds(30));
@@ -159,6 +167,40 @@ class ChangeFeedCompatTest {
     Set<String> expected = new HashSet<>();
     docs.forEach(d -> expected.add(d.get("id").asText()));
     assertThat(seen).isEqualTo(expected);
+  }
+
+  /**
+   * A processor of {@code feed} from the beginning, with short poll and lease intervals and its
+   * leases in {@code leases} under the prefix {@code feed-}: EPK-based leases ({@code
+   * handleLatestVersionChanges}) or partition-key-range ones ({@code handleChanges}). Each change's
+   * id goes to {@code onId}.
+   */
+  static ChangeFeedProcessor processor(
+      CosmosAsyncDatabase db,
+      String feed,
+      String leases,
+      String host,
+      boolean epkLeases,
+      Consumer<String> onId) {
+    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
+    options.setFeedPollDelay(Duration.ofMillis(100));
+    options.setLeaseRenewInterval(Duration.ofSeconds(2));
+    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    options.setStartFromBeginning(true);
+    options.setLeasePrefix(feed + "-");
+    ChangeFeedProcessorBuilder builder =
+        new ChangeFeedProcessorBuilder()
+            .hostName(host)
+            .feedContainer(db.getContainer(feed))
+            .leaseContainer(db.getContainer(leases))
+            .options(options);
+    if (epkLeases) {
+      builder.handleLatestVersionChanges(
+          changes -> changes.forEach(ch -> onId.accept(ch.getCurrent().get("id").asText())));
+    } else {
+      builder.handleChanges(changes -> changes.forEach(ch -> onId.accept(ch.get("id").asText())));
+    }
+    return builder.buildChangeFeedProcessor();
   }
 
   /**

@@ -105,6 +105,7 @@ class JavaScriptSdkCompatTest {
     for (String f :
         List.of(
             "package.json",
+            "lab.mjs",
             "sdk-test.mjs",
             "scripts-test.mjs",
             "permissions-test.mjs",

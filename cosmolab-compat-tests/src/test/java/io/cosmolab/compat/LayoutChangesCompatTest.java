@@ -3,11 +3,9 @@ package io.cosmolab.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.cosmos.ChangeFeedProcessor;
-import com.azure.cosmos.ChangeFeedProcessorBuilder;
 import com.azure.cosmos.CosmosAsyncClient;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.models.ChangeFeedProcessorOptions;
 import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemOperation;
@@ -70,29 +68,14 @@ class LayoutChangesCompatTest {
         .getDatabase("layout")
         .createContainerIfNotExists(new CosmosContainerProperties("leases", "/id"));
     Map<String, Integer> deliveries = new ConcurrentHashMap<>();
-    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
-    options.setFeedPollDelay(Duration.ofMillis(100));
-    options.setLeaseRenewInterval(Duration.ofSeconds(2));
-    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
-    options.setStartFromBeginning(true);
-    options.setLeasePrefix(feed + "-");
-    ChangeFeedProcessorBuilder builder =
-        new ChangeFeedProcessorBuilder()
-            .hostName("layout-host")
-            .feedContainer(async.getDatabase("layout").getContainer(feed))
-            .leaseContainer(async.getDatabase("layout").getContainer("leases"))
-            .options(options);
-    if (epkLeases) {
-      builder.handleLatestVersionChanges(
-          changes ->
-              changes.forEach(
-                  ch -> deliveries.merge(ch.getCurrent().get("id").asText(), 1, Integer::sum)));
-    } else {
-      builder.handleChanges(
-          changes ->
-              changes.forEach(ch -> deliveries.merge(ch.get("id").asText(), 1, Integer::sum)));
-    }
-    ChangeFeedProcessor processor = builder.buildChangeFeedProcessor();
+    ChangeFeedProcessor processor =
+        ChangeFeedCompatTest.processor(
+            async.getDatabase("layout"),
+            feed,
+            "leases",
+            "layout-host",
+            epkLeases,
+            id -> deliveries.merge(id, 1, Integer::sum));
     List<ObjectNode> docs = Fixtures.documents(180, 31);
     Container engine = engineSide(lab, feed);
     processor.start().block(Duration.ofSeconds(30));

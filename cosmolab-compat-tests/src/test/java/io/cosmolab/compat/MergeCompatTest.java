@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
-import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,19 +109,9 @@ class MergeCompatTest {
     client.createDatabaseIfNotExists("merge");
     CosmosContainer c = Fixtures.container(client.getDatabase("merge"), "f", 4, "/pk");
     List<ObjectNode> docs = Fixtures.documents(200, 22);
-    Fixtures.createAll(c, docs.subList(0, 100));
-    List<String> seen = new ArrayList<>();
-    String token =
-        ChangeFeedCompatTest.drain(
-            c,
-            CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
-                    FeedRange.forFullRange())
-                .setMaxItemCount(30),
-            seen);
-    mergeAll(lab.engine().database("merge").container("f"));
-    Fixtures.createAll(c, docs.subList(100, 200));
-    ChangeFeedCompatTest.drain(
-        c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), seen);
+    List<String> seen =
+        ChangeFeedCompatTest.acrossALayoutChange(
+            c, docs, () -> mergeAll(lab.engine().database("merge").container("f")));
     assertThat(c.getFeedRanges()).hasSize(2);
     assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ids(docs));
   }

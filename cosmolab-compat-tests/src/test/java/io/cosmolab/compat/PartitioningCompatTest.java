@@ -9,10 +9,8 @@ import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.ThrottlingRetryOptions;
 import com.azure.cosmos.ThroughputControlGroupConfigBuilder;
-import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
-import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.PriorityLevel;
@@ -148,22 +146,16 @@ class PartitioningCompatTest {
     CosmosContainer c = Fixtures.container(db, "split-feed", 2, "/pk");
     c.replaceThroughput(ThroughputProperties.createManualThroughput(12_000));
     List<ObjectNode> docs = Fixtures.documents(200, 12);
-    load(c, docs.subList(0, 100));
-    List<String> ids = new ArrayList<>();
-    String token =
-        ChangeFeedCompatTest.drain(
-            c,
-            CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
-                    FeedRange.forFullRange())
-                .setMaxItemCount(30),
-            ids);
     Container engine = engineSide("split-feed");
-    for (var r : engine.routing().ranges()) {
-      engine.splitPartition(r.id());
-    }
-    load(c, docs.subList(100, 200));
-    ChangeFeedCompatTest.drain(
-        c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), ids);
+    List<String> ids =
+        ChangeFeedCompatTest.acrossALayoutChange(
+            c,
+            docs,
+            () -> {
+              for (var r : engine.routing().ranges()) {
+                engine.splitPartition(r.id());
+              }
+            });
     assertThat(c.getFeedRanges()).hasSize(4);
     assertThat(ids)
         .doesNotHaveDuplicates()

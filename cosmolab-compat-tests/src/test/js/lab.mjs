@@ -1,0 +1,17 @@
+// What every JavaScript test here shares: the server named on its command line
+// (node <test>.mjs <endpoint> <key>), an HTTPS agent that accepts the lab's self-signed
+// certificate (loopback only), a client with the account key, and check.
+import { CosmosClient } from "@azure/cosmos";
+import https from "node:https";
+
+export const [endpoint, key] = process.argv.slice(2);
+export const agent = new https.Agent({ rejectUnauthorized: false });
+export const client = new CosmosClient({ endpoint, key, agent });
+
+/** Ends the test with exit code 1, printing the reason, unless condition holds. */
+export function check(condition, message) {
+  if (!condition) {
+    console.error("FAILED: " + message);
+    process.exit(1);
+  }
+}
