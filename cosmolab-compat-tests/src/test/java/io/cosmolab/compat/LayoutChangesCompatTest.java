@@ -99,7 +99,7 @@ class LayoutChangesCompatTest {
         .isEmpty();
   }
 
-  private static void awaitDelivered(Map<String, Integer> deliveries, int count)
+  static void awaitDelivered(Map<String, Integer> deliveries, int count)
       throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (deliveries.size() < count && System.nanoTime() < deadline) {
