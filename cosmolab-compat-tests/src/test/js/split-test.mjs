@@ -124,8 +124,9 @@ function sameIds(seen, what) {
 // 4. a cross-partition ORDER BY, 8 partitions split into 16 after its second page. A known fault
 //    of the SDK (4.5.1 to 4.10.1, read in its sources): a range's producer whose next fetch meets
 //    the 410/1002 keeps the error in its buffer (DocumentProducer.bufferMore) and, with nothing
-//    else buffered, is put back to fetch again, so it asks the gone range forever and fetchNext
-//    never returns. The service answers a gone range so too, so its clients hang the same way.
+//    else buffered, is put back to fetch again, so it asks the gone range forever: 4.5.1's
+//    fetchNext never returns, 4.9.3's returns empty pages with hasMoreResults() true. The service
+//    answers a gone range so too, so its clients meet the same (docs/engine.md).
 //    Pinned here: "stuck" until an SDK recovers ("ok", when this test must be updated).
 {
   const iterator = container.items.query("SELECT c.id, c.n FROM c ORDER BY c.n", {
