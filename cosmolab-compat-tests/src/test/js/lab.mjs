@@ -8,6 +8,12 @@ export const [endpoint, key] = process.argv.slice(2);
 export const agent = new https.Agent({ rejectUnauthorized: false });
 export const client = new CosmosClient({ endpoint, key, agent });
 
+// No test runs this long: a hang fails here, with its reason, before the harness's limit.
+setTimeout(() => {
+  console.error("FAILED: still running after 240 s");
+  process.exit(1);
+}, 240_000).unref();
+
 /** Ends the test with exit code 1, printing the reason, unless condition holds. */
 export function check(condition, message) {
   if (!condition) {

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -277,6 +278,27 @@ class ChangeFeedCompatTest {
         processor.getCurrentState().block(Duration.ofSeconds(30))) {
       assertThat(s.getEstimatedLag()).as("lease %s", s.getLeaseToken()).isZero();
     }
+  }
+
+  /** Waits until {@code count} distinct documents were delivered; fails after a minute. */
+  static void awaitDelivered(Map<String, Integer> deliveries, int count)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (deliveries.size() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("delivered " + deliveries.size() + " of " + count + " documents");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** The ids delivered more than once. */
+  static List<String> deliveredMoreThanOnce(Map<String, Integer> deliveries) {
+    return deliveries.entrySet().stream()
+        .filter(e -> e.getValue() > 1)
+        .map(Map.Entry::getKey)
+        .sorted()
+        .toList();
   }
 
   /**

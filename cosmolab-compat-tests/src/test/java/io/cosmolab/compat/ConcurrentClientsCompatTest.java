@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDiagnostics;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
@@ -52,7 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(CosmosLabExtension.class)
 class ConcurrentClientsCompatTest {
-  private static final int COUNTERS = 24;
+  private static final int COUNTERS = 8; // few, so that writers collide (412s)
   private static final int WRITERS = 3;
 
   /** From the load's start to each layout change, and from the last one to the load's end. */
@@ -86,11 +87,19 @@ class ConcurrentClientsCompatTest {
         f.get(60, TimeUnit.SECONDS);
       }
     } finally {
+      load.stop = true; // also when a layout change failed: the threads look at nothing else
       pool.shutdownNow();
+      assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
     }
     assertThat(load.failures).as("what reached the application").isEmpty();
     assertThat(load.increments.get()).as("increments made").isGreaterThan(COUNTERS);
     assertThat(load.queries.get()).as("queries run to their end").isGreaterThan(1);
+    assertThat(load.conflicts.get())
+        .as("increments that lost to another writer (412)")
+        .isPositive();
+    assertThat(load.goneRetried.get())
+        .as("operations the SDK retried after a gone range's 410")
+        .isPositive();
     assertThat(engine.routing().size()).isEqualTo(4);
 
     // the feed from where it stopped: every document's last version, as a read gives it
@@ -104,6 +113,7 @@ class ConcurrentClientsCompatTest {
       assertThat(new HashSet<>(ops))
           .as("%s: the increments the writers were told succeeded", id)
           .isEqualTo(load.succeeded.getOrDefault(id, Set.of()));
+      assertThat(load.lastSeen).as("the feed saw %s", id).containsKey(id);
       assertThat(load.lastSeen.get(id).get("_etag"))
           .as("%s's last version in the feed", id)
           .isEqualTo(now.get("_etag"));
@@ -139,6 +149,8 @@ class ConcurrentClientsCompatTest {
     final Map<String, JsonNode> lastSeen = new HashMap<>(); // the feed's thread only, then test's
     final AtomicInteger increments = new AtomicInteger();
     final AtomicInteger queries = new AtomicInteger();
+    final AtomicInteger conflicts = new AtomicInteger();
+    final AtomicInteger goneRetried = new AtomicInteger();
     private String feedToken;
 
     Load(CosmosContainer c) {
@@ -158,6 +170,13 @@ class ConcurrentClientsCompatTest {
                   : e.toString()));
     }
 
+    /** Counts an operation whose attempts include a 410 (the SDK retried it elsewhere). */
+    private void sawGone(CosmosDiagnostics diagnostics) {
+      if (diagnostics != null && diagnostics.toString().contains("\"statusCode\":410")) {
+        goneRetried.incrementAndGet();
+      }
+    }
+
     /** Read-modify-write increments with the read's etag, and a create every fourth step. */
     void write(int writer) {
       java.util.Random random = new java.util.Random(writer);
@@ -168,7 +187,7 @@ class ConcurrentClientsCompatTest {
             String id = "new-" + op;
             ObjectNode d = JsonNodeFactory.instance.objectNode();
             d.put("id", id).put("pk", "p" + step % 8);
-            c.createItem(d);
+            sawGone(c.createItem(d).getDiagnostics());
             created.add(id);
             continue;
           }
@@ -176,17 +195,21 @@ class ConcurrentClientsCompatTest {
           String id = "ctr-" + i;
           PartitionKey key = new PartitionKey("p" + i % 8);
           CosmosItemResponse<ObjectNode> read = c.readItem(id, key, ObjectNode.class);
+          sawGone(read.getDiagnostics());
           ObjectNode d = read.getItem();
           ((ArrayNode) d.get("ops")).add(op);
           try {
-            c.replaceItem(
-                d, id, key, new CosmosItemRequestOptions().setIfMatchETag(read.getETag()));
+            sawGone(
+                c.replaceItem(
+                        d, id, key, new CosmosItemRequestOptions().setIfMatchETag(read.getETag()))
+                    .getDiagnostics());
             succeeded.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(op);
             increments.incrementAndGet();
           } catch (CosmosException e) {
             if (e.getStatusCode() != 412) {
               throw e;
             }
+            conflicts.incrementAndGet();
           }
         } catch (RuntimeException e) {
           fail(op, e);
@@ -224,6 +247,7 @@ class ConcurrentClientsCompatTest {
                   JsonNode.class)
               .iterableByPage(20)) {
         page.getResults().forEach(r -> ids.add(r.get("id").asText()));
+        sawGone(page.getCosmosDiagnostics());
       }
       return ids;
     }
@@ -253,6 +277,7 @@ class ConcurrentClientsCompatTest {
           c.queryChangeFeed(options.setMaxItemCount(50), JsonNode.class).iterableByPage()) {
         page.getResults().forEach(d -> lastSeen.put(d.get("id").asText(), d));
         feedToken = page.getContinuationToken();
+        sawGone(page.getCosmosDiagnostics());
       }
     }
   }

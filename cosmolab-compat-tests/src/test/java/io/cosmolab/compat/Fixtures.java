@@ -104,6 +104,18 @@ final class Fixtures {
     return out;
   }
 
+  /** The documents' ids, in order. */
+  static List<String> ids(List<ObjectNode> docs) {
+    return docs.stream().map(d -> d.get("id").asText()).toList();
+  }
+
+  /** Splits every physical partition of the container (engine side) at its midpoint. */
+  static void splitAll(io.cosmolab.engine.Container engine) {
+    for (var r : engine.routing().ranges()) {
+      engine.splitPartition(r.id());
+    }
+  }
+
   /** Rows with system properties removed, sorted by their JSON text: for order-free comparison. */
   static List<String> multiset(List<JsonNode> rows) {
     return rows.stream().map(Fixtures::withoutSystem).map(JsonNode::toString).sorted().toList();

@@ -126,16 +126,33 @@ class JavaScriptSdkCompatTest {
 
   private record Result(int exit, String output) {}
 
+  /**
+   * Runs the command in {@code dir}, its output to a file, so that the time limit holds even when
+   * the process hangs with its output open (reading a pipe to its end would wait for it).
+   */
   private static Result run(Path dir, int timeoutSeconds, String... command)
       throws IOException, InterruptedException {
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      return new Result(-1, "timed out after " + timeoutSeconds + " s");
+    Path out = Files.createTempFile("cosmolab-js", ".out");
+    try {
+      Process p =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .start();
+      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return new Result(
+            -1,
+            "timed out after "
+                + timeoutSeconds
+                + " s:\n"
+                + Files.readString(out, StandardCharsets.UTF_8));
+      }
+      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
     }
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
   }
 
   private static boolean nodeAvailable() {

@@ -6,7 +6,6 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
-import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.routing.PartitionKeyRange;
@@ -32,10 +31,6 @@ class MergeCompatTest {
     }
   }
 
-  private static List<String> ids(List<ObjectNode> docs) {
-    return docs.stream().map(d -> d.get("id").asText()).toList();
-  }
-
   @Test
   void mergeDuringPagedQuery_sdkRecoversAndNothingIsLost(CosmosClient client, CosmosLab lab) {
     client.createDatabaseIfNotExists("merge");
@@ -54,7 +49,9 @@ class MergeCompatTest {
       }
     }
     assertThat(engine.routing().size()).isEqualTo(2);
-    assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ids(docs));
+    assertThat(seen)
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
   }
 
   /**
@@ -98,9 +95,9 @@ class MergeCompatTest {
             .iterableByPage(token, 25)) {
       page.getResults().forEach(d -> seen.add(d.get("id").asText()));
     }
-    assertThat(seen).containsAll(ids(docs)); // nothing is lost
+    assertThat(seen).containsAll(Fixtures.ids(docs)); // nothing is lost
     List<String> twice = new ArrayList<>(seen);
-    ids(docs).forEach(twice::remove);
+    Fixtures.ids(docs).forEach(twice::remove);
     assertThat(twice).isNotEmpty().containsExactlyInAnyOrderElementsOf(firstRange);
   }
 
@@ -113,7 +110,9 @@ class MergeCompatTest {
         ChangeFeedCompatTest.acrossALayoutChange(
             c, docs, () -> mergeAll(lab.engine().database("merge").container("f")));
     assertThat(c.getFeedRanges()).hasSize(2);
-    assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ids(docs));
+    assertThat(seen)
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
   }
 
   @Test
@@ -122,24 +121,10 @@ class MergeCompatTest {
     client.createDatabaseIfNotExists("merge");
     CosmosContainer c = Fixtures.container(client.getDatabase("merge"), "p", 4, "/pk");
     List<ObjectNode> docs = Fixtures.documents(52, 23);
-    for (ObjectNode d : docs) { // point creates: every range's addresses are now cached
+    for (ObjectNode d : docs) { // in direct mode, every range's replica addresses are now cached
       c.createItem(d);
     }
     mergeAll(lab.engine().database("merge").container("p"));
-    for (int i = 0; i < 13; i++) {
-      ObjectNode d = docs.get(i);
-      PartitionKey key = new PartitionKey(d.get("pk").asText());
-      String id = d.get("id").asText();
-      assertThat(c.readItem(id, key, ObjectNode.class).getStatusCode()).isEqualTo(200);
-      d.put("n", 1000 + i);
-      assertThat(c.upsertItem(d).getStatusCode()).isEqualTo(200);
-      assertThat(c.deleteItem(docs.get(13 + i), null).getStatusCode()).isEqualTo(204);
-    }
-    assertThat(
-            c.queryItems(
-                    "SELECT VALUE COUNT(1) FROM c", new CosmosQueryRequestOptions(), Long.class)
-                .iterator()
-                .next())
-        .isEqualTo(39);
+    PartitioningCompatTest.everyKindOfPointOperation(c, docs);
   }
 }

@@ -100,15 +100,21 @@ class PartitioningCompatTest {
     CosmosContainer c = Fixtures.container(db, "split-points", 2, "/pk");
     c.replaceThroughput(ThroughputProperties.createManualThroughput(12_000));
     List<ObjectNode> docs = Fixtures.documents(52, 14);
-    for (ObjectNode d : docs) { // point creates: every range's addresses are now cached
+    for (ObjectNode d : docs) { // in direct mode, every range's replica addresses are now cached
       c.createItem(d);
     }
     Container engine = engineSide("split-points");
-    for (var r : engine.routing().ranges()) {
-      engine.splitPartition(r.id());
-    }
+    Fixtures.splitAll(engine);
     assertThat(engine.routing().size()).isEqualTo(4);
-    // one of each kind of point operation, on each of the 13 keys (so on every child range)
+    everyKindOfPointOperation(c, docs);
+  }
+
+  /**
+   * On 52 documents of 13 keys created before a layout change: one of each kind of point operation
+   * on each key (so on every range after the change): read, replace, patch, create, upsert and
+   * delete, each answering as it should, and 52 documents after them.
+   */
+  static void everyKindOfPointOperation(CosmosContainer c, List<ObjectNode> docs) {
     for (int i = 0; i < 13; i++) {
       ObjectNode d = docs.get(i);
       PartitionKey key = new PartitionKey(d.get("pk").asText());
@@ -148,14 +154,7 @@ class PartitioningCompatTest {
     List<ObjectNode> docs = Fixtures.documents(200, 12);
     Container engine = engineSide("split-feed");
     List<String> ids =
-        ChangeFeedCompatTest.acrossALayoutChange(
-            c,
-            docs,
-            () -> {
-              for (var r : engine.routing().ranges()) {
-                engine.splitPartition(r.id());
-              }
-            });
+        ChangeFeedCompatTest.acrossALayoutChange(c, docs, () -> Fixtures.splitAll(engine));
     assertThat(c.getFeedRanges()).hasSize(4);
     assertThat(ids)
         .doesNotHaveDuplicates()
