@@ -110,11 +110,22 @@ class PartitioningCompatTest {
   }
 
   /**
-   * On 52 documents of 13 keys created before a layout change: one of each kind of point operation
-   * on each key (so on every range after the change): read, replace, patch, create, upsert and
-   * delete, each answering as it should, and 52 documents after them.
+   * On 52 documents of 13 keys created before a layout change: a read of all of them at once
+   * (readMany, with the routing cached before the change), then one of each kind of point operation
+   * on each key (so on every range after the change): read, replace, patch, create, upsert, delete
+   * and a transactional batch, each answering as it should, and 52 documents after them.
    */
   static void everyKindOfPointOperation(CosmosContainer c, List<ObjectNode> docs) {
+    // first, with the routing the client cached before the change: a read of all 52 at once
+    List<com.azure.cosmos.models.CosmosItemIdentity> all = new ArrayList<>();
+    for (ObjectNode d : docs) {
+      all.add(
+          new com.azure.cosmos.models.CosmosItemIdentity(
+              new PartitionKey(d.get("pk").asText()), d.get("id").asText()));
+    }
+    assertThat(c.readMany(all, ObjectNode.class).getResults())
+        .extracting(d -> d.get("id").asText())
+        .containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
     for (int i = 0; i < 13; i++) {
       ObjectNode d = docs.get(i);
       PartitionKey key = new PartitionKey(d.get("pk").asText());
@@ -138,6 +149,17 @@ class PartitioningCompatTest {
       assertThat(c.upsertItem(fresh).getStatusCode()).isEqualTo(200);
       assertThat(c.deleteItem(docs.get(13 + i), new CosmosItemRequestOptions()).getStatusCode())
           .isEqualTo(204);
+    }
+    // a transactional batch on each key: a create and a delete of what it created
+    for (int i = 0; i < 13; i++) {
+      PartitionKey key = new PartitionKey(docs.get(i).get("pk").asText());
+      com.azure.cosmos.models.CosmosBatch batch =
+          com.azure.cosmos.models.CosmosBatch.createCosmosBatch(key);
+      batch.createItemOperation(docs.get(i).deepCopy().put("id", "batch-" + i));
+      batch.deleteItemOperation("batch-" + i);
+      assertThat(c.executeCosmosBatch(batch).isSuccessStatusCode())
+          .as("batch on key %d", i)
+          .isTrue();
     }
     assertThat(
             c.queryItems(
