@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The official JavaScript SDK ({@code @azure/cosmos}, installed from npm into {@code target/js})
  * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, the change
- * feed, throughput buckets, vector, full-text and hybrid search on 4 partitions, and queries and
- * the change feed while the container splits under them. Skipped, saying so, on a machine without
+ * feed, throughput buckets, vector, full-text and hybrid search on 4 partitions, patch, etags,
+ * transactional batch, bulk, hierarchical keys and the all-versions feed, and queries and the
+ * change feed while the container splits under them. Skipped, saying so, on a machine without
  * Node.js 20+.
  */
 class JavaScriptSdkCompatTest {
@@ -69,6 +70,14 @@ class JavaScriptSdkCompatTest {
         .contains("\"withoutValue\":60");
   }
 
+  @Test
+  void javascriptSdk_patchEtagsBatchBulkHierarchicalKeysAndAllVersions() throws Exception {
+    assertThat(runAgainst(CosmosLab.builder(), "operations-test.mjs"))
+        .contains(
+            "{\"patch\":\"ok\",\"etag\":\"ok\",\"batch\":\"ok\",\"bulk\":\"ok\","
+                + "\"hierarchical\":\"ok\",\"allVersions\":3}");
+  }
+
   /**
    * Splits under a paged query, a resumed continuation and a change feed come through whole. An
    * ORDER BY does not: the SDK asks the gone range forever (its fault, see split-test.mjs), pinned
@@ -110,7 +119,8 @@ class JavaScriptSdkCompatTest {
             "scripts-test.mjs",
             "permissions-test.mjs",
             "paging-test.mjs",
-            "split-test.mjs")) {
+            "split-test.mjs",
+            "operations-test.mjs")) {
       Files.copy(
           Path.of("src", "test", "js", f),
           dir.resolve(f),
