@@ -6,10 +6,14 @@ import com.azure.cosmos.ChangeFeedProcessor;
 import com.azure.cosmos.CosmosAsyncClient;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.models.ChangeFeedProcessorItem;
 import com.azure.cosmos.models.CosmosBulkOperations;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemOperation;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedRange;
+import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -33,7 +37,8 @@ import reactor.core.publisher.Mono;
 /**
  * What long-running clients do while the container's layout changes under them, through the Java
  * SDK (in gateway and direct mode, by the suite's executions): a change-feed processor that keeps
- * running through a split and a merge, and a bulk import that the container splits under.
+ * running through a split and a merge, the all-versions-and-deletes feed read across both, and a
+ * bulk import that the container splits under.
  */
 @ExtendWith(CosmosLabExtension.class)
 class LayoutChangesCompatTest {
@@ -88,6 +93,61 @@ class LayoutChangesCompatTest {
     assertThat(ChangeFeedCompatTest.deliveredMoreThanOnce(deliveries))
         .as("documents delivered more than once")
         .isEmpty();
+  }
+
+  /**
+   * The all-versions-and-deletes feed, read from a continuation taken before a split and a merge:
+   * every create, replace and delete once, each document's in the order they happened.
+   */
+  @Test
+  void theAllVersionsFeed_acrossASplitAndAMerge_givesEveryOperationOnce_inOrder(
+      CosmosClient client, CosmosLab lab) {
+    client.createDatabaseIfNotExists("layout");
+    CosmosContainer c = Fixtures.container(client.getDatabase("layout"), "avad", 2, "/pk");
+    Container engine = engineSide(lab, "avad");
+    String token =
+        ChangeFeedCompatTest.drain(
+            c,
+            CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange())
+                .allVersionsAndDeletes(),
+            new ArrayList<>());
+    List<ObjectNode> docs = Fixtures.documents(60, 33);
+    Fixtures.createAll(c, docs);
+    Fixtures.splitAll(engine);
+    for (ObjectNode d : docs.subList(0, 30)) {
+      d.put("n", 1000);
+      c.replaceItem(d, d.get("id").asText(), new PartitionKey(d.get("pk").asText()), null);
+    }
+    mergeFirstTwo(engine);
+    for (ObjectNode d : docs.subList(20, 30)) {
+      c.deleteItem(d.get("id").asText(), new PartitionKey(d.get("pk").asText()), null);
+    }
+    Map<String, List<String>> byDocument = new java.util.TreeMap<>();
+    for (FeedResponse<ChangeFeedProcessorItem> page :
+        c.queryChangeFeed(
+                CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token),
+                ChangeFeedProcessorItem.class)
+            .iterableByPage()) {
+      for (ChangeFeedProcessorItem item : page.getResults()) {
+        JsonNode body =
+            item.getCurrent() != null && item.getCurrent().has("id")
+                ? item.getCurrent()
+                : item.getPrevious();
+        byDocument
+            .computeIfAbsent(body.get("id").asText(), k -> new ArrayList<>())
+            .add(item.getChangeFeedMetaData().getOperationType().toString());
+      }
+    }
+    Map<String, List<String>> expected = new java.util.TreeMap<>();
+    for (int i = 0; i < docs.size(); i++) {
+      expected.put(
+          docs.get(i).get("id").asText(),
+          i < 20
+              ? List.of("CREATE", "REPLACE")
+              : i < 30 ? List.of("CREATE", "REPLACE", "DELETE") : List.of("CREATE"));
+    }
+    assertThat(engine.routing().size()).isEqualTo(3);
+    assertThat(byDocument).isEqualTo(expected);
   }
 
   /**
