@@ -21,3 +21,13 @@ export function check(condition, message) {
     process.exit(1);
   }
 }
+
+/** The status a request answered: its response's, or its error's code. */
+export async function statusOf(promise) {
+  try {
+    const r = await promise;
+    return r.statusCode ?? 200;
+  } catch (e) {
+    return e.code;
+  }
+}

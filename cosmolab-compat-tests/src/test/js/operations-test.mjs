@@ -5,7 +5,7 @@
 // Usage: node operations-test.mjs <endpoint> <key>. Prints one JSON line of results; exits 1 with
 // the reason when a check fails.
 import { ChangeFeedMode, ChangeFeedStartFrom, PartitionKeyKind } from "@azure/cosmos";
-import { client, check } from "./lab.mjs";
+import { client, check, statusOf } from "./lab.mjs";
 
 const results = {};
 const { database } = await client.databases.createIfNotExists({ id: "jsops" });
@@ -14,15 +14,6 @@ const { container } = await database.containers.createIfNotExists({
   partitionKey: { paths: ["/pk"] },
   throughput: 12000, // two physical partitions
 });
-
-async function statusOf(promise) {
-  try {
-    const r = await promise;
-    return r.statusCode ?? 200;
-  } catch (e) {
-    return e.code;
-  }
-}
 
 // patch: set, incr, add to an array, remove; then a patch whose condition does not hold
 {

@@ -3,16 +3,7 @@
 // within their permission and get 403 outside it. Usage: node permissions-test.mjs <endpoint> <key>
 // Prints one JSON line of results; exits 1 with the reason when a check fails.
 import { CosmosClient, PermissionMode } from "@azure/cosmos";
-import { endpoint, agent, client as admin, check } from "./lab.mjs";
-
-async function statusOf(promise) {
-  try {
-    const r = await promise;
-    return r.statusCode ?? 200;
-  } catch (e) {
-    return e.code;
-  }
-}
+import { endpoint, agent, client as admin, check, statusOf } from "./lab.mjs";
 
 const results = {};
 const { database } = await admin.databases.createIfNotExists({ id: "jsperms" });
