@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosChangeFeedRequestOptions;
 import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.FeedRange;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A lab on a manual clock: the official Java SDK signs with the wall clock and is served, while
- * time to live and {@code _ts} follow the clock the test advances, so expiry is tested without
- * sleeping.
+ * time to live, {@code _ts} and the all-versions feed's retention window follow the clock the test
+ * advances, so expiry and retention are tested without sleeping.
  */
 class VirtualTimeCompatTest {
 
@@ -43,6 +45,56 @@ class VirtualTimeCompatTest {
       assertThatThrownBy(() -> c.readItem("a", new PartitionKey("p"), ObjectNode.class))
           .isInstanceOfSatisfying(
               CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+    }
+  }
+
+  /**
+   * A container whose all-versions-and-deletes feed keeps one minute of history: a reader that
+   * comes back with a continuation from before the window gets the service's 400 through the SDK,
+   * saying how much history is kept, while the latest-version feed still has every document.
+   */
+  @Test
+  void anAllVersionsReader_pastItsContainersWindow_gets400_andTheLatestVersionFeedIsWhole() {
+    ManualClock clock = ManualClock.startingAtEpoch2026();
+    try (CosmosLab lab = CosmosLab.builder().clock(clock).start();
+        CosmosClient client = lab.clientBuilder().buildClient()) {
+      client.createDatabaseIfNotExists("virtual");
+      CosmosContainerProperties props = new CosmosContainerProperties("window", "/pk");
+      props.setChangeFeedPolicy(
+          com.azure.cosmos.models.ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(
+              Duration.ofMinutes(1)));
+      client.getDatabase("virtual").createContainerIfNotExists(props);
+      CosmosContainer c = client.getDatabase("virtual").getContainer("window");
+      String token =
+          ChangeFeedCompatTest.drain(
+              c,
+              CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange())
+                  .allVersionsAndDeletes(),
+              new java.util.ArrayList<>());
+      java.util.List<ObjectNode> docs = Fixtures.documents(20, 51);
+      docs.forEach(d -> c.upsertItem(d));
+      clock.advance(Duration.ofMinutes(2));
+      docs.forEach(d -> c.upsertItem(d.put("n", 1000))); // the first versions leave the window
+      clock.advance(Duration.ofMinutes(2));
+      c.upsertItem(docs.get(0).put("n", 2000)); // a write after which the history is swept
+      assertThatThrownBy(
+              () ->
+                  ChangeFeedCompatTest.drain(
+                      c,
+                      CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token),
+                      new java.util.ArrayList<>()))
+          .isInstanceOfSatisfying(
+              CosmosException.class,
+              e -> {
+                assertThat(e.getStatusCode()).isEqualTo(400);
+                assertThat(e.getMessage()).contains("keeps PT1M of history");
+              });
+      java.util.List<String> latest = new java.util.ArrayList<>();
+      ChangeFeedCompatTest.drain(
+          c,
+          CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange()),
+          latest);
+      assertThat(latest).containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
     }
   }
 }
