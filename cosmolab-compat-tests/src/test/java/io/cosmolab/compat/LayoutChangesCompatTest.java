@@ -37,8 +37,8 @@ import reactor.core.publisher.Mono;
 /**
  * What long-running clients do while the container's layout changes under them, through the Java
  * SDK (in gateway and direct mode, by the suite's executions): a change-feed processor that keeps
- * running through a split and a merge, the all-versions-and-deletes feed read across both, and a
- * bulk import that the container splits under.
+ * running through a split and a merge, the all-versions-and-deletes feed read across both, feed
+ * ranges taken before a split or a merge, and a bulk import that the container splits under.
  */
 @ExtendWith(CosmosLabExtension.class)
 class LayoutChangesCompatTest {
@@ -93,6 +93,49 @@ class LayoutChangesCompatTest {
     assertThat(ChangeFeedCompatTest.deliveredMoreThanOnce(deliveries))
         .as("documents delivered more than once")
         .isEmpty();
+  }
+
+  /**
+   * Feed ranges an application took before a split or a merge (to spread work over consumers, as
+   * the Spark connector does) still scope queries and change feeds after it: after the split each
+   * old range spans two partitions, after the merge two old ranges lie in one; either way they give
+   * every document once.
+   */
+  @Test
+  void feedRangesTakenBeforeASplitOrAMerge_stillScopeQueriesAndChangeFeeds(
+      CosmosClient client, CosmosLab lab) {
+    client.createDatabaseIfNotExists("layout");
+    CosmosContainer c = Fixtures.container(client.getDatabase("layout"), "ranges", 2, "/pk");
+    List<ObjectNode> docs = Fixtures.documents(200, 34);
+    Fixtures.createAll(c, docs);
+    Container engine = engineSide(lab, "ranges");
+    List<FeedRange> beforeTheSplit = c.getFeedRanges();
+    assertThat(beforeTheSplit).hasSize(2);
+    Fixtures.splitAll(engine);
+    List<FeedRange> beforeTheMerge = c.getFeedRanges();
+    assertThat(beforeTheMerge).hasSize(4);
+    mergeFirstTwo(engine);
+    assertThat(c.getFeedRanges()).hasSize(3);
+    for (List<FeedRange> ranges : List.of(beforeTheSplit, beforeTheMerge)) {
+      List<String> queried = new ArrayList<>();
+      List<String> fed = new ArrayList<>();
+      for (FeedRange range : ranges) {
+        CosmosQueryRequestOptions scoped = new CosmosQueryRequestOptions();
+        scoped.setFeedRange(range);
+        c.queryItems("SELECT * FROM c", scoped, ObjectNode.class)
+            .forEach(d -> queried.add(d.get("id").asText()));
+        ChangeFeedCompatTest.drain(
+            c, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(range), fed);
+      }
+      assertThat(queried)
+          .as("queries over %d old ranges", ranges.size())
+          .doesNotHaveDuplicates()
+          .containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
+      assertThat(fed)
+          .as("feeds over %d old ranges", ranges.size())
+          .doesNotHaveDuplicates()
+          .containsExactlyInAnyOrderElementsOf(Fixtures.ids(docs));
+    }
   }
 
   /**
