@@ -174,12 +174,17 @@ public final class GatewayServer implements AutoCloseable {
   public void close() {
     try {
       if (direct != null) {
-        direct.close();
+        direct.closeConnections();
       }
       listener.close();
     } finally {
+      // the direct workers before the direct loops: a request a worker still holds writes its
+      // answer through its connection's loop
       if (directWorkers != null) {
         directWorkers.close(Duration.ofSeconds(1));
+      }
+      if (direct != null) {
+        direct.closeLoops();
       }
       observability.close();
     }
@@ -210,21 +215,24 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public void close() {
       // In order: stop accepting, close open connections (their handlers still run on the
-      // workers), then stop the event loops, then the workers. Each step waits at most its share
-      // of the time left and fails quietly: a loop that has died rejects the close task, and the
-      // steps after it must run regardless.
+      // workers), then stop the workers, then the event loops. The workers go first because a
+      // request one still holds writes its answer through its connection's loop: handed to a
+      // loop that is stopping, that write stays in the loop's queue unrun, and Netty logs "An
+      // event executor terminated with non-empty task queue" (StopWithClientsTest saw it once
+      // in CI). Each step waits at most its share of the time left and fails quietly: a loop
+      // that has died rejects the close task, and the steps after it must run regardless.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
       if (!Waits.await(() -> channel.close(), deadline, 2)) {
         channel.closeSocketNow(); // the boss loop is gone: release the port without it
       }
       Waits.await(connections::close, deadline, 3);
+      workers.close(
+          Duration.ofNanos(
+              Math.max(0, Math.min(TimeUnit.SECONDS.toNanos(3), deadline - System.nanoTime()))));
       var bossDone = Waits.start(() -> boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
       var ioDone = Waits.start(() -> io.shutdownGracefully(0, 1, TimeUnit.SECONDS));
       Waits.await(() -> bossDone, deadline, 2);
       Waits.await(() -> ioDone, deadline, 2);
-      workers.close(
-          Duration.ofNanos(
-              Math.max(0, Math.min(TimeUnit.SECONDS.toNanos(3), deadline - System.nanoTime()))));
     }
   }
 

@@ -138,8 +138,22 @@ public final class DirectListener implements AutoCloseable {
   /** Stops accepting, closes the connections and the event loops, within a few seconds. */
   @Override
   public void close() {
+    closeConnections();
+    closeLoops();
+  }
+
+  /** Stops accepting and closes the open connections: the first half of {@link #close()}. */
+  public void closeConnections() {
     channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
     connections.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Stops the event loops: the second half of {@link #close()}, once nothing else (the workers
+   * answering requests) will hand them work, since a task handed to a loop that is stopping stays
+   * in its queue, unrun, and Netty logs it.
+   */
+  public void closeLoops() {
     shutdown(boss, io);
   }
 
