@@ -18,7 +18,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
 import java.time.Duration;
@@ -129,12 +128,9 @@ class ConcurrentClientsCompatTest {
    */
   private static void changeLayout(Container engine) throws InterruptedException {
     Thread.sleep(STEP);
-    for (PartitionKeyRange r : engine.routing().ranges()) {
-      engine.splitPartition(r.id());
-    }
+    Fixtures.splitAll(engine);
     Thread.sleep(STEP);
-    List<PartitionKeyRange> ranges = engine.routing().ranges();
-    engine.mergePartitions(ranges.get(1).id(), ranges.get(2).id());
+    Fixtures.mergeAt(engine, 1);
     Thread.sleep(STEP);
     engine.splitPartition(engine.routing().ranges().get(1).id());
   }

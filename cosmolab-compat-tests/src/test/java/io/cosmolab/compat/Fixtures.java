@@ -116,6 +116,14 @@ final class Fixtures {
     }
   }
 
+  /**
+   * Merges the physical partitions at positions {@code first} and {@code first + 1} (engine side).
+   */
+  static void mergeAt(io.cosmolab.engine.Container engine, int first) {
+    var ranges = engine.routing().ranges();
+    engine.mergePartitions(ranges.get(first).id(), ranges.get(first + 1).id());
+  }
+
   /** Rows with system properties removed, sorted by their JSON text: for order-free comparison. */
   static List<String> multiset(List<JsonNode> rows) {
     return rows.stream().map(Fixtures::withoutSystem).map(JsonNode::toString).sorted().toList();

@@ -18,7 +18,6 @@ import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
 import java.time.Duration;
@@ -45,11 +44,6 @@ class LayoutChangesCompatTest {
 
   private static Container engineSide(CosmosLab lab, String container) {
     return lab.engine().database("layout").container(container);
-  }
-
-  private static void mergeFirstTwo(Container engine) {
-    List<PartitionKeyRange> ranges = engine.routing().ranges();
-    engine.mergePartitions(ranges.get(0).id(), ranges.get(1).id());
   }
 
   @ParameterizedTest(name = "EPK-based leases: {0}")
@@ -81,7 +75,7 @@ class LayoutChangesCompatTest {
       Fixtures.splitAll(engine);
       Fixtures.createAll(c, docs.subList(60, 120));
       ChangeFeedCompatTest.awaitDelivered(deliveries, 120);
-      mergeFirstTwo(engine);
+      Fixtures.mergeAt(engine, 0);
       Fixtures.createAll(c, docs.subList(120, 180));
       // every lease checkpointed past everything: a redelivery would have come by then
       ChangeFeedCompatTest.awaitTotalLag(processor, deliveries.keySet(), 180, 0, epkLeases);
@@ -114,7 +108,7 @@ class LayoutChangesCompatTest {
     Fixtures.splitAll(engine);
     List<FeedRange> beforeTheMerge = c.getFeedRanges();
     assertThat(beforeTheMerge).hasSize(4);
-    mergeFirstTwo(engine);
+    Fixtures.mergeAt(engine, 0);
     assertThat(c.getFeedRanges()).hasSize(3);
     for (List<FeedRange> ranges : List.of(beforeTheSplit, beforeTheMerge)) {
       List<String> queried = new ArrayList<>();
@@ -161,7 +155,7 @@ class LayoutChangesCompatTest {
       d.put("n", 1000);
       c.replaceItem(d, d.get("id").asText(), new PartitionKey(d.get("pk").asText()), null);
     }
-    mergeFirstTwo(engine);
+    Fixtures.mergeAt(engine, 0);
     for (ObjectNode d : docs.subList(20, 30)) {
       c.deleteItem(d.get("id").asText(), new PartitionKey(d.get("pk").asText()), null);
     }

@@ -8,7 +8,6 @@ import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.engine.Container;
-import io.cosmolab.engine.routing.PartitionKeyRange;
 import io.cosmolab.testkit.CosmosLab;
 import io.cosmolab.testkit.CosmosLabExtension;
 import java.util.ArrayList;
@@ -24,10 +23,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CosmosLabExtension.class)
 class MergeCompatTest {
 
+  /** Merges the partitions in pairs: the first two, the next two, and so on. */
   private static void mergeAll(Container engine) {
-    List<PartitionKeyRange> ranges = engine.routing().ranges();
-    for (int i = 0; i + 1 < ranges.size(); i += 2) {
-      engine.mergePartitions(ranges.get(i).id(), ranges.get(i + 1).id());
+    int pairs = engine.routing().size() / 2;
+    for (int i = 0; i < pairs; i++) {
+      Fixtures.mergeAt(engine, i); // the pairs before it are one range each now
     }
   }
 

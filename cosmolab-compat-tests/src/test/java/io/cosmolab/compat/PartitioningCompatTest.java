@@ -78,9 +78,7 @@ class PartitioningCompatTest {
       token = page.getContinuationToken();
       if (++pages == 2) {
         Container engine = engineSide("split-query");
-        for (var r : engine.routing().ranges()) {
-          engine.splitPartition(r.id());
-        }
+        Fixtures.splitAll(engine);
       }
     } while (token != null);
     assertThat(engineSide("split-query").routing().size()).isEqualTo(4);
