@@ -92,6 +92,19 @@ class JavaScriptSdkCompatTest {
   }
 
   /**
+   * Merges, sent by the script to the explorer API, under a paged query, a resumed continuation and
+   * a change feed come through whole: the SDK reads the gone range's part of the merged range by
+   * EPK. An ORDER BY meets the same fault as across a split (merge-test.mjs), pinned as "stuck".
+   */
+  @Test
+  void javascriptSdk_queriesAndChangeFeedComeThroughMerges() throws Exception {
+    assertThat(runAgainst(CosmosLab.builder(), "merge-test.mjs"))
+        .contains("\"query\":200,\"resumed\":200,\"changeFeed\":300")
+        .contains("\"orderByAcrossMerge\":\"stuck\"")
+        .contains("\"partitions\":4");
+  }
+
+  /**
    * Runs one of the JavaScript tests against a lab of these settings; skipped without Node.js.
    * Fails with the script's output unless it exits 0; returns its output (one JSON line).
    */
@@ -120,6 +133,7 @@ class JavaScriptSdkCompatTest {
             "permissions-test.mjs",
             "paging-test.mjs",
             "split-test.mjs",
+            "merge-test.mjs",
             "operations-test.mjs")) {
       Files.copy(
           Path.of("src", "test", "js", f),
