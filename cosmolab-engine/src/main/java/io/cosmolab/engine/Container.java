@@ -398,6 +398,32 @@ public final class Container {
   }
 
   /**
+   * The partition of {@code map} that a client's request names by its range id, or empty when the
+   * id is not in it. A range that a split or a merge of this container replaced is counted as asked
+   * for ({@link #goneRangeRequests}): a client that keeps asking for one is not recovering from the
+   * layout change. Callers answer the empty case with their 410.
+   */
+  public java.util.Optional<io.cosmolab.engine.routing.PartitionKeyRange> rangeNamed(
+      RoutingMap map, String rangeId) {
+    java.util.Optional<io.cosmolab.engine.routing.PartitionKeyRange> r = map.byId(rangeId);
+    if (r.isEmpty()) {
+      metrics.goneRangeRequests().record(rangeId, engine.clock().millis());
+    }
+    return r;
+  }
+
+  /** {@link #rangeNamed}, or 410/1002 (PartitionKeyRangeGone) when the id is not in {@code map}. */
+  public io.cosmolab.engine.routing.PartitionKeyRange requireRangeNamed(
+      RoutingMap map, String rangeId) {
+    return rangeNamed(map, rangeId).orElseGet(() -> map.require(rangeId));
+  }
+
+  /** Requests that named a range a split or a merge replaced, for the alert rules. */
+  public io.cosmolab.engine.metrics.GoneRangeRequests goneRangeRequests() {
+    return metrics.goneRangeRequests();
+  }
+
+  /**
    * The change log's position: the container-wide sequence of the last committed write (every write
    * at or below it has finished). Change-feed continuations are positions. Clients see each
    * physical partition's own LSN instead: {@link #lsn(String)}.

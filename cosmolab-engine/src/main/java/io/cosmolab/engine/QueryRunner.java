@@ -153,7 +153,9 @@ final class QueryRunner {
       exactEpk = key.exactEpk();
     }
     if (request.partitionKeyRangeId() != null) {
-      scope = PageInput.intersect(scope, map.require(request.partitionKeyRangeId()).range());
+      scope =
+          PageInput.intersect(
+              scope, container.requireRangeNamed(map, request.partitionKeyRangeId()).range());
     }
     boolean streaming = Resume.isStreaming(query.ast());
     boolean bySortKey = !streaming && Executor.resumesBySortKey(query.ast());

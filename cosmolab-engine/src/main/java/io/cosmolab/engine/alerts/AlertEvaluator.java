@@ -3,6 +3,7 @@ package io.cosmolab.engine.alerts;
 import io.cosmolab.engine.Container;
 import io.cosmolab.engine.CosmosEngine;
 import io.cosmolab.engine.Database;
+import io.cosmolab.engine.metrics.GoneRangeRequests;
 import io.cosmolab.engine.metrics.LogicalPartitionStats;
 import io.cosmolab.engine.metrics.PartitionMetrics;
 import io.cosmolab.engine.metrics.PartitionStats;
@@ -183,6 +184,43 @@ public final class AlertEvaluator {
     }
     if (rules.crossPartitionQueries().enabled() || rules.queryFanOut().enabled()) {
       queries(db, c, nowMillis, out);
+    }
+    if (rules.goneRange().enabled()) {
+      goneRanges(db, c, nowMillis, out);
+    }
+  }
+
+  private void goneRanges(Database db, Container c, long nowMillis, Map<String, Alert> out) {
+    AlertRules.GoneRange rule = rules.goneRange();
+    long nowSecond = Math.floorDiv(nowMillis, 1000);
+    long window = rule.window().toSeconds();
+    for (GoneRangeRequests.Asked asked :
+        c.goneRangeRequests()
+            .asked(nowSecond - window + 1, nowSecond + 1, rule.after().toMillis())) {
+      if (asked.requests() < rule.minRequests()) {
+        continue;
+      }
+      Alert a =
+          new Alert(
+              AlertRule.GONE_RANGE_REQUESTS,
+              db.id(),
+              c.id(),
+              asked.rangeId(),
+              nowMillis,
+              List.of(),
+              asked.requests(),
+              rule.minRequests(),
+              String.format(
+                  Locale.ROOT,
+                  "%d requests in the last %s named partition %s, which a split or a merge"
+                      + " replaced %s ago: a client keeps asking for it instead of the partitions"
+                      + " that replaced it (the JavaScript SDK's cross-partition ORDER BY does;"
+                      + " docs/engine.md)",
+                  asked.requests(),
+                  human(window),
+                  asked.rangeId(),
+                  human(Math.max(0, (nowMillis - asked.retiredMillis()) / 1000))));
+      out.put(a.key(), keepSince(a));
     }
   }
 
@@ -411,6 +449,9 @@ public final class AlertEvaluator {
   }
 
   private static String human(long seconds) {
+    if (seconds == 0) {
+      return "0 s";
+    }
     if (seconds % 3600 == 0) {
       return seconds / 3600 + " h";
     }

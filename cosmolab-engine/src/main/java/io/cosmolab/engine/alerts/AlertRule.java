@@ -13,7 +13,12 @@ public enum AlertRule {
   /** Cross-partition queries above a share of a container's queries (5 % over 5 min). */
   CROSS_PARTITION_QUERIES("cross-partition-queries"),
   /** A query that retrieved many documents per document it returned (over 50, in 5 min). */
-  QUERY_FAN_OUT("query-fan-out");
+  QUERY_FAN_OUT("query-fan-out"),
+  /**
+   * Requests still naming a partition that a split or a merge replaced, well after it went (10 in a
+   * minute, from 30 s after): a client not recovering from the layout change.
+   */
+  GONE_RANGE_REQUESTS("gone-range-requests");
 
   private final String id;
 

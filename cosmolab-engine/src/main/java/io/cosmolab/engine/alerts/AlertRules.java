@@ -16,18 +16,22 @@ import java.time.Duration;
  * throttle-rate:            { threshold: 0.01, window: 5m, min-requests: 100 }
  * cross-partition-queries:  { threshold: 0.05, window: 5m, min-queries: 20 }
  * query-fan-out:            { ratio: 50, window: 5m, min-retrieved: 100 }
+ * gone-range-requests:      { min-requests: 10, window: 1m, after: 30s }
  * }</pre>
  *
  * Every rule also takes {@code enabled: false}. Sources: DESIGN.md and issue 17 (80 % for 5
  * minutes, 16 GB, 1 %, 5 %, 50); the minimum counts are ours [H], so that one throttled request out
- * of three is not a rate.
+ * of three is not a rate. gone-range-requests is ours [H]: the SDKs recover from a split's 410 in
+ * under a second (docs/engine.md), so 30 s after is well past any recovery, and 10 in a minute past
+ * a stray request of a client that was idle through the change.
  */
 public record AlertRules(
     HotPartition hotPartition,
     LargeLogicalPartition largeLogicalPartition,
     ThrottleRate throttleRate,
     CrossPartitionQueries crossPartitionQueries,
-    QueryFanOut queryFanOut) {
+    QueryFanOut queryFanOut,
+    GoneRange goneRange) {
 
   /** Normalized RU consumption above {@code threshold} (0–1) continuously for {@code duration}. */
   public record HotPartition(boolean enabled, double threshold, Duration duration) {
@@ -74,13 +78,32 @@ public record AlertRules(
     }
   }
 
+  /**
+   * At least {@code minRequests} requests in the last {@code window} naming a partition that a
+   * split or a merge replaced, each at least {@code after} after it was replaced.
+   */
+  public record GoneRange(boolean enabled, long minRequests, Duration window, Duration after) {
+    public GoneRange {
+      if (minRequests < 1) {
+        throw new IllegalArgumentException(
+            "gone-range-requests.min-requests must be at least 1, was " + minRequests);
+      }
+      requireWindow("gone-range-requests.window", window);
+      if (after == null || after.isNegative()) {
+        throw new IllegalArgumentException(
+            "gone-range-requests.after must be a duration of 0 or more, was " + after);
+      }
+    }
+  }
+
   private static final AlertRules DEFAULTS =
       new AlertRules(
           new HotPartition(true, 0.8, Duration.ofMinutes(5)),
           new LargeLogicalPartition(true, 16L << 30),
           new ThrottleRate(true, 0.01, Duration.ofMinutes(5), 100),
           new CrossPartitionQueries(true, 0.05, Duration.ofMinutes(5), 20),
-          new QueryFanOut(true, 50, Duration.ofMinutes(5), 100));
+          new QueryFanOut(true, 50, Duration.ofMinutes(5), 100),
+          new GoneRange(true, 10, Duration.ofMinutes(1), Duration.ofSeconds(30)));
 
   /** The reference's rules: 80 % for 5 min, 16 GB, 1 % of 429s, 5 % cross-partition, ratio 50. */
   public static AlertRules defaults() {
@@ -115,30 +138,38 @@ public record AlertRules(
       case THROTTLE_RATE -> throttleRate.enabled();
       case CROSS_PARTITION_QUERIES -> crossPartitionQueries.enabled();
       case QUERY_FAN_OUT -> queryFanOut.enabled();
+      case GONE_RANGE_REQUESTS -> goneRange.enabled();
     };
   }
 
   public AlertRules withHotPartition(HotPartition r) {
     return new AlertRules(
-        r, largeLogicalPartition, throttleRate, crossPartitionQueries, queryFanOut);
+        r, largeLogicalPartition, throttleRate, crossPartitionQueries, queryFanOut, goneRange);
   }
 
   public AlertRules withLargeLogicalPartition(LargeLogicalPartition r) {
-    return new AlertRules(hotPartition, r, throttleRate, crossPartitionQueries, queryFanOut);
+    return new AlertRules(
+        hotPartition, r, throttleRate, crossPartitionQueries, queryFanOut, goneRange);
   }
 
   public AlertRules withThrottleRate(ThrottleRate r) {
     return new AlertRules(
-        hotPartition, largeLogicalPartition, r, crossPartitionQueries, queryFanOut);
+        hotPartition, largeLogicalPartition, r, crossPartitionQueries, queryFanOut, goneRange);
   }
 
   public AlertRules withCrossPartitionQueries(CrossPartitionQueries r) {
-    return new AlertRules(hotPartition, largeLogicalPartition, throttleRate, r, queryFanOut);
+    return new AlertRules(
+        hotPartition, largeLogicalPartition, throttleRate, r, queryFanOut, goneRange);
   }
 
   public AlertRules withQueryFanOut(QueryFanOut r) {
     return new AlertRules(
-        hotPartition, largeLogicalPartition, throttleRate, crossPartitionQueries, r);
+        hotPartition, largeLogicalPartition, throttleRate, crossPartitionQueries, r, goneRange);
+  }
+
+  public AlertRules withGoneRange(GoneRange r) {
+    return new AlertRules(
+        hotPartition, largeLogicalPartition, throttleRate, crossPartitionQueries, queryFanOut, r);
   }
 
   private static void requireShare(String field, double v) {

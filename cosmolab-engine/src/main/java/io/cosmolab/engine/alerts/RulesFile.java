@@ -173,6 +173,16 @@ final class RulesFile {
                       in.duration("window", d.window()),
                       in.count("min-retrieved", d.minRetrieved())));
             }
+            case GONE_RANGE_REQUESTS -> {
+              AlertRules.GoneRange d = rules.goneRange();
+              in.allow("enabled", "min-requests", "window", "after");
+              yield rules.withGoneRange(
+                  new AlertRules.GoneRange(
+                      in.bool("enabled", d.enabled()),
+                      in.count("min-requests", d.minRequests()),
+                      in.duration("window", d.window()),
+                      in.duration("after", d.after())));
+            }
           };
       return out;
     } catch (IllegalArgumentException e) {

@@ -78,6 +78,7 @@ public final class PartitionMetrics {
 
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final List<PartitionEvent> events = new CopyOnWriteArrayList<>();
+  private final GoneRangeRequests goneRangeRequests = new GoneRangeRequests();
   private final List<RetiredPartition> retired = new CopyOnWriteArrayList<>();
 
   /** One second of one partition. */
@@ -277,6 +278,12 @@ public final class PartitionMetrics {
   /** A partition that a split or a merge replaced; its history stays in the window. */
   public void recordRetired(RetiredPartition partition) {
     retired.add(partition);
+    goneRangeRequests.retired(partition.id(), partition.retiredMillis());
+  }
+
+  /** Requests that named a partition a split or a merge replaced (the gone-range-requests rule). */
+  public GoneRangeRequests goneRangeRequests() {
+    return goneRangeRequests;
   }
 
   /** The partitions that splits and merges replaced, oldest first. */

@@ -296,6 +296,87 @@ class AlertEvaluatorTest {
         .doesNotContain(AlertRule.QUERY_FAN_OUT);
   }
 
+  /** A query that names {@code rangeId}; true when it got the 410/1002 of a gone range. */
+  private static boolean gone(Container c, String rangeId) {
+    try {
+      c.query(QueryRequest.of("SELECT * FROM c").withRangeId(rangeId));
+      return false;
+    } catch (CosmosException e) {
+      assertThat(e.status()).isEqualTo(410);
+      assertThat(e.subStatus()).isEqualTo(1002);
+      return true;
+    }
+  }
+
+  @Test
+  void goneRangeRequests_firesWhenAReplacedRangeIsStillAsked30sAfter_andClearsAMinuteAfter() {
+    clock.set(java.time.Instant.ofEpochSecond(clock.millis() / 1000 + 1)); // a second boundary
+    Container c = container(ThrottlingMode.OFF, 10, 1);
+    String parent = c.routing().ranges().get(0).id();
+    AlertEvaluator alerts = evaluator(c);
+    c.splitPartition(parent);
+    // the clients' first requests after the split: recovery, not a loop
+    for (int i = 0; i < 50; i++) {
+      assertThat(gone(c, parent)).isTrue();
+    }
+    assertThat(gone(c, "no-such-range")).isTrue();
+    clock.advance(Duration.ofSeconds(29));
+    assertThat(alerts.evaluate(clock.millis())).as("within 30 s of the split").isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    for (int i = 0; i < 9; i++) {
+      gone(c, parent);
+    }
+    assertThat(alerts.evaluate(clock.millis())).as("9 requests, below 10").isEmpty();
+    clock.advance(Duration.ofSeconds(20));
+    gone(c, parent);
+    List<Alert> active = alerts.evaluate(clock.millis());
+    assertThat(active).hasSize(1);
+    Alert a = active.get(0);
+    assertThat(a.rule()).isEqualTo(AlertRule.GONE_RANGE_REQUESTS);
+    assertThat(a.partitionKeyRangeId()).isEqualTo(parent);
+    assertThat(a.value()).isEqualTo(10.0);
+    assertThat(a.message())
+        .contains("10 requests in the last 1 min named partition " + parent)
+        .contains("replaced 50 s ago");
+    assertThat(log).extracting(AlertEvent::kind).containsExactly(AlertEvent.Kind.STARTED);
+    // the 9 fall out of the minute 60 s after they came
+    clock.advance(Duration.ofSeconds(40));
+    assertThat(alerts.evaluate(clock.millis())).isEmpty();
+    assertThat(log)
+        .extracting(AlertEvent::kind)
+        .containsExactly(AlertEvent.Kind.STARTED, AlertEvent.Kind.STOPPED);
+  }
+
+  @Test
+  void goneRangeRequests_aMergedAwayRangeToo_andTheRulesSettings() {
+    Container c = container(ThrottlingMode.OFF, 10, 2);
+    List<String> ids = c.routing().ranges().stream().map(r -> r.id()).toList();
+    c.mergePartitions(ids.get(0), ids.get(1));
+    AlertRules rules =
+        AlertRules.defaults()
+            .withGoneRange(
+                new AlertRules.GoneRange(true, 3, Duration.ofSeconds(10), Duration.ZERO));
+    AlertEvaluator alerts = new AlertEvaluator(c.database().engine(), rules, log::add);
+    gone(c, ids.get(0));
+    gone(c, ids.get(1));
+    gone(c, ids.get(1));
+    assertThat(alerts.evaluate(clock.millis())).as("2 for the right one").isEmpty();
+    gone(c, ids.get(1));
+    assertThat(alerts.evaluate(clock.millis()))
+        .extracting(Alert::partitionKeyRangeId)
+        .containsExactly(ids.get(1));
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(alerts.evaluate(clock.millis())).as("out of the 10 s window").isEmpty();
+    AlertEvaluator off =
+        new AlertEvaluator(
+            c.database().engine(),
+            rules.withGoneRange(
+                new AlertRules.GoneRange(false, 1, Duration.ofSeconds(10), Duration.ZERO)),
+            e -> {});
+    gone(c, ids.get(0));
+    assertThat(off.evaluate(clock.millis())).isEmpty();
+  }
+
   @Test
   void disabledRules_neverFire() {
     Container c = container(ThrottlingMode.OFF, 10, 2);

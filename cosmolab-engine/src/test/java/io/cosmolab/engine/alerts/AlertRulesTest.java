@@ -20,6 +20,9 @@ class AlertRulesTest {
     assertThat(r.throttleRate().threshold()).isEqualTo(0.01);
     assertThat(r.crossPartitionQueries().threshold()).isEqualTo(0.05);
     assertThat(r.queryFanOut().ratio()).isEqualTo(50);
+    assertThat(r.goneRange())
+        .isEqualTo(
+            new AlertRules.GoneRange(true, 10, Duration.ofMinutes(1), Duration.ofSeconds(30)));
     for (AlertRule rule : AlertRule.values()) {
       assertThat(r.enabled(rule)).isTrue();
     }
@@ -85,6 +88,28 @@ class AlertRulesTest {
         .hasMessageStartingWith("r.json:1: not valid JSON: ");
     assertThatThrownBy(() -> AlertRules.load(Path.of("rules.txt")))
         .hasMessageContaining("must end in .yaml, .yml or .json");
+  }
+
+  @Test
+  void goneRangeRequests_settings_andTheirErrors() {
+    AlertRules r =
+        AlertRules.parse(
+            "gone-range-requests: { min-requests: 3, window: 30s, after: 0 }\n", "r.yaml", true);
+    assertThat(r.goneRange())
+        .isEqualTo(new AlertRules.GoneRange(true, 3, Duration.ofSeconds(30), Duration.ZERO));
+    assertThatThrownBy(
+            () -> AlertRules.parse("gone-range-requests:\n  min-requests: 0\n", "r.yaml", true))
+        .hasMessage("r.yaml:2: gone-range-requests.min-requests: must be at least 1, was 0");
+    assertThatThrownBy(
+            () -> AlertRules.parse("gone-range-requests:\n  window: 2h\n", "r.yaml", true))
+        .hasMessage(
+            "r.yaml:2: gone-range-requests.window: must be at most 1h (the metrics keep an hour),"
+                + " was PT2H");
+    assertThatThrownBy(
+            () -> AlertRules.parse("gone-range-requests:\n  grace: 5s\n", "r.yaml", true))
+        .hasMessage(
+            "r.yaml:2: gone-range-requests.grace: no such setting; gone-range-requests takes"
+                + " enabled, min-requests, window, after");
   }
 
   @Test

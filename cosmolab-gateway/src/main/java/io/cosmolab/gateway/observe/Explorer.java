@@ -574,6 +574,13 @@ final class Explorer {
             "ratio", r.queryFanOut().ratio(),
             "windowSeconds", r.queryFanOut().window().toSeconds(),
             "minRetrieved", r.queryFanOut().minRetrieved()));
+    m.put(
+        "gone-range-requests",
+        Map.of(
+            "enabled", r.goneRange().enabled(),
+            "minRequests", r.goneRange().minRequests(),
+            "windowSeconds", r.goneRange().window().toSeconds(),
+            "afterSeconds", r.goneRange().after().toSeconds()));
     return m;
   }
 

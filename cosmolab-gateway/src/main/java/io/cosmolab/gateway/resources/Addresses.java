@@ -65,7 +65,7 @@ public final class Addresses {
       for (String id : ids.split(",", -1)) {
         String rangeId = id.strip();
         ranges.add(
-            map.byId(rangeId)
+            c.rangeNamed(map, rangeId)
                 .orElseThrow(
                     () ->
                         CosmosError.PARTITION_KEY_RANGE_GONE.exception(

@@ -43,7 +43,7 @@ final class ChangeFeedResource {
     EpkRange range = EpkRange.FULL;
     String rangeId = Requests.rangeId(request);
     if (rangeId != null) {
-      range = c.routing().require(rangeId).range();
+      range = c.requireRangeNamed(c.routing(), rangeId).range();
     }
     EpkRange epk = Requests.epkRange(request);
     if (epk != null) {

@@ -90,7 +90,9 @@ final class DirectDispatcher {
                 + " and created again); the client's cached container is stale",
             service, container.id(), container.rid());
       }
-      if (container != null && range != null && container.routing().byId(range).isEmpty()) {
+      if (container != null
+          && range != null
+          && container.rangeNamed(container.routing(), range).isEmpty()) {
         throw (r.string(Tokens.Request.PARTITION_KEY_RANGE_ID) != null
                 ? CosmosError.PARTITION_KEY_RANGE_GONE
                 : CosmosError.COMPLETING_SPLIT_OR_MERGE)
