@@ -31,3 +31,44 @@ export async function statusOf(promise) {
     return e.code;
   }
 }
+
+/**
+ * Calls the lab's explorer API (docs/observability.md): path is relative to /_explorer/api/, body
+ * (an object) makes it a JSON POST. Resolves to { status, json }.
+ */
+export function explorer(path, body) {
+  const url = new URL("_explorer/api/" + path, endpoint);
+  return new Promise((resolve, reject) => {
+    const request = https.request(
+      url,
+      body === undefined
+        ? { method: "GET", agent }
+        : { method: "POST", agent, headers: { "content-type": "application/json" } },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => {
+          let json = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // not JSON: the status says what went wrong
+          }
+          resolve({ status: response.statusCode, json });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** The ids of the ranges that active gone-range-requests alerts name. */
+export async function goneRangeAlerts() {
+  const { status, json } = await explorer("alerts");
+  check(status === 200, `GET /_explorer/api/alerts answered ${status}`);
+  return json.active
+    .filter((a) => a.rule === "gone-range-requests")
+    .map((a) => a.partitionKeyRangeId);
+}

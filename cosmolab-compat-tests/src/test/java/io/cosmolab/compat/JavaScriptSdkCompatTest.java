@@ -3,6 +3,7 @@ package io.cosmolab.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.cosmolab.engine.alerts.AlertRules;
 import io.cosmolab.testkit.CosmosLab;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -85,23 +86,37 @@ class JavaScriptSdkCompatTest {
    */
   @Test
   void javascriptSdk_queriesAndChangeFeedComeThroughSplits() throws Exception {
-    assertThat(runAgainst(CosmosLab.builder(), "split-test.mjs"))
+    assertThat(runAgainst(goneRangeAlertAtOnce(), "split-test.mjs"))
         .contains("\"query\":200,\"resumed\":200,\"changeFeed\":300")
-        .contains("\"orderByAcrossSplit\":\"stuck\"")
+        .contains("\"orderByAcrossSplit\":\"stuck\",\"goneRangeAlert\":true")
         .contains("\"partitions\":16");
   }
 
   /**
    * Merges, sent by the script to the explorer API, under a paged query, a resumed continuation and
    * a change feed come through whole: the SDK reads the gone range's part of the merged range by
-   * EPK. An ORDER BY meets the same fault as across a split (merge-test.mjs), pinned as "stuck".
+   * EPK. An ORDER BY meets the same fault as across a split (merge-test.mjs), pinned as "stuck",
+   * and the alert fires for it as well.
    */
   @Test
   void javascriptSdk_queriesAndChangeFeedComeThroughMerges() throws Exception {
-    assertThat(runAgainst(CosmosLab.builder(), "merge-test.mjs"))
+    assertThat(runAgainst(goneRangeAlertAtOnce(), "merge-test.mjs"))
         .contains("\"query\":200,\"resumed\":200,\"changeFeed\":300")
-        .contains("\"orderByAcrossMerge\":\"stuck\"")
+        .contains("\"orderByAcrossMerge\":\"stuck\",\"goneRangeAlert\":true")
         .contains("\"partitions\":4");
+  }
+
+  /**
+   * A lab whose gone-range-requests rule fires on 10 requests in 10 s for a replaced range, from
+   * the moment it was replaced (the default waits 30 s): the stuck ORDER BY asks about 80 a second.
+   */
+  private static CosmosLab.Builder goneRangeAlertAtOnce() {
+    return CosmosLab.builder()
+        .alertRules(
+            AlertRules.defaults()
+                .withGoneRange(
+                    new AlertRules.GoneRange(
+                        true, 10, java.time.Duration.ofSeconds(10), java.time.Duration.ZERO)));
   }
 
   /**

@@ -135,6 +135,8 @@ public final class CosmosLab implements AutoCloseable {
     private String key = MasterKeyAuthenticator.EMULATOR_KEY;
     private Path dataDirectory;
     private GatewayServer.Transport transport = defaultTransport();
+    private io.cosmolab.engine.alerts.AlertRules alertRules =
+        io.cosmolab.engine.alerts.AlertRules.defaults();
     private java.time.InstantSource clock;
     private io.cosmolab.engine.script.ScriptLimits scriptLimits;
     private java.time.Duration queryPageTime;
@@ -246,6 +248,19 @@ public final class CosmosLab implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The alert rules the server evaluates once a second (default {@link
+     * io.cosmolab.engine.alerts.AlertRules#defaults()}); their alerts are in {@code
+     * server().alerts()} and the explorer API.
+     */
+    public Builder alertRules(io.cosmolab.engine.alerts.AlertRules rules) {
+      if (rules == null) {
+        throw new IllegalArgumentException("alert rules must not be null; use the defaults");
+      }
+      this.alertRules = rules;
+      return this;
+    }
+
     /** Starts the engine and the server. */
     public CosmosLab start() {
       CosmosEngine.Builder eb =
@@ -268,7 +283,11 @@ public final class CosmosLab implements AutoCloseable {
       CosmosEngine engine = eb.build();
       try {
         GatewayServer.Builder server =
-            GatewayServer.builder(engine).port(port).masterKey(key).transport(transport);
+            GatewayServer.builder(engine)
+                .port(port)
+                .masterKey(key)
+                .transport(transport)
+                .alertRules(alertRules);
         if (!tls) {
           server.plainHttp();
         }
