@@ -64,11 +64,20 @@ export function explorer(path, body) {
   });
 }
 
-/** The ids of the ranges that active gone-range-requests alerts name. */
-export async function goneRangeAlerts() {
-  const { status, json } = await explorer("alerts");
-  check(status === 200, `GET /_explorer/api/alerts answered ${status}`);
-  return json.active
-    .filter((a) => a.rule === "gone-range-requests")
-    .map((a) => a.partitionKeyRangeId);
+/**
+ * Whether a gone-range-requests alert names one of the ranges rangeIds within the next seconds
+ * (the server evaluates its rules once a second): polls the explorer's alerts.
+ */
+export async function goneRangeAlerted(rangeIds, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const { status, json } = await explorer("alerts");
+    check(status === 200, `GET /_explorer/api/alerts answered ${status}`);
+    const named = json.active
+      .filter((a) => a.rule === "gone-range-requests")
+      .map((a) => a.partitionKeyRangeId);
+    if (named.some((id) => rangeIds.includes(id))) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

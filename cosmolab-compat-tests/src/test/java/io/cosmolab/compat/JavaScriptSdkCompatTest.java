@@ -107,8 +107,9 @@ class JavaScriptSdkCompatTest {
   }
 
   /**
-   * A lab whose gone-range-requests rule fires on 10 requests in 10 s for a replaced range, from
-   * the moment it was replaced (the default waits 30 s): the stuck ORDER BY asks about 80 a second.
+   * A lab whose gone-range-requests rule fires on 10 requests in 2 distinct seconds of 10 s for a
+   * replaced range, from the moment it was replaced (the default waits 30 s and asks for 5
+   * seconds): the stuck ORDER BY asks about 80 a second.
    */
   private static CosmosLab.Builder goneRangeAlertAtOnce() {
     return CosmosLab.builder()
@@ -116,7 +117,7 @@ class JavaScriptSdkCompatTest {
             AlertRules.defaults()
                 .withGoneRange(
                     new AlertRules.GoneRange(
-                        true, 10, java.time.Duration.ofSeconds(10), java.time.Duration.ZERO)));
+                        true, 10, 2, java.time.Duration.ofSeconds(10), java.time.Duration.ZERO)));
   }
 
   /**

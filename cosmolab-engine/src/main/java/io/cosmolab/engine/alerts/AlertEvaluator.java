@@ -197,7 +197,7 @@ public final class AlertEvaluator {
     for (GoneRangeRequests.Asked asked :
         c.goneRangeRequests()
             .asked(nowSecond - window + 1, nowSecond + 1, rule.after().toMillis())) {
-      if (asked.requests() < rule.minRequests()) {
+      if (asked.requests() < rule.minRequests() || asked.seconds() < rule.minSeconds()) {
         continue;
       }
       Alert a =
@@ -212,11 +212,12 @@ public final class AlertEvaluator {
               rule.minRequests(),
               String.format(
                   Locale.ROOT,
-                  "%d requests in the last %s named partition %s, which a split or a merge"
-                      + " replaced %s ago: a client keeps asking for it instead of the partitions"
-                      + " that replaced it (the JavaScript SDK's cross-partition ORDER BY does;"
-                      + " docs/engine.md)",
+                  "%d requests in %d seconds of the last %s named partition %s, which a split or"
+                      + " a merge replaced %s ago: a client keeps asking for it instead of the"
+                      + " partitions that replaced it (the JavaScript SDK's cross-partition ORDER"
+                      + " BY does; docs/engine.md)",
                   asked.requests(),
+                  asked.seconds(),
                   human(window),
                   asked.rangeId(),
                   human(Math.max(0, (nowMillis - asked.retiredMillis()) / 1000))));

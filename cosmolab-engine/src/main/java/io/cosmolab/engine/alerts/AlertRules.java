@@ -1,5 +1,6 @@
 package io.cosmolab.engine.alerts;
 
+import io.cosmolab.engine.metrics.PartitionMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -16,14 +17,15 @@ import java.time.Duration;
  * throttle-rate:            { threshold: 0.01, window: 5m, min-requests: 100 }
  * cross-partition-queries:  { threshold: 0.05, window: 5m, min-queries: 20 }
  * query-fan-out:            { ratio: 50, window: 5m, min-retrieved: 100 }
- * gone-range-requests:      { min-requests: 10, window: 1m, after: 30s }
+ * gone-range-requests:      { min-requests: 10, min-seconds: 5, window: 1m, after: 30s }
  * }</pre>
  *
  * Every rule also takes {@code enabled: false}. Sources: DESIGN.md and issue 17 (80 % for 5
  * minutes, 16 GB, 1 %, 5 %, 50); the minimum counts are ours [H], so that one throttled request out
- * of three is not a rate. gone-range-requests is ours [H]: the SDKs recover from a split's 410 in
- * under a second (docs/engine.md), so 30 s after is well past any recovery, and 10 in a minute past
- * a stray request of a client that was idle through the change.
+ * of three is not a rate. gone-range-requests is ours [H]: a client that recovers from a layout
+ * change meets its 410s in a burst (what it had in flight) and then uses the new ranges, so
+ * requests in 5 distinct seconds of a minute, from 30 s after the change, are a client that does
+ * not; the JavaScript SDK's stuck ORDER BY asks every second.
  */
 public record AlertRules(
     HotPartition hotPartition,
@@ -79,19 +81,30 @@ public record AlertRules(
   }
 
   /**
-   * At least {@code minRequests} requests in the last {@code window} naming a partition that a
-   * split or a merge replaced, each at least {@code after} after it was replaced.
+   * At least {@code minRequests} requests, in at least {@code minSeconds} distinct seconds of the
+   * last {@code window}, naming a partition that a split or a merge replaced, counted from the
+   * second in which {@code after} had passed since it was replaced.
    */
-  public record GoneRange(boolean enabled, long minRequests, Duration window, Duration after) {
+  public record GoneRange(
+      boolean enabled, long minRequests, int minSeconds, Duration window, Duration after) {
     public GoneRange {
       if (minRequests < 1) {
         throw new IllegalArgumentException(
             "gone-range-requests.min-requests must be at least 1, was " + minRequests);
       }
       requireWindow("gone-range-requests.window", window);
-      if (after == null || after.isNegative()) {
+      if (minSeconds < 1 || minSeconds > window.toSeconds()) {
         throw new IllegalArgumentException(
-            "gone-range-requests.after must be a duration of 0 or more, was " + after);
+            "gone-range-requests.min-seconds must be between 1 and the window's "
+                + window.toSeconds()
+                + " seconds, was "
+                + minSeconds);
+      }
+      if (after == null
+          || after.isNegative()
+          || after.compareTo(Duration.ofSeconds(PartitionMetrics.WINDOW_SECONDS)) > 0) {
+        throw new IllegalArgumentException(
+            "gone-range-requests.after must be a duration from 0 to 1h, was " + after);
       }
     }
   }
@@ -103,7 +116,7 @@ public record AlertRules(
           new ThrottleRate(true, 0.01, Duration.ofMinutes(5), 100),
           new CrossPartitionQueries(true, 0.05, Duration.ofMinutes(5), 20),
           new QueryFanOut(true, 50, Duration.ofMinutes(5), 100),
-          new GoneRange(true, 10, Duration.ofMinutes(1), Duration.ofSeconds(30)));
+          new GoneRange(true, 10, 5, Duration.ofMinutes(1), Duration.ofSeconds(30)));
 
   /** The reference's rules: 80 % for 5 min, 16 GB, 1 % of 429s, 5 % cross-partition, ratio 50. */
   public static AlertRules defaults() {
@@ -186,7 +199,11 @@ public record AlertRules(
 
   private static void requireWindow(String field, Duration d) {
     requirePositive(field, d);
-    if (d.toSeconds() > io.cosmolab.engine.metrics.PartitionMetrics.WINDOW_SECONDS) {
+    if (d.toSeconds() < 1) {
+      throw new IllegalArgumentException(
+          field + " must be at least 1s (the metrics count whole seconds), was " + d);
+    }
+    if (d.toSeconds() > PartitionMetrics.WINDOW_SECONDS) {
       throw new IllegalArgumentException(
           field + " must be at most 1h (the metrics keep an hour), was " + d);
     }

@@ -175,11 +175,12 @@ final class RulesFile {
             }
             case GONE_RANGE_REQUESTS -> {
               AlertRules.GoneRange d = rules.goneRange();
-              in.allow("enabled", "min-requests", "window", "after");
+              in.allow("enabled", "min-requests", "min-seconds", "window", "after");
               yield rules.withGoneRange(
                   new AlertRules.GoneRange(
                       in.bool("enabled", d.enabled()),
                       in.count("min-requests", d.minRequests()),
+                      (int) Math.min(Integer.MAX_VALUE, in.count("min-seconds", d.minSeconds())),
                       in.duration("window", d.window()),
                       in.duration("after", d.after())));
             }

@@ -23,14 +23,19 @@ import java.util.Map;
  * Only ranges this container replaced are counted: an id it never had is a client's mistake, not
  * a stale route, and counting any id would let a client grow this without bound. The replaced ids
  * kept are the last RETIRED_KEPT; each keeps its requests as (second, count) pairs for the last
- * WINDOW_SECONDS of the injected clock, so memory is bounded by layout changes, not by requests.
+ * WINDOW_SECONDS of the injected clock, so memory is bounded by layout changes and seconds, not by
+ * requests. A clock set back (a test's virtual time) drops the seconds that are now in its future.
+ *
+ * The rule asks for requests in several distinct seconds as well as a count: a client in the loop
+ * asks every second, while the recovery of a client that was idle through the change (its
+ * requests in flight all answered 410 at once, then the new ranges) lands in one or two.
  *
  * Concurrency: every method synchronizes on this object. Requests for gone ranges are rare except
  * from a client in such a loop, and none is on the path of a request that reached its partition.
  */
 public final class GoneRangeRequests {
   /** Replaced ranges remembered, newest kept. */
-  static final int RETIRED_KEPT = 1_000;
+  static final int RETIRED_KEPT = 256;
 
   /**
    * A replaced range and what asked for it.
@@ -38,9 +43,9 @@ public final class GoneRangeRequests {
    * @param rangeId the id of the range a split or a merge replaced
    * @param retiredMillis when it was replaced (the engine's clock)
    * @param requests requests that named it in the interval asked about
-   * @param lastMillis the second of the last request that named it, in epoch milliseconds
+   * @param seconds the distinct seconds those requests came in
    */
-  public record Asked(String rangeId, long retiredMillis, long requests, long lastMillis) {}
+  public record Asked(String rangeId, long retiredMillis, long requests, int seconds) {}
 
   private static final class Range {
     final long retiredMillis;
@@ -76,14 +81,14 @@ public final class GoneRangeRequests {
       return;
     }
     long second = Math.floorDiv(nowMillis, 1000);
+    while (!r.seconds.isEmpty() && r.seconds.peekLast()[0] > second) {
+      r.seconds.removeLast(); // the clock was set back: those seconds have not happened
+    }
     long[] last = r.seconds.peekLast();
     if (last != null && last[0] == second) {
       last[1]++;
-    } else if (last == null || last[0] < second) {
-      r.seconds.addLast(new long[] {second, 1});
     } else {
-      // a clock that stepped back (virtual time set by a test): count it in the newest second
-      last[1]++;
+      r.seconds.addLast(new long[] {second, 1});
     }
     while (r.seconds.peekFirst()[0] <= second - PartitionMetrics.WINDOW_SECONDS) {
       r.seconds.removeFirst();
@@ -92,30 +97,31 @@ public final class GoneRangeRequests {
 
   /**
    * The replaced ranges that requests named in the seconds from {@code fromSecond} (inclusive) to
-   * {@code toSecond} (exclusive), counting only requests at least {@code afterMillis} after the
-   * range was replaced; ranges with none are left out. In the order they were replaced.
+   * {@code toSecond} (exclusive), counting only the seconds from the one in which {@code
+   * afterMillis} had passed since the range was replaced; ranges with none are left out. In the
+   * order they were replaced.
    */
   public synchronized List<Asked> asked(long fromSecond, long toSecond, long afterMillis) {
     List<Asked> out = new ArrayList<>();
     for (Map.Entry<String, Range> e : ranges.entrySet()) {
       Range r = e.getValue();
-      long from = Math.max(fromSecond, ceilSecond(r.retiredMillis + afterMillis));
+      long from = Math.max(fromSecond, Math.floorDiv(r.retiredMillis + afterMillis, 1000));
       long requests = 0;
-      long lastSecond = Long.MIN_VALUE;
-      for (long[] s : r.seconds) {
-        if (s[0] >= from && s[0] < toSecond) {
+      int seconds = 0;
+      for (Iterator<long[]> it = r.seconds.descendingIterator(); it.hasNext(); ) {
+        long[] s = it.next();
+        if (s[0] < from) {
+          break; // newest first: the rest are older still
+        }
+        if (s[0] < toSecond) {
           requests += s[1];
-          lastSecond = s[0];
+          seconds++;
         }
       }
       if (requests > 0) {
-        out.add(new Asked(e.getKey(), r.retiredMillis, requests, lastSecond * 1000));
+        out.add(new Asked(e.getKey(), r.retiredMillis, requests, seconds));
       }
     }
     return out;
-  }
-
-  private static long ceilSecond(long millis) {
-    return Math.floorDiv(millis + 999, 1000);
   }
 }

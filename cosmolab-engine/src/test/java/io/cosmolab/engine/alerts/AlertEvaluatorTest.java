@@ -309,7 +309,7 @@ class AlertEvaluatorTest {
   }
 
   @Test
-  void goneRangeRequests_firesWhenAReplacedRangeIsStillAsked30sAfter_andClearsAMinuteAfter() {
+  void goneRangeRequests_firesWhenAReplacedRangeIsStillAskedEverySecond30sAfter_andClears() {
     clock.set(java.time.Instant.ofEpochSecond(clock.millis() / 1000 + 1)); // a second boundary
     Container c = container(ThrottlingMode.OFF, 10, 1);
     String parent = c.routing().ranges().get(0).id();
@@ -323,24 +323,31 @@ class AlertEvaluatorTest {
     clock.advance(Duration.ofSeconds(29));
     assertThat(alerts.evaluate(clock.millis())).as("within 30 s of the split").isEmpty();
     clock.advance(Duration.ofSeconds(1));
-    for (int i = 0; i < 9; i++) {
+    // a client that was idle through the split: its burst of 40, all in one second
+    for (int i = 0; i < 40; i++) {
       gone(c, parent);
     }
-    assertThat(alerts.evaluate(clock.millis())).as("9 requests, below 10").isEmpty();
-    clock.advance(Duration.ofSeconds(20));
-    gone(c, parent);
+    assertThat(alerts.evaluate(clock.millis())).as("40 requests in 1 second, not 5").isEmpty();
+    // then a client asking every second: the fifth distinct second fires it
+    for (int s = 0; s < 4; s++) {
+      clock.advance(Duration.ofSeconds(1));
+      gone(c, parent);
+      if (s < 3) {
+        assertThat(alerts.evaluate(clock.millis())).as("%d seconds", s + 2).isEmpty();
+      }
+    }
     List<Alert> active = alerts.evaluate(clock.millis());
     assertThat(active).hasSize(1);
     Alert a = active.get(0);
     assertThat(a.rule()).isEqualTo(AlertRule.GONE_RANGE_REQUESTS);
     assertThat(a.partitionKeyRangeId()).isEqualTo(parent);
-    assertThat(a.value()).isEqualTo(10.0);
+    assertThat(a.value()).isEqualTo(44.0);
     assertThat(a.message())
-        .contains("10 requests in the last 1 min named partition " + parent)
-        .contains("replaced 50 s ago");
+        .contains("44 requests in 5 seconds of the last 1 min named partition " + parent)
+        .contains("replaced 34 s ago");
     assertThat(log).extracting(AlertEvent::kind).containsExactly(AlertEvent.Kind.STARTED);
-    // the 9 fall out of the minute 60 s after they came
-    clock.advance(Duration.ofSeconds(40));
+    // the burst falls out of the minute 60 s after it came: the 4 requests left are under 10
+    clock.advance(Duration.ofSeconds(56));
     assertThat(alerts.evaluate(clock.millis())).isEmpty();
     assertThat(log)
         .extracting(AlertEvent::kind)
@@ -349,16 +356,19 @@ class AlertEvaluatorTest {
 
   @Test
   void goneRangeRequests_aMergedAwayRangeToo_andTheRulesSettings() {
+    clock.set(java.time.Instant.ofEpochMilli(clock.millis() / 1000 * 1000 + 1500)); // mid-second
     Container c = container(ThrottlingMode.OFF, 10, 2);
     List<String> ids = c.routing().ranges().stream().map(r -> r.id()).toList();
     c.mergePartitions(ids.get(0), ids.get(1));
     AlertRules rules =
         AlertRules.defaults()
             .withGoneRange(
-                new AlertRules.GoneRange(true, 3, Duration.ofSeconds(10), Duration.ZERO));
+                new AlertRules.GoneRange(true, 3, 2, Duration.ofSeconds(10), Duration.ZERO));
     AlertEvaluator alerts = new AlertEvaluator(c.database().engine(), rules, log::add);
+    // after 0: counted from the merge's own second, though it came half-way through
     gone(c, ids.get(0));
     gone(c, ids.get(1));
+    clock.advance(Duration.ofSeconds(1));
     gone(c, ids.get(1));
     assertThat(alerts.evaluate(clock.millis())).as("2 for the right one").isEmpty();
     gone(c, ids.get(1));
@@ -371,7 +381,7 @@ class AlertEvaluatorTest {
         new AlertEvaluator(
             c.database().engine(),
             rules.withGoneRange(
-                new AlertRules.GoneRange(false, 1, Duration.ofSeconds(10), Duration.ZERO)),
+                new AlertRules.GoneRange(false, 1, 1, Duration.ofSeconds(10), Duration.ZERO)),
             e -> {});
     gone(c, ids.get(0));
     assertThat(off.evaluate(clock.millis())).isEmpty();

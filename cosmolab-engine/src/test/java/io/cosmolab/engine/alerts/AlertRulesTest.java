@@ -22,7 +22,7 @@ class AlertRulesTest {
     assertThat(r.queryFanOut().ratio()).isEqualTo(50);
     assertThat(r.goneRange())
         .isEqualTo(
-            new AlertRules.GoneRange(true, 10, Duration.ofMinutes(1), Duration.ofSeconds(30)));
+            new AlertRules.GoneRange(true, 10, 5, Duration.ofMinutes(1), Duration.ofSeconds(30)));
     for (AlertRule rule : AlertRule.values()) {
       assertThat(r.enabled(rule)).isTrue();
     }
@@ -94,9 +94,11 @@ class AlertRulesTest {
   void goneRangeRequests_settings_andTheirErrors() {
     AlertRules r =
         AlertRules.parse(
-            "gone-range-requests: { min-requests: 3, window: 30s, after: 0 }\n", "r.yaml", true);
+            "gone-range-requests: { min-requests: 3, min-seconds: 2, window: 30s, after: 0 }\n",
+            "r.yaml",
+            true);
     assertThat(r.goneRange())
-        .isEqualTo(new AlertRules.GoneRange(true, 3, Duration.ofSeconds(30), Duration.ZERO));
+        .isEqualTo(new AlertRules.GoneRange(true, 3, 2, Duration.ofSeconds(30), Duration.ZERO));
     assertThatThrownBy(
             () -> AlertRules.parse("gone-range-requests:\n  min-requests: 0\n", "r.yaml", true))
         .hasMessage("r.yaml:2: gone-range-requests.min-requests: must be at least 1, was 0");
@@ -109,7 +111,20 @@ class AlertRulesTest {
             () -> AlertRules.parse("gone-range-requests:\n  grace: 5s\n", "r.yaml", true))
         .hasMessage(
             "r.yaml:2: gone-range-requests.grace: no such setting; gone-range-requests takes"
-                + " enabled, min-requests, window, after");
+                + " enabled, min-requests, min-seconds, window, after");
+    assertThatThrownBy(
+            () -> AlertRules.parse("gone-range-requests:\n  min-seconds: 61\n", "r.yaml", true))
+        .hasMessage(
+            "r.yaml:2: gone-range-requests.min-seconds: must be between 1 and the window's 60"
+                + " seconds, was 61");
+    assertThatThrownBy(
+            () -> AlertRules.parse("gone-range-requests:\n  after: 2h\n", "r.yaml", true))
+        .hasMessage(
+            "r.yaml:2: gone-range-requests.after: must be a duration from 0 to 1h, was PT2H");
+    assertThatThrownBy(() -> AlertRules.parse("throttle-rate:\n  window: 500ms\n", "r.yaml", true))
+        .hasMessage(
+            "r.yaml:2: throttle-rate.window: must be at least 1s (the metrics count whole"
+                + " seconds), was PT0.5S");
   }
 
   @Test

@@ -579,8 +579,9 @@ final class Explorer {
         Map.of(
             "enabled", r.goneRange().enabled(),
             "minRequests", r.goneRange().minRequests(),
+            "minSeconds", r.goneRange().minSeconds(),
             "windowSeconds", r.goneRange().window().toSeconds(),
-            "afterSeconds", r.goneRange().after().toSeconds()));
+            "afterMillis", r.goneRange().after().toMillis()));
     return m;
   }
 
