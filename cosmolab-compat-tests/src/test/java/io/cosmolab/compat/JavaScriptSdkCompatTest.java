@@ -81,8 +81,8 @@ class JavaScriptSdkCompatTest {
 
   /**
    * Splits under a paged query, a resumed continuation and a change feed come through whole. An
-   * ORDER BY does not: the SDK asks the gone range forever (its fault, see split-test.mjs), pinned
-   * as "stuck" so that an SDK that recovers fails this test and the docs get updated.
+   * ORDER BY does not: the SDK asks the gone range forever (its fault, see layout-changes.mjs),
+   * pinned as "stuck" so that an SDK that recovers fails this test and the docs get updated.
    */
   @Test
   void javascriptSdk_queriesAndChangeFeedComeThroughSplits() throws Exception {
@@ -148,6 +148,7 @@ class JavaScriptSdkCompatTest {
             "scripts-test.mjs",
             "permissions-test.mjs",
             "paging-test.mjs",
+            "layout-changes.mjs",
             "split-test.mjs",
             "merge-test.mjs",
             "operations-test.mjs")) {
