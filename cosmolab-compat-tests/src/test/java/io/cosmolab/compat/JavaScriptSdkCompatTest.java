@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * against the server over HTTPS: CRUD, a paged cross-partition ORDER BY on 8 partitions, the change
  * feed, throughput buckets, vector, full-text and hybrid search on 4 partitions, patch, etags,
  * transactional batch, bulk, hierarchical keys and the all-versions feed, and queries and the
- * change feed while the container splits under them. Skipped, saying so, on a machine without
- * Node.js 20+.
+ * change feed while the container splits or merges under them, with the alert that names the SDK's
+ * stuck ORDER BY. Skipped, saying so, on a machine without Node.js 20+.
  */
 class JavaScriptSdkCompatTest {
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A lab on a manual clock: the official Java SDK signs with the wall clock and is served, while
- * time to live, {@code _ts} and the all-versions feed's retention window follow the clock the test
- * advances, so expiry and retention are tested without sleeping.
+ * time to live, {@code _ts}, the all-versions feed's retention window and the alert rules' seconds
+ * follow the clock the test advances, so expiry, retention and alerts are tested without sleeping.
  */
 class VirtualTimeCompatTest {
 

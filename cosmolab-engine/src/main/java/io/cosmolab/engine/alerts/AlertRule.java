@@ -15,8 +15,8 @@ public enum AlertRule {
   /** A query that retrieved many documents per document it returned (over 50, in 5 min). */
   QUERY_FAN_OUT("query-fan-out"),
   /**
-   * Requests still naming a partition that a split or a merge replaced, well after it went (10 in a
-   * minute, from 30 s after): a client not recovering from the layout change.
+   * Requests still naming a partition that a split or a merge replaced, well after it went (10 in 5
+   * distinct seconds of a minute, from 30 s after): a client not recovering from the layout change.
    */
   GONE_RANGE_REQUESTS("gone-range-requests");
 

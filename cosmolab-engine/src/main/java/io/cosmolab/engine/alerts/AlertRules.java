@@ -86,7 +86,7 @@ public record AlertRules(
    * second in which {@code after} had passed since it was replaced.
    */
   public record GoneRange(
-      boolean enabled, long minRequests, int minSeconds, Duration window, Duration after) {
+      boolean enabled, long minRequests, long minSeconds, Duration window, Duration after) {
     public GoneRange {
       if (minRequests < 1) {
         throw new IllegalArgumentException(

@@ -180,7 +180,7 @@ final class RulesFile {
                   new AlertRules.GoneRange(
                       in.bool("enabled", d.enabled()),
                       in.count("min-requests", d.minRequests()),
-                      (int) Math.min(Integer.MAX_VALUE, in.count("min-seconds", d.minSeconds())),
+                      in.count("min-seconds", d.minSeconds()),
                       in.duration("window", d.window()),
                       in.duration("after", d.after())));
             }

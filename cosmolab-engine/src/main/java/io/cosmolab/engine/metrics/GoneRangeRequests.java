@@ -11,11 +11,12 @@ import java.util.Map;
  * Requests that named a physical partition which a split or a merge of this container had replaced,
  * counted per replaced partition and second, for the {@code gone-range-requests} alert rule.
  *
- * <p>A client that cached a range meets one 410/1002 for it when the layout changes, reads the
- * partition key ranges again and goes on with the new ones, in well under a second. One that keeps
- * naming the same gone range long after is not recovering, and its application waits on a query
- * that never ends (docs/engine.md: the JavaScript SDK's ORDER BY across a split or a merge, which
- * asks the gone range about 80 times a second).
+ * <p>A client that cached a range either reads the partition key ranges again before it asks (the
+ * Java SDK does, and so never names a gone range) or meets a 410/1002 for it when the layout
+ * changes, reads them then and goes on with the new ones. One that keeps naming the same gone range
+ * long after is not recovering, and its application waits on a query that never ends
+ * (docs/engine.md: the JavaScript SDK's ORDER BY across a split or a merge, which asks the gone
+ * range about 80 times a second).
  */
 /*
  * How and why.
