@@ -101,6 +101,52 @@ class MergeCompatTest {
     assertThat(twice).isNotEmpty().containsExactlyInAnyOrderElementsOf(firstRange);
   }
 
+  /**
+   * A third fault of the Java SDK (4.81), from the same root, pinned: a query whose range split and
+   * then had one child merged with a neighbour from outside it, both before the query asked that
+   * range again, reads the merged range whole, so the neighbour's part comes twice. On its 410 the
+   * SDK finds two ranges overlapping its own, takes it for a split, and gives each a producer of
+   * that range whole ({@code DocumentProducer.createChildDocumentProducerOnSplit}), not of the part
+   * within its own range; the neighbour's producer reads that part too. A merge alone does not do
+   * it: with one range overlapping, the SDK keeps its own bounds and sends them as {@code
+   * x-ms-start-epk}/{@code x-ms-end-epk}. The service publishes the same routing map after the same
+   * split and merge, so its clients get the same duplicates. Met by ConcurrentClientsCompatTest,
+   * where a query that outlives a split and a merge may see it.
+   */
+  @Test
+  void
+      aRangeSplitAndItsChildMergedOutward_underAPagedQuery_theSdkReadsTheMergedRangeWhole_anSdkFault(
+          CosmosClient client, CosmosLab lab) {
+    client.createDatabaseIfNotExists("merge");
+    CosmosContainer c = Fixtures.container(client.getDatabase("merge"), "outward", 2, "/pk");
+    List<ObjectNode> docs = Fixtures.documents(400, 25);
+    Fixtures.createAll(c, docs);
+    Container engine = lab.engine().database("merge").container("outward");
+    List<String> seen = new ArrayList<>();
+    int pages = 0;
+    for (FeedResponse<ObjectNode> page :
+        c.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
+            .iterableByPage(10)) {
+      page.getResults().forEach(d -> seen.add(d.get("id").asText()));
+      if (++pages == 1) {
+        Fixtures.splitAll(engine); // [a, b] -> [a1, a2, b1, b2]
+        Fixtures.mergeAt(engine, 1); // a2 + b1: [a1, m, b2]
+      }
+    }
+    assertThat(engine.routing().size()).isEqualTo(3);
+    CosmosQueryRequestOptions ofMerged = new CosmosQueryRequestOptions();
+    ofMerged.setFeedRange(c.getFeedRanges().get(1));
+    List<String> merged = new ArrayList<>();
+    c.queryItems("SELECT * FROM c", ofMerged, ObjectNode.class)
+        .forEach(d -> merged.add(d.get("id").asText()));
+
+    assertThat(seen).containsAll(Fixtures.ids(docs)); // nothing is lost
+    List<String> twice = new ArrayList<>(seen);
+    Fixtures.ids(docs).forEach(twice::remove);
+    assertThat(twice).as("read twice, all from the merged range").isNotEmpty();
+    assertThat(merged).containsAll(twice);
+  }
+
   @Test
   void mergeDuringChangeFeed_sdkRecoversAndNothingIsLost(CosmosClient client, CosmosLab lab) {
     client.createDatabaseIfNotExists("merge");
