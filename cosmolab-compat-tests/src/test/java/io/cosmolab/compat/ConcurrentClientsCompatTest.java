@@ -34,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -72,15 +73,32 @@ class ConcurrentClientsCompatTest {
   private static final int COUNTERS = 8; // few, so that writers collide (412s)
   private static final int WRITERS = 3;
 
-  /** From the load's start to each layout change, and from the last one to the load's end. */
-  private static final Duration STEP = Duration.ofMillis(750);
-
   @Test
   void writersQueriesAndAFeed_whileTheContainerSplitsAndMerges_loseNothing(
       CosmosClient client, CosmosLab lab) throws Exception {
+    underLoad(client, lab, "c", Duration.ofMillis(750), 1);
+  }
+
+  /**
+   * The same, 12 times over and faster: 60 layout changes 120 ms apart, the merges in between
+   * bringing the container back to two partitions. This is what found the SDK faults above.
+   */
+  @Test
+  @Tag("heavy")
+  void writersQueriesAndAFeed_whileTheContainerSplitsAndMergesAgainAndAgain_loseNothing(
+      CosmosClient client, CosmosLab lab) throws Exception {
+    underLoad(client, lab, "again", Duration.ofMillis(120), 12);
+  }
+
+  /**
+   * Runs the load while {@link #changeLayout} runs {@code cycles} cycles, {@code step} from the
+   * load's start to each layout change and from the last one to the load's end, then checks it.
+   */
+  private static void underLoad(
+      CosmosClient client, CosmosLab lab, String name, Duration step, int cycles) throws Exception {
     client.createDatabaseIfNotExists("concurrent");
-    CosmosContainer c = Fixtures.container(client.getDatabase("concurrent"), "c", 2, "/pk");
-    Container engine = lab.engine().database("concurrent").container("c");
+    CosmosContainer c = Fixtures.container(client.getDatabase("concurrent"), name, 2, "/pk");
+    Container engine = lab.engine().database("concurrent").container(name);
     for (int i = 0; i < COUNTERS; i++) {
       ObjectNode counter = JsonNodeFactory.instance.objectNode();
       counter.put("id", "ctr-" + i).put("pk", "p" + i % 8).putArray("ops");
@@ -96,8 +114,8 @@ class ConcurrentClientsCompatTest {
       }
       running.add(pool.submit(load::query));
       running.add(pool.submit(load::followFeed));
-      changeLayout(engine, load);
-      Thread.sleep(STEP);
+      changeLayout(engine, load, step, cycles);
+      Thread.sleep(step);
       load.stop = true;
       for (Future<?> f : running) {
         f.get(60, TimeUnit.SECONDS);
@@ -147,20 +165,31 @@ class ConcurrentClientsCompatTest {
 
   /**
    * Splits both partitions, merges the two middle children (of different parents), and splits the
-   * merged one again, a {@link #STEP} apart, while the load runs.
+   * merged one again, a {@code step} apart, while the load runs; before each further cycle, merges
+   * the four partitions back into two (the first pair, then the second).
    */
-  private static void changeLayout(Container engine, Load load) throws InterruptedException {
-    Thread.sleep(STEP);
-    for (var r : engine.routing().ranges()) {
-      engine.splitPartition(r.id());
+  private static void changeLayout(Container engine, Load load, Duration step, int cycles)
+      throws InterruptedException {
+    for (int cycle = 0; cycle < cycles; cycle++) {
+      if (cycle > 0) {
+        for (int pair = 0; pair < 2; pair++) {
+          Thread.sleep(step);
+          Fixtures.mergeAt(engine, pair);
+          load.merges.incrementAndGet();
+        }
+      }
+      Thread.sleep(step);
+      for (var r : engine.routing().ranges()) {
+        engine.splitPartition(r.id());
+        load.splits.incrementAndGet();
+      }
+      Thread.sleep(step);
+      Fixtures.mergeAt(engine, 1);
+      load.merges.incrementAndGet();
+      Thread.sleep(step);
+      engine.splitPartition(engine.routing().ranges().get(1).id());
       load.splits.incrementAndGet();
     }
-    Thread.sleep(STEP);
-    Fixtures.mergeAt(engine, 1);
-    load.merges.incrementAndGet();
-    Thread.sleep(STEP);
-    engine.splitPartition(engine.routing().ranges().get(1).id());
-    load.splits.incrementAndGet();
   }
 
   /** The load's threads and what they saw. */
