@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * source. Once with a source that serves the all-versions-and-deletes feed, once with one that
  * keeps the latest version only (deletes then follow by reconciliation). The child copies under an
  * RU cap, so the copy lasts several seconds: the first kills land in the copy, the later ones in
- * the catch-up, and the test checks that both phases were hit. Replay a seed with {@code
- * -Dcosmolab.seed=N}. Heavy: each trial starts a JVM.
+ * the catch-up (the last two wait for it, as blind kills can all land in a slow copy), and the test
+ * checks that both phases were hit. Replay a seed with {@code -Dcosmolab.seed=N}. Heavy: each trial
+ * starts a JVM.
  */
 @Tag("heavy")
 class KilledRunTest {
@@ -76,15 +77,19 @@ class KilledRunTest {
             Thread.sleep(20);
           }
           // trials 0-1 kill blind, often in the plan or the target's creation (no state yet);
-          // 2-5 wait for the first saved page, so they land in the copy while it lasts; 6-9 kill
-          // blind again, mostly in the catch-up
+          // 2-5 wait for the first saved page, so they land in the copy while it lasts; 6-7 kill
+          // blind again, in the copy or the catch-up; 8-9 wait for the catch-up
           if (trial >= 2 && trial <= 5) {
             awaitSave(tmp, before, p, log);
+          } else if (trial >= 8) {
+            awaitCatchUp(tmp, p, log);
           }
           long killAfter =
               trial < 2
                   ? 100L + random.nextInt(2500)
-                  : trial <= 5 ? 100L + random.nextInt(900) : 100L + random.nextInt(6000);
+                  : trial <= 5 || trial >= 8
+                      ? 100L + random.nextInt(900)
+                      : 100L + random.nextInt(6000);
           boolean ended = p.waitFor(killAfter, TimeUnit.MILLISECONDS);
           assertThat(ended).as("the child ran until killed (see its log)").isFalse();
           if (Boolean.getBoolean("cosmolab.dumpChild")) {
@@ -108,7 +113,9 @@ class KilledRunTest {
               "  trial %d: killed %d ms after %s: %s%n",
               trial,
               killAfter,
-              trial >= 2 && trial <= 5 ? "its first save" : "it opened",
+              trial >= 2 && trial <= 5
+                  ? "its first save"
+                  : trial >= 8 ? "its catch-up began" : "it opened",
               s == null
                   ? "no state yet"
                   : s.phase() + " copied " + s.copied() + " applied " + s.applied());
@@ -140,6 +147,22 @@ class KilledRunTest {
         assertThat(v.differences()).as("seed %d", seed).isEmpty();
         assertThat(v.targetDocuments()).isEqualTo(v.sourceDocuments());
       }
+    }
+  }
+
+  /** Waits until the saved state is in the catch-up (this child finished the copy). */
+  private static void awaitCatchUp(Path stateDir, Process p, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      MigrationState s = new io.cosmolab.migrator.internal.StateStore(stateDir).loadOrNull();
+      if (s != null && s.phase() == MigrationState.Phase.CATCHING_UP) {
+        return;
+      }
+      assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
+      assertThat(System.nanoTime())
+          .as("the child reaches the catch-up within 60 s")
+          .isLessThan(deadline);
+      Thread.sleep(10);
     }
   }
 
