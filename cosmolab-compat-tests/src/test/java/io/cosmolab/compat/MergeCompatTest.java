@@ -102,16 +102,17 @@ class MergeCompatTest {
   }
 
   /**
-   * A third fault of the Java SDK (4.81), from the same root, pinned: a query whose range split and
+   * Another fault of the Java SDK (4.81), from the same root, pinned: a query whose range split and
    * then had one child merged with a neighbour from outside it, both before the query asked that
-   * range again, reads the merged range whole, so the neighbour's part comes twice. On its 410 the
-   * SDK finds two ranges overlapping its own, takes it for a split, and gives each a producer of
-   * that range whole ({@code DocumentProducer.createChildDocumentProducerOnSplit}), not of the part
-   * within its own range; the neighbour's producer reads that part too. A merge alone does not do
-   * it: with one range overlapping, the SDK keeps its own bounds and sends them as {@code
-   * x-ms-start-epk}/{@code x-ms-end-epk}. The service publishes the same routing map after the same
-   * split and merge, so its clients get the same duplicates. Met by ConcurrentClientsCompatTest,
-   * where a query that outlives a split and a merge may see it.
+   * range again, reads part of the merged range twice. On its 410 the SDK finds two ranges
+   * overlapping its own, takes it for a split, and gives each a producer of that range whole,
+   * resuming from its own last continuation ({@code
+   * DocumentProducer.createChildDocumentProducerOnSplit}), not of the part within its own range;
+   * the neighbour's producer reads the merged range too. A merge alone does not do it: with one
+   * range overlapping, the SDK keeps its own bounds and sends them as {@code x-ms-start-epk}/{@code
+   * x-ms-end-epk}. The service publishes the same routing map after the same split and merge, so
+   * its clients get the same duplicates [I]. Met by ConcurrentClientsCompatTest, where a query that
+   * outlives a split and a merge may see it.
    */
   @Test
   void
