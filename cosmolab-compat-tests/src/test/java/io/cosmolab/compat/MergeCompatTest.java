@@ -31,6 +31,25 @@ class MergeCompatTest {
     }
   }
 
+  /**
+   * The ids that {@code SELECT * FROM c} returns in pages of {@code pageSize}, with {@code change}
+   * run once the first {@code pagesBefore} pages are read.
+   */
+  private static List<String> pagedIds(
+      CosmosContainer c, int pageSize, int pagesBefore, Runnable change) {
+    List<String> seen = new ArrayList<>();
+    int pages = 0;
+    for (FeedResponse<ObjectNode> page :
+        c.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
+            .iterableByPage(pageSize)) {
+      page.getResults().forEach(d -> seen.add(d.get("id").asText()));
+      if (++pages == pagesBefore) {
+        change.run();
+      }
+    }
+    return seen;
+  }
+
   @Test
   void mergeDuringPagedQuery_sdkRecoversAndNothingIsLost(CosmosClient client, CosmosLab lab) {
     client.createDatabaseIfNotExists("merge");
@@ -38,16 +57,7 @@ class MergeCompatTest {
     List<ObjectNode> docs = Fixtures.documents(300, 21);
     Fixtures.createAll(c, docs);
     Container engine = lab.engine().database("merge").container("q");
-    List<String> seen = new ArrayList<>();
-    int pages = 0;
-    for (FeedResponse<ObjectNode> page :
-        c.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
-            .iterableByPage(25)) {
-      page.getResults().forEach(d -> seen.add(d.get("id").asText()));
-      if (++pages == 2) {
-        mergeAll(engine);
-      }
-    }
+    List<String> seen = pagedIds(c, 25, 2, () -> mergeAll(engine));
     assertThat(engine.routing().size()).isEqualTo(2);
     assertThat(seen)
         .doesNotHaveDuplicates()
@@ -123,17 +133,15 @@ class MergeCompatTest {
     List<ObjectNode> docs = Fixtures.documents(400, 25);
     Fixtures.createAll(c, docs);
     Container engine = lab.engine().database("merge").container("outward");
-    List<String> seen = new ArrayList<>();
-    int pages = 0;
-    for (FeedResponse<ObjectNode> page :
-        c.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(), ObjectNode.class)
-            .iterableByPage(10)) {
-      page.getResults().forEach(d -> seen.add(d.get("id").asText()));
-      if (++pages == 1) {
-        Fixtures.splitAll(engine); // [a, b] -> [a1, a2, b1, b2]
-        Fixtures.mergeAt(engine, 1); // a2 + b1: [a1, m, b2]
-      }
-    }
+    List<String> seen =
+        pagedIds(
+            c,
+            10,
+            1,
+            () -> {
+              Fixtures.splitAll(engine); // [a, b] -> [a1, a2, b1, b2]
+              Fixtures.mergeAt(engine, 1); // a2 + b1: [a1, m, b2]
+            });
     assertThat(engine.routing().size()).isEqualTo(3);
     CosmosQueryRequestOptions ofMerged = new CosmosQueryRequestOptions();
     ofMerged.setFeedRange(c.getFeedRanges().get(1));
