@@ -48,8 +48,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the created documents again and again; a change-feed reader follows the whole container; the
  * test's own thread splits every partition, merges two, and splits again. Nothing may reach the
  * application but the 412s and the SDK faults below: no 5xx, no other 410 or 404, no lost or
- * doubled increment, every created document in every query that started after its create, and the
- * change feed's last version of each document the one a read returns at the end.
+ * doubled increment, every created document in every query that started after its create, no
+ * version twice in the change feed, and its last version of each document the one a read returns at
+ * the end.
  *
  * <p>Three faults of the SDK itself (4.81), read in its sources, are let through, each counted,
  * bounded and only where it can arise; the service publishes the same routing maps, so its clients
@@ -155,6 +156,7 @@ class ConcurrentClientsCompatTest {
 
     // the feed from where it stopped: every document's last version, as a read gives it
     load.drainFeed();
+    assertThat(load.failures).as("the feed's last pages: %s", load.failures).isEmpty();
     for (int i = 0; i < COUNTERS; i++) {
       String id = "ctr-" + i;
       JsonNode now = c.readItem(id, new PartitionKey("p" + i % 8), JsonNode.class).getItem();
@@ -211,6 +213,7 @@ class ConcurrentClientsCompatTest {
     final Map<String, Set<String>> succeeded = new ConcurrentHashMap<>();
     final Set<String> created = ConcurrentHashMap.newKeySet();
     final Map<String, JsonNode> lastSeen = new HashMap<>(); // the feed's thread only, then test's
+    final Set<String> delivered = new HashSet<>(); // id@etag of every version the feed gave
     final AtomicInteger increments = new AtomicInteger();
     final AtomicInteger queries = new AtomicInteger();
     final AtomicInteger conflicts = new AtomicInteger();
@@ -393,7 +396,13 @@ class ConcurrentClientsCompatTest {
               : CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(feedToken);
       for (FeedResponse<JsonNode> page :
           c.queryChangeFeed(options.setMaxItemCount(50), JsonNode.class).iterableByPage()) {
-        page.getResults().forEach(d -> lastSeen.put(d.get("id").asText(), d));
+        for (JsonNode d : page.getResults()) {
+          String id = d.get("id").asText();
+          if (!delivered.add(id + "@" + d.get("_etag").asText())) {
+            failures.add("change feed: a version given twice: " + id + " " + d.get("_etag"));
+          }
+          lastSeen.put(id, d);
+        }
         feedToken = page.getContinuationToken();
         sawGone(page.getCosmosDiagnostics());
       }
