@@ -7,6 +7,7 @@ import com.azure.cosmos.CosmosContainer;
 import io.cosmolab.testkit.CosmosLab;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -53,7 +54,7 @@ class KilledRunTest {
       int killedInCatchUp = 0;
       try (Lab.Writer writer = new Lab.Writer(source, seed, 300)) {
         for (int trial = 0; trial < 10; trial++) {
-          MigrationState before = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
+          MigrationState before = state(tmp);
           Process p =
               new ProcessBuilder(
                       List.of(
@@ -70,26 +71,32 @@ class KilledRunTest {
                   .redirectOutput(logs.resolve("child-" + trial + ".log").toFile())
                   .start();
           Path log = logs.resolve("child-" + trial + ".log");
-          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-          while (!java.nio.file.Files.readString(log).contains("running")) {
-            assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
-            assertThat(System.nanoTime()).as("the child starts within 60 s").isLessThan(deadline);
-            Thread.sleep(20);
-          }
+          await(() -> java.nio.file.Files.readString(log).contains("running"), "starts", p, log);
           // trials 0-1 kill blind, often in the plan or the target's creation (no state yet);
           // 2-5 wait for the first saved page, so they land in the copy while it lasts; 6-7 kill
           // blind again, in the copy or the catch-up; 8-9 wait for the catch-up
+          String waited;
+          int within; // ms after what was waited for, at most
           if (trial >= 2 && trial <= 5) {
-            awaitSave(tmp, before, p, log);
+            await(() -> !Objects.equals(state(tmp), before), "saves its state", p, log);
+            waited = "its first save";
+            within = 900;
           } else if (trial >= 8) {
-            awaitCatchUp(tmp, p, log);
+            await(
+                () -> {
+                  MigrationState s = state(tmp);
+                  return s != null && s.phase() == MigrationState.Phase.CATCHING_UP;
+                },
+                "reaches the catch-up",
+                p,
+                log);
+            waited = "its catch-up began";
+            within = 900;
+          } else {
+            waited = "it opened";
+            within = trial < 2 ? 2500 : 6000;
           }
-          long killAfter =
-              trial < 2
-                  ? 100L + random.nextInt(2500)
-                  : trial <= 5 || trial >= 8
-                      ? 100L + random.nextInt(900)
-                      : 100L + random.nextInt(6000);
+          long killAfter = 100L + random.nextInt(within);
           boolean ended = p.waitFor(killAfter, TimeUnit.MILLISECONDS);
           assertThat(ended).as("the child ran until killed (see its log)").isFalse();
           if (Boolean.getBoolean("cosmolab.dumpChild")) {
@@ -103,7 +110,7 @@ class KilledRunTest {
           }
           p.destroyForcibly(); // SIGKILL
           p.waitFor();
-          MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
+          MigrationState s = state(tmp);
           if (s != null && s.phase() == MigrationState.Phase.COPYING) {
             killedInCopy++;
           } else if (s != null) {
@@ -113,9 +120,7 @@ class KilledRunTest {
               "  trial %d: killed %d ms after %s: %s%n",
               trial,
               killAfter,
-              trial >= 2 && trial <= 5
-                  ? "its first save"
-                  : trial >= 8 ? "its catch-up began" : "it opened",
+              waited,
               s == null
                   ? "no state yet"
                   : s.phase() + " copied " + s.copied() + " applied " + s.applied());
@@ -125,7 +130,7 @@ class KilledRunTest {
         assertThat(killedInCatchUp)
             .as("kills that landed in the catch-up (seed %d)", seed)
             .isPositive();
-        MigrationState s = new io.cosmolab.migrator.internal.StateStore(tmp).loadOrNull();
+        MigrationState s = state(tmp);
         assertThat(s).as("the children made progress (logs in %s)", logs).isNotNull();
       }
       Endpoint e = new Endpoint(lab.endpoint(), lab.key());
@@ -150,32 +155,26 @@ class KilledRunTest {
     }
   }
 
-  /** Waits until the saved state is in the catch-up (this child finished the copy). */
-  private static void awaitCatchUp(Path stateDir, Process p, Path log) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      MigrationState s = new io.cosmolab.migrator.internal.StateStore(stateDir).loadOrNull();
-      if (s != null && s.phase() == MigrationState.Phase.CATCHING_UP) {
-        return;
-      }
-      assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
-      assertThat(System.nanoTime())
-          .as("the child reaches the catch-up within 60 s")
-          .isLessThan(deadline);
-      Thread.sleep(10);
-    }
+  /** The state the children saved, or null before the first save. */
+  private static MigrationState state(Path stateDir) {
+    return new io.cosmolab.migrator.internal.StateStore(stateDir).loadOrNull();
   }
 
-  /** Waits until this child has saved a state other than {@code before} (a page applied). */
-  private static void awaitSave(Path stateDir, MigrationState before, Process p, Path log)
+  /** A condition on what the child wrote. */
+  private interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  /**
+   * Waits until {@code condition} holds, failing if the child ends first or it takes over 60 s
+   * ("the child {@code what} within 60 s").
+   */
+  private static void await(Condition condition, String what, Process p, Path log)
       throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (java.util.Objects.equals(
-        new io.cosmolab.migrator.internal.StateStore(stateDir).loadOrNull(), before)) {
+    while (!condition.holds()) {
       assertThat(p.isAlive()).as("the child runs (see %s)", log).isTrue();
-      assertThat(System.nanoTime())
-          .as("the child saves its state within 60 s")
-          .isLessThan(deadline);
+      assertThat(System.nanoTime()).as("the child %s within 60 s", what).isLessThan(deadline);
       Thread.sleep(10);
     }
   }
