@@ -1,11 +1,16 @@
 // What every JavaScript test here shares: the server named on its command line
-// (node <test>.mjs <endpoint> <key>), an HTTPS agent that accepts the lab's self-signed
-// certificate (loopback only), a client with the account key, and check.
+// (node <test>.mjs <endpoint> <key>), for an https: endpoint an agent that accepts the lab's
+// self-signed certificate (loopback only), a client with the account key, and check.
+// An http: endpoint gets no agent: the SDK allows plain HTTP only with its own agents (its
+// RequestHandler sets allowInsecureConnection only when it picks the agent), and refuses it with
+// one of the application's ("Cannot connect to http://... while allowInsecureConnection is false").
 import { CosmosClient } from "@azure/cosmos";
+import http from "node:http";
 import https from "node:https";
 
 export const [endpoint, key] = process.argv.slice(2);
-export const agent = new https.Agent({ rejectUnauthorized: false });
+const secure = new URL(endpoint).protocol === "https:";
+export const agent = secure ? new https.Agent({ rejectUnauthorized: false }) : undefined;
 export const client = new CosmosClient({ endpoint, key, agent });
 
 // No test runs this long: a hang fails here, with its reason, before the harness's limit.
@@ -39,7 +44,7 @@ export async function statusOf(promise) {
 export function explorer(path, body) {
   const url = new URL("_explorer/api/" + path, endpoint);
   return new Promise((resolve, reject) => {
-    const request = https.request(
+    const request = (secure ? https : http).request(
       url,
       body === undefined
         ? { method: "GET", agent }

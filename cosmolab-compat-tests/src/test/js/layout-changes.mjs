@@ -5,8 +5,8 @@
 // every document once after the change. The last meets a fault of the SDK (4.5.1 to 4.10.1, read
 // in its sources): a range's producer whose next fetch meets the 410/1002 keeps the error in its
 // buffer (DocumentProducer.bufferMore) and, with nothing else buffered, is put back to fetch
-// again, so it asks the gone range forever: 4.5.1's fetchNext never returns, 4.9.3's returns
-// empty pages with hasMoreResults() true. The service answers a gone range so too, so its clients
+// again, so it asks the gone range forever: 4.5.1's fetchNext never returns, 4.9.3's and 4.10.1's
+// return empty pages with hasMoreResults() true. The service answers a gone range so too, so its clients
 // meet the same (docs/engine.md). Pinned as "stuck" until an SDK recovers ("ok", when the tests
 // must be updated); while it loops, the lab's gone-range-requests alert must name the range.
 import { ChangeFeedStartFrom } from "@azure/cosmos";

@@ -2,7 +2,7 @@
 // layout-changes.mjs). The service merges on an operator's command (az cosmosdb sql container
 // merge); the lab merges two adjacent ranges on a POST to its explorer API, which the script sends
 // itself, after splitting its container into 8. A request for a merged range gets the 410/1002 a
-// split gives, and the SDK (4.9.3) must then read the part of the merged range that was the gone
+// split gives, and the SDK (4.10.1) must then read the part of the merged range that was the gone
 // one, by EPK (x-ms-start-epk, x-ms-end-epk), so every document comes once.
 // Usage: node merge-test.mjs <endpoint> <key>. Prints one JSON line of results; exits 1 with the
 // reason when a check fails.

@@ -35,6 +35,19 @@ class JavaScriptSdkCompatTest {
         .contains("\"search\":\"ok\"");
   }
 
+  /**
+   * The same over plain HTTP ({@code serve --http}): the SDK allows an {@code http:} endpoint (its
+   * request handler sets the pipeline's {@code allowInsecureConnection} from the URL's scheme), so
+   * a user need not set up TLS for it.
+   */
+  @Test
+  void javascriptSdk_overPlainHttp() throws Exception {
+    assertThat(runAgainst(CosmosLab.builder().plainHttp(), "sdk-test.mjs"))
+        .contains("\"crud\":\"ok\"")
+        .contains("\"queryRows\":100")
+        .contains("\"changeFeedNew\":5");
+  }
+
   @Test
   void javascriptSdk_storedProceduresTriggersAndUdfs() throws Exception {
     // 25 operations per call: the bulk import needs the continuation pattern to finish
@@ -128,7 +141,7 @@ class JavaScriptSdkCompatTest {
     assumeTrue(nodeAvailable(), "Node.js 20+ (node and npm on PATH) is needed for this test");
     Path dir = install();
     try (CosmosLab lab = settings.start()) {
-      String endpoint = "https://127.0.0.1:" + lab.port() + "/";
+      String endpoint = lab.endpoint().getScheme() + "://127.0.0.1:" + lab.port() + "/";
       Result test = run(dir, 300, "node", script, endpoint, lab.key());
       System.out.println("JavaScript SDK " + script + ": " + test.output().strip());
       assertThat(test.exit()).as("%s failed:%n%s", script, test.output()).isZero();
@@ -157,12 +170,41 @@ class JavaScriptSdkCompatTest {
           dir.resolve(f),
           java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
-    if (!Files.exists(dir.resolve("node_modules/@azure/cosmos/package.json"))) {
+    // installed again when package.json names another version than the one installed: a stale
+    // node_modules would test the SDK of an earlier run
+    if (!installedSdkVersion(dir).equals(sdkVersion(dir.resolve("package.json")))) {
       Result install =
           run(dir, 600, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error");
       assertThat(install.exit()).as("npm install failed:%n%s", install.output()).isZero();
+      assertThat(installedSdkVersion(dir))
+          .as("the @azure/cosmos npm installed")
+          .isEqualTo(sdkVersion(dir.resolve("package.json")));
     }
     return dir;
+  }
+
+  /** The {@code @azure/cosmos} version package.json asks for. */
+  private static String sdkVersion(Path packageJson) throws IOException {
+    String version =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(packageJson.toFile())
+            .path("dependencies")
+            .path("@azure/cosmos")
+            .asText("");
+    assertThat(version).as("@azure/cosmos in %s", packageJson).isNotEmpty();
+    return version;
+  }
+
+  /** The {@code @azure/cosmos} version in node_modules, or "" when none is installed. */
+  private static String installedSdkVersion(Path dir) throws IOException {
+    Path installed = dir.resolve("node_modules/@azure/cosmos/package.json");
+    if (!Files.exists(installed)) {
+      return "";
+    }
+    return new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(installed.toFile())
+        .path("version")
+        .asText("");
   }
 
   private record Result(int exit, String output) {}
