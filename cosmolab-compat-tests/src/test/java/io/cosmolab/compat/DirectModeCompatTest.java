@@ -210,6 +210,75 @@ class DirectModeCompatTest {
     assertThat(effective.idleChannelTimerResolution()).isEqualTo(Duration.ofMillis(1));
   }
 
+  /**
+   * A client built with {@code openConnectionsAndInitCaches} (proactive connection management, for
+   * applications that cannot pay a connection's set-up on their first requests) resolves every
+   * range's replicas and opens their channels while it is built: the first read of each of the four
+   * partitions finds a channel open ({@code waitForConnectionInit} false in its diagnostics), where
+   * a client built without it waits for one.
+   */
+  @Test
+  void aClientThatOpensItsConnectionsWhenBuilt_readsEveryPartitionWithoutWaitingForOne(
+      CosmosLab lab) {
+    try (CosmosClient setup = lab.clientBuilder().buildClient()) {
+      setup.createDatabaseIfNotExists("warm");
+      CosmosContainer c = Fixtures.container(setup.getDatabase("warm"), "c", 4, "/pk");
+      assertThat(c.getFeedRanges()).hasSize(4);
+      for (int i = 0; i < 64; i++) {
+        c.createItem(JsonNodeFactory.instance.objectNode().put("id", "d" + i).put("pk", "k" + i));
+      }
+    }
+    try (CosmosClient cold = lab.clientBuilder().directMode().buildClient()) {
+      assertThat(firstReadDiagnostics(cold)).contains("\"waitForConnectionInit\":true");
+    }
+    try (CosmosClient warm =
+        lab.clientBuilder()
+            .directMode()
+            .preferredRegions(List.of("South Central US")) // the lab's one region, required
+            .openConnectionsAndInitCaches(
+                new com.azure.cosmos.CosmosContainerProactiveInitConfigBuilder(
+                        List.of(new com.azure.cosmos.models.CosmosContainerIdentity("warm", "c")))
+                    .setProactiveConnectionRegionsCount(1)
+                    .setAggressiveWarmupDuration(Duration.ofSeconds(10))
+                    .build())
+            .buildClient()) {
+      CosmosContainer c = warm.getDatabase("warm").getContainer("c");
+      java.util.Set<String> ranges = new java.util.HashSet<>();
+      for (int i = 0; i < 64 && ranges.size() < 4; i++) {
+        CosmosItemResponse<JsonNode> read =
+            c.readItem("d" + i, new PartitionKey("k" + i), JsonNode.class);
+        String diagnostics = read.getDiagnostics().toString();
+        String range = rangeOf(diagnostics);
+        if (ranges.add(range)) {
+          assertThat(diagnostics)
+              .as("the first read of range %s", range)
+              .contains("\"proactiveInitCfg\":\"(containers:dbs/warm/colls/c)")
+              .contains("\"waitForConnectionInit\":false")
+              .doesNotContain("\"waitForConnectionInit\":true");
+        }
+      }
+      assertThat(ranges).hasSize(4);
+    }
+  }
+
+  /** The diagnostics of a cold client's first read of the warm-up test's container. */
+  private static String firstReadDiagnostics(CosmosClient client) {
+    return client
+        .getDatabase("warm")
+        .getContainer("c")
+        .readItem("d0", new PartitionKey("k0"), JsonNode.class)
+        .getDiagnostics()
+        .toString();
+  }
+
+  /** The partition key range a direct-mode read's diagnostics name. */
+  private static String rangeOf(String diagnostics) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"partitionKeyRangeId\":\"(\\d+)\"").matcher(diagnostics);
+    assertThat(m.find()).as("a range id in %s", diagnostics).isTrue();
+    return m.group(1);
+  }
+
   @Test
   void theTimerOption_keepsTheOtherTransportOptionsAUserSet_asTheSdkParsesThem() throws Exception {
     String before = System.getProperty(SdkDirectMode.PROPERTY);
