@@ -177,14 +177,26 @@ const { container } = await database.containers.createIfNotExists({
   await container.item("v1", "v").replace({ id: "v1", pk: "v", n: 2 });
   await container.item("v1", "v").delete();
   const seen = [];
+  const records = [];
   for (let i = 0; i < 20 && seen.length < 3; i++) {
     const page = await iterator.readNext();
     if (page.statusCode === 304) continue;
     seen.push(...page.result.map((r) => r.metadata?.operationType));
+    records.push(...page.result);
   }
   check(
     JSON.stringify(seen) === '["create","replace","delete"]',
     `the all-versions feed gave ${JSON.stringify(seen)}`,
+  );
+  // as the service by default: no previous image; a delete names its document in its metadata
+  const [, replaced, deleted] = records;
+  check(
+    replaced.previous === undefined && deleted.previous === undefined,
+    `a previous image came: ${JSON.stringify(records)}`,
+  );
+  check(
+    deleted.metadata.id === "v1" && deleted.metadata.partitionKey?.pk === "v",
+    `the delete's metadata: ${JSON.stringify(deleted.metadata)}`,
   );
   results.allVersions = seen.length;
 }

@@ -203,12 +203,8 @@ class LayoutChangesCompatTest {
                 ChangeFeedProcessorItem.class)
             .iterableByPage()) {
       for (ChangeFeedProcessorItem item : page.getResults()) {
-        JsonNode body =
-            item.getCurrent() != null && item.getCurrent().has("id")
-                ? item.getCurrent()
-                : item.getPrevious();
         byDocument
-            .computeIfAbsent(body.get("id").asText(), k -> new ArrayList<>())
+            .computeIfAbsent(ChangeFeedCompatTest.idOf(item), k -> new ArrayList<>())
             .add(item.getChangeFeedMetaData().getOperationType().toString());
       }
     }

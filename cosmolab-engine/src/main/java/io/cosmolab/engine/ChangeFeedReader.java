@@ -287,7 +287,8 @@ final class ChangeFeedReader {
     } else {
       envelope.set("current", NODES.objectNode());
     }
-    if (c.previous() != null) {
+    // the service gives no previous image unless the container opted in (docs/engine.md)
+    if (c.previous() != null && engine.changeFeedPreviousImages()) {
       envelope.set("previous", c.previous().deepCopy());
     }
     ObjectNode meta = envelope.putObject("metadata");

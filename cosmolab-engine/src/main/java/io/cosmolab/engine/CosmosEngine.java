@@ -35,6 +35,7 @@ public final class CosmosEngine implements AutoCloseable {
   private final CostModel costs;
   private final boolean burstCapacity;
   private final io.cosmolab.engine.changefeed.Retention changeFeedRetention;
+  private final boolean changeFeedPreviousImages;
   private final Integer defaultPhysicalPartitions;
   private final DocumentStore store;
   private volatile ThrottlingMode throttling;
@@ -55,6 +56,7 @@ public final class CosmosEngine implements AutoCloseable {
     this.costs = b.costs;
     this.burstCapacity = b.burstCapacity;
     this.changeFeedRetention = b.changeFeedRetention;
+    this.changeFeedPreviousImages = b.changeFeedPreviousImages;
     this.defaultPhysicalPartitions = b.defaultPhysicalPartitions;
     this.store = b.store;
     this.throttling = b.throttling;
@@ -267,6 +269,14 @@ public final class CosmosEngine implements AutoCloseable {
     return changeFeedRetention;
   }
 
+  /**
+   * Whether the all-versions-and-deletes feed gives replaces and deletes their {@code previous}
+   * image (see {@link Builder#changeFeedPreviousImages}).
+   */
+  public boolean changeFeedPreviousImages() {
+    return changeFeedPreviousImages;
+  }
+
   public boolean burstCapacity() {
     return burstCapacity;
   }
@@ -341,6 +351,7 @@ public final class CosmosEngine implements AutoCloseable {
     private ThrottlingMode throttling = ThrottlingMode.OBSERVE;
     private io.cosmolab.engine.changefeed.Retention changeFeedRetention =
         io.cosmolab.engine.changefeed.Retention.DEFAULT;
+    private boolean changeFeedPreviousImages;
     private java.util.concurrent.Executor housekeeping;
     private io.cosmolab.engine.script.ScriptRuntime scriptRuntime;
     private io.cosmolab.engine.script.ScriptLimits scriptLimits =
@@ -442,6 +453,19 @@ public final class CosmosEngine implements AutoCloseable {
      */
     public Builder changeFeedRetention(io.cosmolab.engine.changefeed.Retention retention) {
       this.changeFeedRetention = java.util.Objects.requireNonNull(retention, "retention");
+      return this;
+    }
+
+    /**
+     * Whether the all-versions-and-deletes feed gives a replace and a delete the version before it
+     * as {@code previous} (default: false, as the service, whose records carry no previous image
+     * unless the container opted in to a preview: a delete is then {@code "current": {}} and its
+     * metadata's {@code id} and {@code partitionKey}). True answers as such a container does, for
+     * every container [A: the service's opt-in is per container, and its wire name is not
+     * published].
+     */
+    public Builder changeFeedPreviousImages(boolean on) {
+      this.changeFeedPreviousImages = on;
       return this;
     }
 

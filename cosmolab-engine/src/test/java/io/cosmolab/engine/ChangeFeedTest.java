@@ -228,28 +228,60 @@ class ChangeFeedTest {
         .containsExactly("1", "3");
   }
 
-  @Test
-  void allVersionsAndDeletes_returnsEveryWriteWithMetadataAndPreviousImages() {
+  /** A create, a replace and a delete of one document, read from the all-versions feed. */
+  private static ChangeFeedPage createReplaceDelete(Container c) {
     c.create(obj("{'id':'a','pk':'1','v':1}"));
     c.upsert(obj("{'id':'a','pk':'1','v':2}"));
     c.delete(PartitionKeyValue.of("1"), "a");
-    ChangeFeedPage page =
-        c.readChangeFeed(
-            ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning())
-                .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES));
+    return c.readChangeFeed(
+        ChangeFeedRequest.wholeContainer(ChangeFeedStart.beginning())
+            .withMode(ChangeFeedMode.ALL_VERSIONS_AND_DELETES));
+  }
+
+  /**
+   * As the service answers by default: no previous image on a replace or a delete (a delete is
+   * {@code "current": {}} and its metadata names the id and the key), each with the LSN of the
+   * version before it.
+   */
+  @Test
+  void allVersionsAndDeletes_returnsEveryWriteWithMetadata_andNoPreviousImages() {
+    ChangeFeedPage page = createReplaceDelete(c);
     assertThat(ids(page)).containsExactly("create:a", "replace:a", "delete:a");
     ObjectNode replace = page.items().get(1);
-    assertThat(replace.get("previous").get("v").intValue()).isEqualTo(1);
+    assertThat(replace.has("previous")).isFalse();
+    assertThat(replace.get("current").get("v").intValue()).isEqualTo(2);
     assertThat(replace.get("metadata").get("previousImageLSN").longValue()).isEqualTo(1);
     ObjectNode delete = page.items().get(2);
+    assertThat(delete.has("previous")).isFalse();
+    assertThat(delete.get("current")).isEmpty();
     assertThat(delete.get("metadata").get("lsn").longValue()).isEqualTo(3);
+    assertThat(delete.get("metadata").get("previousImageLSN").longValue()).isEqualTo(2);
     assertThat(delete.get("metadata").get("timeToLiveExpired").booleanValue()).isFalse();
-    assertThat(delete.get("previous").get("v").intValue()).isEqualTo(2);
     // timeToLiveExpired is a delete's: creates and replaces carry none, as on the service
     assertThat(page.items().get(0).get("metadata").has("timeToLiveExpired")).isFalse();
     assertThat(replace.get("metadata").has("timeToLiveExpired")).isFalse();
-    // a delete's key by property name, as the service writes it
+    // a delete's id and key by property name, as the service writes them
+    assertThat(delete.get("metadata").get("id").textValue()).isEqualTo("a");
     assertThat(delete.get("metadata").get("partitionKey")).hasToString("{\"pk\":\"1\"}");
+  }
+
+  /** An engine that gives previous images answers as a container opted in to them does. */
+  @Test
+  void allVersionsAndDeletes_withPreviousImagesOn_givesReplacesAndDeletesTheVersionBefore() {
+    Container opted =
+        CosmosEngine.builder()
+            .clock(clock)
+            .throttling(io.cosmolab.engine.throughput.ThrottlingMode.OFF)
+            .changeFeedPreviousImages(true)
+            .build()
+            .createDatabase("db")
+            .createContainer(
+                io.cosmolab.engine.ContainerSettings.of("c", PartitionKeyDefinition.hash("/pk")));
+    ChangeFeedPage page = createReplaceDelete(opted);
+    assertThat(page.items().get(0).has("previous")).isFalse();
+    assertThat(page.items().get(1).get("previous").get("v").intValue()).isEqualTo(1);
+    assertThat(page.items().get(2).get("previous").get("v").intValue()).isEqualTo(2);
+    assertThat(page.items().get(2).get("metadata").get("id").textValue()).isEqualTo("a");
   }
 
   @Test

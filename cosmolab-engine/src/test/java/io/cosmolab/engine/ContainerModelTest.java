@@ -354,7 +354,10 @@ class ContainerModelTest {
           if (mode == ChangeFeedMode.LATEST_VERSION) {
             fromLatest.put(identity(item), userFields(item));
           } else if (item.get("metadata").get("operationType").textValue().equals("delete")) {
-            fromAllVersions.remove(identity(item.get("previous").deepCopy()));
+            // no previous image (the service's default): the metadata names what went
+            ObjectNode gone = item.get("metadata").get("partitionKey").deepCopy();
+            gone.set("id", item.get("metadata").get("id"));
+            fromAllVersions.remove(identity(gone));
           } else {
             fromAllVersions.put(
                 identity((ObjectNode) item.get("current")),

@@ -140,8 +140,19 @@ public final class CosmosLab implements AutoCloseable {
     private java.time.InstantSource clock;
     private io.cosmolab.engine.script.ScriptLimits scriptLimits;
     private java.time.Duration queryPageTime;
+    private boolean changeFeedPreviousImages;
 
     private Builder() {}
+
+    /**
+     * Whether the all-versions-and-deletes change feed gives replaces and deletes their {@code
+     * previous} image (default: false, as the service, unless a container opted in to its preview;
+     * see {@link CosmosEngine.Builder#changeFeedPreviousImages}).
+     */
+    public Builder changeFeedPreviousImages(boolean on) {
+      this.changeFeedPreviousImages = on;
+      return this;
+    }
 
     /**
      * How long one query page may run before it ends with the rows it has, possibly none, and a
@@ -267,7 +278,8 @@ public final class CosmosLab implements AutoCloseable {
           CosmosEngine.builder()
               .throttling(throttling)
               .scale(scale)
-              .defaultPhysicalPartitions(defaultPartitions);
+              .defaultPhysicalPartitions(defaultPartitions)
+              .changeFeedPreviousImages(changeFeedPreviousImages);
       if (clock != null) {
         eb.clock(clock);
       }

@@ -155,6 +155,15 @@ public final class ServeCommand implements Callable<Integer> {
   java.time.Duration changeFeedRetention;
 
   @Option(
+      names = "--change-feed-previous-images",
+      description =
+          "Give replaces and deletes in the all-versions-and-deletes change feed their previous"
+              + " image, as a container that opted in to the service's preview does. Off by"
+              + " default, as on the service: a delete then names its document in its metadata"
+              + " (id, partitionKey) only.")
+  boolean changeFeedPreviousImages;
+
+  @Option(
       names = "--alert-rules",
       paramLabel = "FILE",
       description =
@@ -195,7 +204,8 @@ public final class ServeCommand implements Callable<Integer> {
         .queryPageTime(java.time.Duration.ofMillis(queryPageTimeMillis))
         .changeFeedRetention(
             new io.cosmolab.engine.changefeed.Retention(
-                changeFeedRetention, io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()));
+                changeFeedRetention, io.cosmolab.engine.changefeed.Retention.DEFAULT.maxHistory()))
+        .changeFeedPreviousImages(changeFeedPreviousImages);
   }
 
   /** A usage error unless {@code value} (in {@code unit}, which follows the 1) is at least 1. */

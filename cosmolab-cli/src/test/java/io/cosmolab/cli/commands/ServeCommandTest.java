@@ -25,4 +25,10 @@ class ServeCommandTest {
     assertThat(set.queryPageTime()).isEqualTo(Duration.ofMillis(1));
     assertThat(set.scriptLimits().timeout()).isEqualTo(Duration.ofMillis(250));
   }
+
+  @Test
+  void previousImagesInTheChangeFeed_areOff_asOnTheService_untilAsked() {
+    assertThat(engineOf().changeFeedPreviousImages()).isFalse();
+    assertThat(engineOf("--change-feed-previous-images").changeFeedPreviousImages()).isTrue();
+  }
 }

@@ -24,17 +24,19 @@ import java.util.Map;
  * its records in feed order, and its writes are reduced to the last write per target document
  * ({@link PageWrites} says why that equals applying them in order), then sent together. A record
  * whose writes depend on the target (one that must query for its old copies, below) starts a new
- * run, in the next step, so its query sees everything before it applied. With previous images (all
- * versions on cosmolab) every page is one step; an id changed twice within a page costs nothing
- * more; only queried records cost a step each.
+ * run, in the next step, so its query sees everything before it applied. With previous images (a
+ * container opted in to them; cosmolab's {@code --change-feed-previous-images}) every page is one
+ * step; an id changed twice within a page costs nothing more; only queried records cost a step
+ * each.
  *
  * <p>All-versions records carry {@code current}, {@code previous} (where the account gives it) and
  * {@code metadata}. A create or replace is an upsert of the transformed document, preceded by a
  * delete of the old copy when the new key's value changed; without a previous image (the service
- * gives none for replaces, and a delete's is optional) the old copies are found by a query on the
- * id, keeping the one under the current new key and only those whose source key matches. A
- * latest-version record is the document itself, with no previous image and no deletes: it is
- * treated as a replace without a previous image, and deletes are left to {@link Reconciler}.
+ * gives none unless the container opted in; a delete then names its id and key in its metadata) the
+ * old copies are found by a query on the id, keeping the one under the current new key and only
+ * those whose source key matches. A latest-version record is the document itself, with no previous
+ * image and no deletes: it is treated as a replace without a previous image, and deletes are left
+ * to {@link Reconciler}.
  */
 public final class Changes {
   private static final ObjectMapper JSON = new ObjectMapper();
