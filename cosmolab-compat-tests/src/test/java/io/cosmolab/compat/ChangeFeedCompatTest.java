@@ -420,14 +420,11 @@ class ChangeFeedCompatTest {
         expected.add(d.get("id").asText() + " DELETE");
       }
       deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (delivered.size() < expected.size() && System.nanoTime() < deadline) {
+      while (notProbes(delivered).size() < expected.size() && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
       Thread.sleep(1_000); // a duplicate would come within a few polls
-      List<String> got;
-      synchronized (delivered) {
-        got = new ArrayList<>(delivered);
-      }
+      List<String> got = notProbes(delivered);
       assertThat(got.stream().map(line -> line.substring(0, line.lastIndexOf(' '))))
           .containsExactlyInAnyOrderElementsOf(expected);
       // each document's operations in the order they were made, their LSNs rising
@@ -436,16 +433,33 @@ class ChangeFeedCompatTest {
         byId.computeIfAbsent(line.substring(0, line.indexOf(' ')), k -> new ArrayList<>())
             .add(line);
       }
-      for (List<String> ops : byId.values()) {
+      Map<String, List<String>> madeById = new java.util.HashMap<>();
+      for (String made : expected) {
+        madeById
+            .computeIfAbsent(made.substring(0, made.indexOf(' ')), k -> new ArrayList<>())
+            .add(made);
+      }
+      for (Map.Entry<String, List<String>> e : byId.entrySet()) {
+        List<String> ops = e.getValue();
         List<Long> lsns =
             ops.stream().map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
         assertThat(lsns).as("%s", ops).isSorted().doesNotHaveDuplicates();
-        List<String> kinds =
-            ops.stream().map(l -> l.substring(l.indexOf(" ") + 1, l.lastIndexOf(" "))).toList();
-        assertThat(kinds.get(0)).as("%s", ops).isEqualTo("CREATE");
+        assertThat(ops.stream().map(l -> l.substring(0, l.lastIndexOf(' '))).toList())
+            .as("the order of %s's operations", e.getKey())
+            .isEqualTo(madeById.get(e.getKey()));
       }
     } finally {
       processor.stop().block(Duration.ofSeconds(30));
+    }
+  }
+
+  /**
+   * What the processor delivered but the probes: one upserted twice (its first upsert not yet
+   * delivered when the second went) may come again after the probing.
+   */
+  private static List<String> notProbes(List<String> delivered) {
+    synchronized (delivered) {
+      return delivered.stream().filter(line -> !line.startsWith("probe-")).toList();
     }
   }
 
