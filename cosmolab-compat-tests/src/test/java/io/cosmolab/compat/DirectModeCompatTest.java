@@ -214,8 +214,10 @@ class DirectModeCompatTest {
    * A client built with {@code openConnectionsAndInitCaches} (proactive connection management, for
    * applications that cannot pay a connection's set-up on their first requests) resolves every
    * range's replicas and opens their channels while it is built: the first read of each of the four
-   * partitions finds a channel open ({@code waitForConnectionInit} false in its diagnostics), where
-   * a client built without it waits for one.
+   * partitions looks up no address (empty {@code addressResolutionStatistics}) and finds a channel
+   * open ({@code waitForConnectionInit} false), where a client built without it does both. (The
+   * lab's replicas share one listener, so the SDK keeps one channel pool for all of them: the
+   * channel is the first read's check, the addresses every range's.)
    */
   @Test
   void aClientThatOpensItsConnectionsWhenBuilt_readsEveryPartitionWithoutWaitingForOne(
@@ -229,7 +231,10 @@ class DirectModeCompatTest {
       }
     }
     try (CosmosClient cold = lab.clientBuilder().directMode().buildClient()) {
-      assertThat(firstReadDiagnostics(cold)).contains("\"waitForConnectionInit\":true");
+      assertThat(firstReadDiagnostics(cold))
+          .contains("\"waitForConnectionInit\":true")
+          .contains("$partitionKeyRangeIds=")
+          .doesNotContain("\"addressResolutionStatistics\":{}");
     }
     try (CosmosClient warm =
         lab.clientBuilder()
@@ -239,7 +244,8 @@ class DirectModeCompatTest {
                 new com.azure.cosmos.CosmosContainerProactiveInitConfigBuilder(
                         List.of(new com.azure.cosmos.models.CosmosContainerIdentity("warm", "c")))
                     .setProactiveConnectionRegionsCount(1)
-                    .setAggressiveWarmupDuration(Duration.ofSeconds(10))
+                    // the most the build waits for the connections (it returns once they open)
+                    .setAggressiveWarmupDuration(Duration.ofSeconds(30))
                     .build())
             .buildClient()) {
       CosmosContainer c = warm.getDatabase("warm").getContainer("c");
@@ -253,6 +259,7 @@ class DirectModeCompatTest {
           assertThat(diagnostics)
               .as("the first read of range %s", range)
               .contains("\"proactiveInitCfg\":\"(containers:dbs/warm/colls/c)")
+              .contains("\"addressResolutionStatistics\":{}")
               .contains("\"waitForConnectionInit\":false")
               .doesNotContain("\"waitForConnectionInit\":true");
         }

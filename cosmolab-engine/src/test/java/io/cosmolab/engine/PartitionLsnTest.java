@@ -162,7 +162,7 @@ class PartitionLsnTest {
   }
 
   @Test
-  void allVersions_showThePartitionsLsns_andThePreviousImagesToo() {
+  void allVersions_showThePartitionsLsns_andThePreviousVersionsLsnToo() {
     Container c = Engines.container(clock, 2);
     c.create(obj("{'id':'other','pk':'zz'}"));
     ChangeFeedPage now =

@@ -32,11 +32,38 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BulkWritesTest {
 
+  /**
+   * With previous images (a container opted in to them) no record queries the target, so the page
+   * is one step and its writes are the last per target document.
+   */
   @Test
   void aPageWithSeveralChangesToOneId_appliesThemInFeedOrder_asTheLastWritePerTargetDocument(
       @TempDir Path tmp) {
-    // with previous images (a container opted in to them), no record queries the target: one step
-    try (CosmosLab lab = CosmosLab.builder().changeFeedPreviousImages(true).start();
+    Map<String, AtomicLong> sent = severalChangesToOneIdInAPage(tmp, true);
+    // applied one by one these 12 records are 14 writes; the last per target document: 7
+    assertThat(sent.get("upsert")).as("x@asia, o1@us, o2@us").hasValue(3);
+    assertThat(sent.get("delete")).as("x@eu, x@us, y@eu, o2@asia").hasValue(4);
+  }
+
+  /**
+   * Without them (the service's default) each replace and delete first queries the target for its
+   * old copies, in a step of its own after the records before it: the same end state.
+   */
+  @Test
+  void aPageWithSeveralChangesToOneId_withoutPreviousImages_endsTheSame(@TempDir Path tmp) {
+    Map<String, AtomicLong> sent = severalChangesToOneIdInAPage(tmp, false);
+    // a replace's run starts a step, and a step sends one upsert per id: x 3, o1 5, y 1, o2 1
+    assertThat(sent.get("upsert")).as("upserts, a step per replace").hasValue(10);
+  }
+
+  /**
+   * Copies 20 orders, then makes one page of changes several to an id (moves, a create then a
+   * delete, a delete then a re-create elsewhere), applies it and checks the target's end state;
+   * returns the writes sent by kind.
+   */
+  private static Map<String, AtomicLong> severalChangesToOneIdInAPage(
+      Path tmp, boolean previousImages) {
+    try (CosmosLab lab = CosmosLab.builder().changeFeedPreviousImages(previousImages).start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
       CosmosContainer source = Lab.orders(client, "bw1", "orders", 20);
       MigrationSpec spec = Lab.spec(lab, "bw1", "orders", "byRegion", "/region");
@@ -65,14 +92,12 @@ class BulkWritesTest {
         assertThat(s.deleted()).isEqualTo(2);
         assertThat(m.verify().differences()).isEmpty();
       }
-      // applied one by one these 12 records are 14 writes; the last per target document: 7
-      assertThat(sent.get("upsert")).as("x@asia, o1@us, o2@us").hasValue(3);
-      assertThat(sent.get("delete")).as("x@eu, x@us, y@eu, o2@asia").hasValue(4);
       CosmosContainer target = client.getDatabase("bw1").getContainer("byRegion");
       assertThat(copies(target, "x")).singleElement().satisfies(d -> assertDoc(d, "asia", 3));
       assertThat(copies(target, "y")).isEmpty();
       assertThat(copies(target, "o1")).singleElement().satisfies(d -> assertDoc(d, "us", 105));
       assertThat(copies(target, "o2")).singleElement().satisfies(d -> assertDoc(d, "us", 7));
+      return sent;
     }
   }
 
