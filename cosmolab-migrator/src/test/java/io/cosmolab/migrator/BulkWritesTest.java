@@ -57,6 +57,44 @@ class BulkWritesTest {
   }
 
   /**
+   * Without previous images, a page of 250 replaces that each move an order to another region finds
+   * their old copies with one query per 100 ids (three), not one per record, and leaves each order
+   * once, under its new region.
+   */
+  @Test
+  void aPageOfMovesWithoutPreviousImages_findsTheOldCopiesAHundredIdsAQuery(@TempDir Path tmp) {
+    int n = 250;
+    try (CosmosLab lab = CosmosLab.builder().start();
+        CosmosClient client = lab.clientBuilder().buildClient()) {
+      CosmosContainer source = Lab.orders(client, "bw3", "orders", n);
+      MigrationSpec spec = Lab.spec(lab, "bw3", "orders", "byRegion", "/region");
+      try (Migrator m = Migrator.open(spec, tmp, Lab.options())) {
+        m.run(true, () -> false);
+      }
+      for (int i = 0; i < n; i++) { // each to the next region: its old copy must go
+        source.upsertItem(Lab.order("o" + i, "t" + (i % 7), Lab.REGIONS[(i + 1) % 3], i));
+      }
+      Container target = lab.engine().database("bw3").container("byRegion");
+      long queriesBefore = target.queryStats().totals()[0];
+      try (Migrator m = Migrator.open(spec, tmp, Lab.options().withPageSize(500))) {
+        MigrationState s = m.run(true, () -> false);
+        assertThat(s.applied()).isEqualTo(n);
+      }
+      // the target's queries (each range's first page counts): one per record would be n or more
+      assertThat(target.queryStats().totals()[0] - queriesBefore)
+          .as("queries the target answered")
+          .isLessThan(n / 10);
+      assertThat(target.documentCount()).isEqualTo(n);
+      for (int i = 0; i < n; i += 37) {
+        int k = i;
+        assertThat(copies(client.getDatabase("bw3").getContainer("byRegion"), "o" + k))
+            .singleElement()
+            .satisfies(d -> assertDoc(d, Lab.REGIONS[(k + 1) % 3], k));
+      }
+    }
+  }
+
+  /**
    * Copies 20 orders, then makes one page of changes several to an id (moves, a create then a
    * delete, a delete then a re-create elsewhere), applies it and checks the target's end state;
    * returns the writes sent by kind.

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Measured, not asserted beyond sanity: documents per second copied with no RU cap, and the lag
- * while a writer updates the source at a fixed rate. Heavy: numbers for docs/benchmarks.md.
+ * while a writer updates the source at a fixed rate. Heavy: numbers for docs/benchmarks.md. The
+ * source's feed gives no previous images, as the service's by default; {@code
+ * -Dcosmolab.bench.previousImages=true} measures a source that gives them.
  */
 @Tag("heavy")
 class MigratorBenchmarkTest {
@@ -25,7 +27,12 @@ class MigratorBenchmarkTest {
   void copyRate_withoutACap_andLagAtSteadyState_withAWriterAt100PerSecond(@TempDir Path tmp)
       throws Exception {
     int n = Integer.getInteger("cosmolab.bench.documents", 20_000);
-    try (CosmosLab lab = CosmosLab.builder().throttling(ThrottlingMode.OFF).start();
+    boolean previousImages = Boolean.getBoolean("cosmolab.bench.previousImages");
+    try (CosmosLab lab =
+            CosmosLab.builder()
+                .throttling(ThrottlingMode.OFF)
+                .changeFeedPreviousImages(previousImages)
+                .start();
         CosmosClient client = lab.clientBuilder().buildClient()) {
       CosmosContainer source = Lab.orders(client, "b", "orders", 0);
       java.util.List<com.azure.cosmos.models.CosmosItemOperation> ops = new java.util.ArrayList<>();

@@ -115,29 +115,69 @@ public final class Changes {
   /**
    * One step of a page: for each id, a run of its records in feed order, of which only the first
    * may need a query of the target (the runs of one id are steps apart, so that query sees its
-   * earlier records applied). The queries run in parallel; then the runs' writes, reduced to the
-   * last per target document ({@link PageWrites}), go out together through the bulk executor.
+   * earlier records applied). The step's look-ups go out together ({@link #copiesById}); then the
+   * runs' writes, reduced to the last per target document ({@link PageWrites}), go out together
+   * through the bulk executor.
    */
   private void applyStep(List<List<JsonNode>> runs) {
-    List<List<TargetWrite>> located = new ArrayList<>();
-    List<Runnable> queries = new ArrayList<>();
+    List<Locate> locates = new ArrayList<>();
     for (List<JsonNode> run : runs) {
-      Locate q = locating(run.get(0));
-      List<TargetWrite> found = new ArrayList<>();
-      located.add(found);
-      if (q != null) {
-        queries.add(() -> found.addAll(located(q)));
-      }
+      locates.add(locating(run.get(0)));
     }
-    writes.runAll(queries);
+    Map<String, List<ObjectNode>> copies = copiesById(locates);
     PageWrites out = new PageWrites(key);
     for (int i = 0; i < runs.size(); i++) {
-      located.get(i).forEach(out::add);
+      Locate q = locates.get(i);
+      if (q != null) {
+        located(q, copies.getOrDefault(q.id(), List.of())).forEach(out::add);
+      }
       for (JsonNode r : runs.get(i)) {
         plan(r, out);
       }
     }
     writes.apply(out.writes());
+  }
+
+  /** Ids per look-up query: one query finds the target's copies of a whole step's ids. */
+  static final int IDS_PER_QUERY = 100;
+
+  /**
+   * The target's documents with the ids the look-ups name, by id: one cross-partition query per
+   * {@value #IDS_PER_QUERY} ids ({@code c.id IN (...)}), the queries in parallel. A step holds at
+   * most one run per id, so its ids are distinct. One query a record (as before 2026-12-07) made a
+   * busy source's catch-up three times slower without previous images (docs/benchmarks.md).
+   */
+  private Map<String, List<ObjectNode>> copiesById(List<Locate> locates) {
+    List<String> ids = new ArrayList<>();
+    for (Locate q : locates) {
+      if (q != null) {
+        ids.add(q.id());
+      }
+    }
+    Map<String, List<ObjectNode>> byId = new java.util.concurrent.ConcurrentHashMap<>();
+    List<Runnable> queries = new ArrayList<>();
+    for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
+      SqlQuerySpec query = idsQuery(ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY)));
+      queries.add(
+          () -> {
+            for (ObjectNode doc : reads.all(target, query)) {
+              byId.computeIfAbsent(doc.path("id").asText(), k -> new ArrayList<>()).add(doc);
+            }
+          });
+    }
+    writes.runAll(queries);
+    return byId;
+  }
+
+  /** {@code SELECT * FROM c WHERE c.id IN (@id0, @id1, ...)}. */
+  static SqlQuerySpec idsQuery(List<String> ids) {
+    StringBuilder text = new StringBuilder("SELECT * FROM c WHERE c.id IN (");
+    List<SqlParameter> parameters = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      text.append(i == 0 ? "@id" : ", @id").append(i);
+      parameters.add(new SqlParameter("@id" + i, ids.get(i)));
+    }
+    return new SqlQuerySpec(text.append(')').toString(), parameters);
   }
 
   /** The newest record time of a page, in epoch seconds, or -1. */
@@ -247,15 +287,13 @@ public final class Changes {
   }
 
   /**
-   * The deletes of the target copies of the source document {@code q.id} whose source key is {@code
-   * q.sourcePk} (any, when null), except the one under {@code q.keep}.
+   * The deletes of the target copies of the source document {@code q.id} (among {@code copies}, the
+   * target's documents with that id) whose source key is {@code q.sourcePk} (any, when null),
+   * except the one under {@code q.keep}.
    */
-  private List<TargetWrite> located(Locate q) {
-    SqlQuerySpec query =
-        new SqlQuerySpec(
-            "SELECT * FROM c WHERE c.id = @id", List.of(new SqlParameter("@id", q.id())));
+  private List<TargetWrite> located(Locate q, List<ObjectNode> copies) {
     List<TargetWrite> out = new ArrayList<>();
-    for (ObjectNode doc : reads.all(target, query)) {
+    for (ObjectNode doc : copies) {
       String theirKey = key.keyTextOf(doc);
       if (theirKey.equals(q.keep())) {
         continue;
