@@ -184,10 +184,7 @@ class ChangeFeedCompatTest {
       String host,
       boolean epkLeases,
       Consumer<String> onId) {
-    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
-    options.setFeedPollDelay(Duration.ofMillis(100));
-    options.setLeaseRenewInterval(Duration.ofSeconds(2));
-    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    ChangeFeedProcessorOptions options = quickOptions();
     options.setStartFromBeginning(true);
     options.setLeasePrefix(feed + "-");
     ChangeFeedProcessorBuilder builder =
@@ -206,6 +203,30 @@ class ChangeFeedCompatTest {
   }
 
   /**
+   * A processor's options for tests: polls every 100 ms, renews leases every 2 s, takes them 1 s.
+   */
+  private static ChangeFeedProcessorOptions quickOptions() {
+    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
+    options.setFeedPollDelay(Duration.ofMillis(100));
+    options.setLeaseRenewInterval(Duration.ofSeconds(2));
+    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    return options;
+  }
+
+  /**
+   * The container {@code feed} of database "feeds" on {@code partitions}, and a lease container.
+   */
+  private static CosmosContainer feedAndLeases(
+      CosmosClient client, String feed, int partitions, String leases) {
+    client.createDatabaseIfNotExists("feeds");
+    Fixtures.container(client.getDatabase("feeds"), feed, partitions, "/pk");
+    client
+        .getDatabase("feeds")
+        .createContainerIfNotExists(new CosmosContainerProperties(leases, "/id"));
+    return client.getDatabase("feeds").getContainer(feed);
+  }
+
+  /**
    * The estimator of a processor with partition-key-range leases ({@code getEstimatedLag}, {@code
    * getCurrentState}) reads, per lease, one change after the lease's continuation and computes
    * {@code latest - _lsn + 1} from the page's session token and that item's {@code _lsn}: with the
@@ -216,17 +237,9 @@ class ChangeFeedCompatTest {
   void estimator_reportsEachLeasesBacklog_thenZeroOnceCaughtUp(
       CosmosClient client, CosmosAsyncClient async) throws InterruptedException {
     String feed = "estimated";
-    client.createDatabaseIfNotExists("feeds");
-    Fixtures.container(client.getDatabase("feeds"), feed, 3, "/pk");
-    CosmosContainer c = client.getDatabase("feeds").getContainer(feed);
-    client
-        .getDatabase("feeds")
-        .createContainerIfNotExists(new CosmosContainerProperties("estimator-leases", "/id"));
+    CosmosContainer c = feedAndLeases(client, feed, 3, "estimator-leases");
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
-    options.setFeedPollDelay(Duration.ofMillis(100));
-    options.setLeaseRenewInterval(Duration.ofSeconds(2));
-    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    ChangeFeedProcessorOptions options = quickOptions();
     options.setStartFromBeginning(true);
     ChangeFeedProcessor processor =
         new ChangeFeedProcessorBuilder()
@@ -352,20 +365,12 @@ class ChangeFeedCompatTest {
   void allVersionsAndDeletesProcessor_deliversEveryOperationOnce_inEachDocumentsOrder(
       CosmosClient client, CosmosAsyncClient async) throws InterruptedException {
     String feed = "avad-processor";
-    client.createDatabaseIfNotExists("feeds");
-    Fixtures.container(client.getDatabase("feeds"), feed, 4, "/pk");
-    CosmosContainer c = client.getDatabase("feeds").getContainer(feed);
-    client
-        .getDatabase("feeds")
-        .createContainerIfNotExists(new CosmosContainerProperties("avad-leases", "/id"));
+    CosmosContainer c = feedAndLeases(client, feed, 4, "avad-leases");
     // every operation delivered, in the order the processor gave them: "id op lsn"
     List<String> delivered = java.util.Collections.synchronizedList(new ArrayList<>());
     // records without an id, or with a previous image (which the service gives by default none of)
     List<String> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions();
-    options.setFeedPollDelay(Duration.ofMillis(100));
-    options.setLeaseRenewInterval(Duration.ofSeconds(2));
-    options.setLeaseAcquireInterval(Duration.ofSeconds(1));
+    ChangeFeedProcessorOptions options = quickOptions();
     ChangeFeedProcessor processor =
         new ChangeFeedProcessorBuilder()
             .hostName("avad-host")
