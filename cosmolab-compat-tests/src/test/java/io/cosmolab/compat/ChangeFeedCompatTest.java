@@ -438,18 +438,8 @@ class ChangeFeedCompatTest {
       assertThat(got.stream().map(line -> line.substring(0, line.lastIndexOf(' '))))
           .containsExactlyInAnyOrderElementsOf(expected);
       // each document's operations in the order they were made, their LSNs rising
-      Map<String, List<String>> byId = new java.util.LinkedHashMap<>();
-      for (String line : got) {
-        byId.computeIfAbsent(line.substring(0, line.indexOf(' ')), k -> new ArrayList<>())
-            .add(line);
-      }
-      Map<String, List<String>> madeById = new java.util.HashMap<>();
-      for (String made : expected) {
-        madeById
-            .computeIfAbsent(made.substring(0, made.indexOf(' ')), k -> new ArrayList<>())
-            .add(made);
-      }
-      for (Map.Entry<String, List<String>> e : byId.entrySet()) {
+      Map<String, List<String>> madeById = byDocument(expected);
+      for (Map.Entry<String, List<String>> e : byDocument(got).entrySet()) {
         List<String> ops = e.getValue();
         List<Long> lsns =
             ops.stream().map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
@@ -461,6 +451,16 @@ class ChangeFeedCompatTest {
     } finally {
       processor.stop().block(Duration.ofSeconds(30));
     }
+  }
+
+  /** Lines that begin with a document's id and a space, by id, each id's in their order. */
+  private static Map<String, List<String>> byDocument(List<String> lines) {
+    return lines.stream()
+        .collect(
+            java.util.stream.Collectors.groupingBy(
+                line -> line.substring(0, line.indexOf(' ')),
+                java.util.LinkedHashMap::new,
+                java.util.stream.Collectors.toList()));
   }
 
   /**

@@ -172,38 +172,25 @@ class JavaScriptSdkCompatTest {
     }
     // installed again when package.json names another version than the one installed: a stale
     // node_modules would test the SDK of an earlier run
-    if (!installedSdkVersion(dir).equals(sdkVersion(dir.resolve("package.json")))) {
+    String wanted = textAt(dir.resolve("package.json"), "/dependencies/@azure~1cosmos");
+    assertThat(wanted).as("@azure/cosmos in package.json").isNotEmpty();
+    Path installed = dir.resolve("node_modules/@azure/cosmos/package.json");
+    if (!Files.exists(installed) || !textAt(installed, "/version").equals(wanted)) {
       Result install =
           run(dir, 600, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error");
       assertThat(install.exit()).as("npm install failed:%n%s", install.output()).isZero();
-      assertThat(installedSdkVersion(dir))
+      assertThat(textAt(installed, "/version"))
           .as("the @azure/cosmos npm installed")
-          .isEqualTo(sdkVersion(dir.resolve("package.json")));
+          .isEqualTo(wanted);
     }
     return dir;
   }
 
-  /** The {@code @azure/cosmos} version package.json asks for. */
-  private static String sdkVersion(Path packageJson) throws IOException {
-    String version =
-        new com.fasterxml.jackson.databind.ObjectMapper()
-            .readTree(packageJson.toFile())
-            .path("dependencies")
-            .path("@azure/cosmos")
-            .asText("");
-    assertThat(version).as("@azure/cosmos in %s", packageJson).isNotEmpty();
-    return version;
-  }
-
-  /** The {@code @azure/cosmos} version in node_modules, or "" when none is installed. */
-  private static String installedSdkVersion(Path dir) throws IOException {
-    Path installed = dir.resolve("node_modules/@azure/cosmos/package.json");
-    if (!Files.exists(installed)) {
-      return "";
-    }
+  /** The text at a JSON pointer of a JSON file, or "" where there is none. */
+  private static String textAt(Path json, String pointer) throws IOException {
     return new com.fasterxml.jackson.databind.ObjectMapper()
-        .readTree(installed.toFile())
-        .path("version")
+        .readTree(json.toFile())
+        .at(pointer)
         .asText("");
   }
 

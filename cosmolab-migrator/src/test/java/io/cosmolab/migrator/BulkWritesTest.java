@@ -85,9 +85,10 @@ class BulkWritesTest {
           .as("queries the target answered")
           .isLessThan(n / 10);
       assertThat(target.documentCount()).isEqualTo(n);
+      CosmosContainer moved = client.getDatabase("bw3").getContainer("byRegion");
       for (int i = 0; i < n; i += 37) {
         int k = i;
-        assertThat(copies(client.getDatabase("bw3").getContainer("byRegion"), "o" + k))
+        assertThat(copies(moved, "o" + k))
             .singleElement()
             .satisfies(d -> assertDoc(d, Lab.REGIONS[(k + 1) % 3], k));
       }

@@ -138,8 +138,8 @@ public final class Changes {
     writes.apply(out.writes());
   }
 
-  /** Ids per look-up query: one query finds the target's copies of a whole step's ids. */
-  static final int IDS_PER_QUERY = 100;
+  /** Ids per look-up query: a step's look-ups go out as one query per so many of its ids. */
+  private static final int IDS_PER_QUERY = 100;
 
   /**
    * The target's documents with the ids the look-ups name, by id: one cross-partition query per
@@ -170,7 +170,7 @@ public final class Changes {
   }
 
   /** {@code SELECT * FROM c WHERE c.id IN (@id0, @id1, ...)}. */
-  static SqlQuerySpec idsQuery(List<String> ids) {
+  private static SqlQuerySpec idsQuery(List<String> ids) {
     StringBuilder text = new StringBuilder("SELECT * FROM c WHERE c.id IN (");
     List<SqlParameter> parameters = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
