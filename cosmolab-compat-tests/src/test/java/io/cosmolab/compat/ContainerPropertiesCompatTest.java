@@ -221,6 +221,19 @@ class ContainerPropertiesCompatTest {
         .extracting(r -> r.get("cp_total").asInt())
         .isSortedAccordingTo((a, b) -> b - a);
 
+    // Without ORDER BY the query runs as sent, and the row still names the property after itself
+    // (the JavaScript SDK's ContainerManagement sample reads it so)
+    assertThat(
+            c
+                .queryItems(
+                    "SELECT c.cp_lower FROM c WHERE c.id = 'd1'",
+                    new CosmosQueryRequestOptions(),
+                    ObjectNode.class)
+                .stream()
+                .map(ObjectNode::toString)
+                .toList())
+        .containsExactly("{\"cp_lower\":\"beta\"}");
+
     List<Integer> grouped =
         c
             .queryItems(

@@ -124,7 +124,14 @@ final class References {
     } else if (select instanceof Query.Select.Items items) {
       List<Query.Select.Item> out = new ArrayList<>();
       for (Query.Select.Item i : items.items()) {
-        out.add(new Query.Select.Item(expr(i.expression(), alias, swap), i.alias()));
+        // A rewrite changes what an item computes, never what it is called: c.cp_lower stays
+        // "cp_lower" after the computed property's expression takes its place.
+        Expr rewritten = expr(i.expression(), alias, swap);
+        String name =
+            i.alias() != null || rewritten == i.expression()
+                ? i.alias()
+                : io.cosmolab.query.exec.Executor.derivedName(i.expression());
+        out.add(new Query.Select.Item(rewritten, name));
       }
       select = new Query.Select.Items(out);
     }

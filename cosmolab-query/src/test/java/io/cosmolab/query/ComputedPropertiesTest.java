@@ -47,6 +47,19 @@ class ComputedPropertiesTest {
   }
 
   @Test
+  void anUnaliasedComputedProperty_isNamedAfterItself_asAStoredPropertyWouldBe() throws Exception {
+    // The service names c.cp_lower "cp_lower"; only an expression with no name of its own is $1.
+    assertThat(
+            run(
+                    cps(LOWER),
+                    "SELECT c.cp_lower, c['cp_lower'] AS again, LOWER(c.name) FROM c",
+                    "{\"id\":\"1\",\"name\":\"AB\"}")
+                .get(0)
+                .toString())
+        .isEqualTo("{\"cp_lower\":\"ab\",\"again\":\"ab\",\"$1\":\"ab\"}");
+  }
+
+  @Test
   void selectStar_andTheWholeDocument_leaveComputedPropertiesOut() throws Exception {
     assertThat(
             run(cps(LOWER), "SELECT * FROM c", "{\"id\":\"1\",\"name\":\"AB\"}")
