@@ -102,6 +102,17 @@ const none = await planned("SELECT VALUE SUM(c.missing) FROM c");
 check(JSON.stringify(none) === "[0]", `SUM over no values gave ${JSON.stringify(none)}`);
 results.plans = "ok";
 
+// Index metrics: the SDK asks for the second format (x-ms-cosmos-populateindexmetrics-V2) and reads
+// the header as percent-encoded JSON (decodeURIComponent, JSON.parse), "{}" when it is absent
+const withMetrics = await container.items
+  .query("SELECT c.id FROM c WHERE c.n > 10", { populateIndexMetrics: true })
+  .fetchAll();
+const indexMetrics = JSON.parse(withMetrics.indexMetrics);
+const utilized = (indexMetrics.Utilized?.SingleIndexes ?? []).map((i) => i.IndexSpec).sort();
+check(JSON.stringify(utilized) === '["/n/?"]', `index metrics gave ${withMetrics.indexMetrics}`);
+check(Array.isArray(indexMetrics.Potential?.CompositeIndexes), `no potential indexes in ${withMetrics.indexMetrics}`);
+results.indexMetrics = "ok";
+
 // The official samples sort families by their first child's grade: an array-index ORDER BY path
 const { container: families } = await database.containers.createIfNotExists({
   id: "families",

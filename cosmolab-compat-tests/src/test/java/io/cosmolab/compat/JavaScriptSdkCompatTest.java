@@ -29,6 +29,7 @@ class JavaScriptSdkCompatTest {
         .contains("\"crud\":\"ok\"")
         .contains("\"queryRows\":100")
         .contains("\"plans\":\"ok\"")
+        .contains("\"indexMetrics\":\"ok\"")
         .contains("\"arrayIndexOrderBy\":\"ok\"")
         .contains("\"changeFeedNew\":5")
         .contains("\"throughputBuckets\":\"ok\"")

@@ -109,7 +109,9 @@ final class QueryResource {
     if (request.flag(Headers.POPULATE_QUERY_METRICS)) {
       h.put(Headers.QUERY_METRICS, QueryMetricsHeader.of(page, elapsedNanos));
     }
-    if (request.flag(Headers.POPULATE_INDEX_METRICS)) {
+    if (request.flag(Headers.POPULATE_INDEX_METRICS_V2)) {
+      h.put(Headers.INDEX_UTILIZATION, QueryMetricsHeader.indexMetricsV2(page));
+    } else if (request.flag(Headers.POPULATE_INDEX_METRICS)) {
       h.put(Headers.INDEX_UTILIZATION, QueryMetricsHeader.indexUtilization(page));
     }
     if (sessionRange != null) {

@@ -25,6 +25,10 @@ public final class Headers {
   public static final String POPULATE_QUERY_METRICS = "x-ms-documentdb-populatequerymetrics";
   public static final String QUERY_METRICS = "x-ms-documentdb-query-metrics";
   public static final String POPULATE_INDEX_METRICS = "x-ms-cosmos-populateindexmetrics";
+
+  /** The second format of index metrics, which the JavaScript SDK 4.x asks for. */
+  public static final String POPULATE_INDEX_METRICS_V2 = "x-ms-cosmos-populateindexmetrics-v2";
+
   public static final String INDEX_UTILIZATION = "x-ms-cosmos-index-utilization";
   public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
   public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
