@@ -71,6 +71,22 @@ const { container } = await database.containers.createIfNotExists({
   results.etag = "ok";
 }
 
+// the Exclude indexing directive, as the SDK's IndexManagement sample uses it: the document is
+// stored and read by id, and a query that an index serves does not find it
+{
+  await container.items.create({ id: "unindexed", pk: "p9", foo: "bar" }, { indexingDirective: "exclude" });
+  await container.items.create({ id: "indexed", pk: "p9", foo: "bar" }, { indexingDirective: "include" });
+  const query = { query: "SELECT * FROM root r WHERE r.foo=@foo", parameters: [{ name: "@foo", value: "bar" }] };
+  const { resources } = await container.items.query(query).fetchAll();
+  check(
+    JSON.stringify(resources.map((r) => r.id)) === '["indexed"]',
+    `a query on /foo found ${JSON.stringify(resources.map((r) => r.id))}, not only the indexed one`,
+  );
+  const { statusCode } = await container.item("unindexed", "p9").read();
+  check(statusCode === 200, `the unindexed document read by id answered ${statusCode}`);
+  results.indexingDirective = "ok";
+}
+
 // a transactional batch: all of it, or (one operation failing) none of it
 {
   const committed = await container.items.batch(

@@ -305,4 +305,47 @@ class DirectModeCompatTest {
       }
     }
   }
+
+  /**
+   * {@code setIndexingDirective(EXCLUDE)}, which direct mode sends as an RNTBD token and gateway
+   * mode as {@code x-ms-indexing-directive}: the document is read by id, and a query that an index
+   * serves does not find it (the JavaScript SDK's IndexManagement sample checks the same).
+   */
+  @Test
+  void theExcludeIndexingDirective_keepsADocumentOutOfIndexServedQueries_inBothModes(
+      CosmosLab lab) {
+    for (boolean direct : new boolean[] {true, false}) {
+      com.azure.cosmos.CosmosClientBuilder builder =
+          direct
+              ? lab.clientBuilder().directMode()
+              : lab.clientBuilder().gatewayMode(new com.azure.cosmos.GatewayConnectionConfig());
+      try (CosmosClient client = builder.buildClient()) {
+        String db = "directive" + direct;
+        client.createDatabaseIfNotExists(db);
+        client.getDatabase(db).createContainerIfNotExists("c", "/pk");
+        CosmosContainer c = client.getDatabase(db).getContainer("c");
+        com.azure.cosmos.models.CosmosItemRequestOptions exclude =
+            new com.azure.cosmos.models.CosmosItemRequestOptions()
+                .setIndexingDirective(com.azure.cosmos.models.IndexingDirective.EXCLUDE);
+        c.createItem(
+            JsonNodeFactory.instance.objectNode().put("id", "hidden").put("pk", "p").put("f", 1),
+            new PartitionKey("p"),
+            exclude);
+        c.createItem(
+            JsonNodeFactory.instance.objectNode().put("id", "shown").put("pk", "p").put("f", 1));
+        assertThat(
+                c
+                    .queryItems(
+                        "SELECT VALUE c.id FROM c WHERE c.f = 1",
+                        new com.azure.cosmos.models.CosmosQueryRequestOptions(),
+                        String.class)
+                    .stream()
+                    .toList())
+            .as("direct mode: %s", direct)
+            .containsExactly("shown");
+        assertThat(c.readItem("hidden", new PartitionKey("p"), JsonNode.class).getStatusCode())
+            .isEqualTo(200);
+      }
+    }
+  }
 }

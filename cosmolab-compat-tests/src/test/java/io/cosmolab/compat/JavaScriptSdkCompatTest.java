@@ -89,7 +89,8 @@ class JavaScriptSdkCompatTest {
   void javascriptSdk_patchEtagsBatchBulkHierarchicalKeysAndAllVersions() throws Exception {
     assertThat(runAgainst(CosmosLab.builder(), "operations-test.mjs"))
         .contains(
-            "{\"patch\":\"ok\",\"etag\":\"ok\",\"batch\":\"ok\",\"bulk\":\"ok\","
+            "{\"patch\":\"ok\",\"etag\":\"ok\",\"indexingDirective\":\"ok\","
+                + "\"batch\":\"ok\",\"bulk\":\"ok\","
                 + "\"hierarchical\":\"ok\",\"allVersions\":3}");
   }
 

@@ -7,8 +7,8 @@ package io.cosmolab.engine;
  * @param ifNoneMatch a read answers 304 if the document's etag equals this
  * @param strongRead the read is strong or bounded-staleness, which charges twice the RU
  * @param excludedFromIndex the write's version is not indexed ({@code x-ms-indexing-directive:
- *     Exclude}), so it is charged for no indexed terms. [A] Queries still find it here; on the
- *     service a query that uses the index does not (unverified, so not modelled)
+ *     Exclude}): it is charged for no indexed terms, and a query that an index serves does not find
+ *     it (a point read does; [A] a query that scans does)
  * @param preTriggers the pre-triggers to run, by id ({@code x-ms-documentdb-pre-trigger-include})
  * @param postTriggers the post-triggers to run ({@code x-ms-documentdb-post-trigger-include})
  * @param requestHeaders the request's headers, which a trigger reads with {@code

@@ -839,7 +839,7 @@ final class WritePath {
               shared.key(),
               body,
               size,
-              prepared.indexedTerms(),
+              prepared.indexed() ? prepared.indexedTerms() : StoredDocument.NOT_INDEXED,
               lsn,
               now,
               lastRangeLsn,

@@ -134,22 +134,24 @@ public final class ContainerIndex {
      * is the document's RID document part, which a new version keeps.
      */
     synchronized void replace(StoredDocument before, StoredDocument after, long lsn, long rid) {
+      StoredDocument d = after != null ? after : before;
+      // a version written with the Exclude directive has no entry: as if absent
+      StoredDocument was = before != null && before.indexed() ? before : null;
+      StoredDocument is = after != null && after.indexed() ? after : null;
       if (maintained == null) {
-        replace(before, after, rid);
+        replace(was, is, rid);
         return;
       }
-      StoredDocument d = after != null ? after : before;
       maintained.put(new DocRef(d.epk(), d.id()), lsn);
       // the fill may not have reached the version replaced, so an unchanged value is no proof that
       // the document has an entry, and the fill will now skip it: add the new entry, then remove
       // the old one unless it is the same
-      if (after != null) {
-        replace(null, after, rid);
+      if (is != null) {
+        replace(null, is, rid);
       }
-      if (before != null
-          && (after == null
-              || !sameEntry(valueOf.apply(before.body()), valueOf.apply(after.body())))) {
-        replace(before, null, rid);
+      if (was != null
+          && (is == null || !sameEntry(valueOf.apply(was.body()), valueOf.apply(is.body())))) {
+        replace(was, null, rid);
       }
     }
 
@@ -170,7 +172,7 @@ public final class ContainerIndex {
     /** A version the fill's scan found, unless a write already maintained a newer one. */
     synchronized void fillOne(StoredDocument d) {
       Long last = maintained == null ? null : maintained.get(new DocRef(d.epk(), d.id()));
-      if (last == null || last < d.lsn()) {
+      if (d.indexed() && (last == null || last < d.lsn())) {
         replace(null, d, ridOf(d));
       }
     }

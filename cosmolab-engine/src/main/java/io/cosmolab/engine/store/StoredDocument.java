@@ -55,7 +55,8 @@ public final class StoredDocument implements SystemText {
    * @param partitionKey the partition key value
    * @param body the document, with {@code _rid}, {@code _self}, {@code _etag}, {@code _ts}
    * @param sizeBytes the size of the body as UTF-8 JSON
-   * @param indexedTerms the number of indexed leaf values (for request charges)
+   * @param indexedTerms the number of indexed leaf values (for request charges), or {@link
+   *     #NOT_INDEXED} for a version written with the {@code Exclude} indexing directive
    * @param lsn the position in the container's change log of the write that produced this version
    *     (the container-wide sequence that orders the log; also the etag)
    * @param timestampMillis when this version was written (injected clock; {@code _ts} in ms)
@@ -179,7 +180,28 @@ public final class StoredDocument implements SystemText {
     return sizeBytes;
   }
 
+  /** The number of indexed leaf values a write of this version is charged for (0 if unindexed). */
   public int indexedTerms() {
+    return Math.max(0, indexedTerms);
+  }
+
+  /**
+   * Whether this version is in the container's range indexes: false when it was written with the
+   * {@code Exclude} indexing directive (then a query that an index serves does not find it).
+   */
+  public boolean indexed() {
+    return indexedTerms != NOT_INDEXED;
+  }
+
+  /**
+   * {@code indexedTerms} of a version written with the {@code Exclude} indexing directive: one
+   * number says both how much it was charged for (nothing) and that no index holds it, so a stored
+   * document costs no more than before.
+   */
+  public static final int NOT_INDEXED = -1;
+
+  /** What the store persists for {@link #indexedTerms} and {@link #indexed} together. */
+  public int indexedTermsOrNotIndexed() {
     return indexedTerms;
   }
 

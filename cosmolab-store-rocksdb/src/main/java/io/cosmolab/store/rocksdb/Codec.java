@@ -108,7 +108,7 @@ final class Codec {
     n.put("e", d.epk());
     n.put("i", d.id());
     n.put("s", d.sizeBytes());
-    n.put("t", d.indexedTerms());
+    n.put("t", d.indexedTermsOrNotIndexed()); // -1: written with the Exclude directive
     n.put("l", d.lsn());
     n.put("ts", d.timestampMillis());
     n.put("rl", d.rangeLsn());

@@ -29,6 +29,17 @@ class CodecTest {
   }
 
   @Test
+  void aVersionWrittenWithTheExcludeDirective_readsBackOutOfTheIndex() {
+    ObjectNode body = body(new Random(3), "x");
+    StoredDocument d =
+        new StoredDocument(
+            "epk", "x", PartitionKeyValue.of("k"), body, 99, StoredDocument.NOT_INDEXED, 5, 7, 5);
+    StoredDocument back = Codec.decodeDocument(Codec.encode(d));
+    assertThat(back.indexed()).isFalse();
+    assertThat(back.indexedTerms()).isZero();
+  }
+
+  @Test
   void documents_andChangeRecords_readBackAsWritten() {
     Random random = new Random(7);
     for (int i = 0; i < 200; i++) {
