@@ -659,13 +659,16 @@ final class WritePath {
       return DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
     }
 
+    /**
+     * A replace, conditional on {@code ifMatch}, of a document that exists; else a create, which
+     * ignores it: "ignored ... for upsert requests if the item doesn't exist" (azure-cosmos 4.81,
+     * {@code CosmosItemRequestOptions.setIfMatchETag}; azure-cosmos-dotnet-v3#1698). Spring Data
+     * Cosmos relies on it: the first save of a {@code @Version} entity sends {@code If-Match:
+     * null}.
+     */
     ItemResponse upsert(Target t, Prepared document, String ifMatch) {
       StoredDocument old = current(t);
       if (old == null) {
-        if (ifMatch != null && !ifMatch.equals("*")) {
-          throw CosmosError.PRECONDITION_FAILED.exception(
-              "upsert with If-Match %s: document '%s' does not exist", ifMatch, t.id());
-        }
         return create(t, document);
       }
       return replace(t, document, ifMatch);

@@ -216,6 +216,24 @@ class ContainerDocumentsTest {
   }
 
   @Test
+  void upsertWithIfMatch_createsADocumentThatDoesNotExist_andIsConditionalOnOneThatDoes() {
+    // "ignored ... for upsert requests if the item doesn't exist" (CosmosItemRequestOptions):
+    // Spring Data Cosmos saves a new @Version entity with If-Match: null
+    PartitionKeyValue p = PartitionKeyValue.of("p");
+    ItemResponse created =
+        c.upsert(p, obj("{'id':'a','pk':'p','v':1}"), ItemOptions.ifMatch("null"));
+    assertThat(created.status()).isEqualTo(201);
+    assertCosmosError(
+        () -> c.upsert(p, obj("{'id':'a','pk':'p','v':2}"), ItemOptions.ifMatch("\"stale\"")),
+        CosmosError.PRECONDITION_FAILED);
+    assertThat(
+            c.upsert(p, obj("{'id':'a','pk':'p','v':3}"), ItemOptions.ifMatch(created.etag()))
+                .status())
+        .isEqualTo(200);
+    assertThat(c.read(p, "a").document().get("v").intValue()).isEqualTo(3);
+  }
+
+  @Test
   void delete_returns204_thenTheDocumentIsGone() {
     c.create(obj("{'id':'a','pk':'p'}"));
     ItemResponse r = c.delete(PartitionKeyValue.of("p"), "a");

@@ -1,6 +1,7 @@
 package io.cosmolab.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.cosmos.models.PartitionKey;
 import com.azure.spring.data.cosmos.core.query.CosmosPageRequest;
@@ -43,10 +44,12 @@ class SpringDataCosmosTest {
 
   @Autowired UserRepository users;
   @Autowired ReactiveUserRepository reactive;
+  @Autowired OrderRepository orders;
 
   @BeforeEach
   void empty() {
     users.deleteAll();
+    orders.deleteAll();
   }
 
   private void seed() {
@@ -144,5 +147,67 @@ class SpringDataCosmosTest {
     assertThat(reactive.findById("r1", new PartitionKey("hopper")).map(User::getAge).block())
         .isEqualTo(85);
     assertThat(reactive.count().block()).isEqualTo(2);
+  }
+
+  /**
+   * {@code @Version}: a new entity's first save sends {@code If-Match: null} on an upsert, which
+   * the service ignores for an item that does not exist (the Java SDK's {@code setIfMatchETag} says
+   * so); a save of a copy read before another save fails, as optimistic locking should.
+   */
+  @Test
+  void aVersionedEntity_savesWhenNew_andASaveOfAStaleCopyFails() {
+    Order saved = orders.save(new Order("o1", "acme", "open", null, 10));
+    assertThat(saved.get_etag()).isNotBlank();
+    assertThat(orders.count()).isEqualTo(1);
+    orders.saveAll(
+        List.of(
+            new Order("o2", "acme", "open", "x", 20), new Order("o3", "zeta", "closed", null, 30)));
+    assertThat(orders.count()).isEqualTo(3);
+
+    Order first = orders.findById("o1", new PartitionKey("acme")).orElseThrow();
+    Order second = orders.findById("o1", new PartitionKey("acme")).orElseThrow();
+    first.setNote("first");
+    orders.save(first);
+    second.setNote("second");
+    assertThatThrownBy(() -> orders.save(second))
+        .isInstanceOf(
+            com.azure.spring.data.cosmos.exception.CosmosPreconditionFailedException.class);
+    assertThat(orders.findById("o1", new PartitionKey("acme")).orElseThrow().getNote())
+        .isEqualTo("first");
+  }
+
+  @Test
+  void derivedQueries_beyondEquality_findWhatTheirNamesSay() {
+    List<Order> all = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      all.add(
+          new Order(
+              (i % 4 == 0 ? "big" : "small") + i,
+              "c" + (i % 3),
+              i % 2 == 0 ? "open" : "closed",
+              i % 3 == 0 ? null : "n",
+              i * 1.5));
+    }
+    orders.saveAll(all);
+    assertThat(orders.findByStatusIn(List.of("open")))
+        .extracting(Order::getId)
+        .containsExactlyInAnyOrder("big0", "small2", "big4", "small6", "big8", "small10");
+    assertThat(orders.findByIdStartsWith("big"))
+        .extracting(Order::getId)
+        .containsExactlyInAnyOrder("big0", "big4", "big8");
+    assertThat(orders.findByNoteIsNull())
+        .extracting(Order::getId)
+        .containsExactlyInAnyOrder("big0", "small3", "small6", "small9");
+    assertThat(orders.findByAmountBetween(3, 6))
+        .extracting(Order::getId)
+        .containsExactlyInAnyOrder("small2", "small3", "big4");
+    assertThat(orders.findByStatusIgnoreCase("OPEN")).hasSize(6);
+    assertThat(orders.findTop3ByOrderByAmountDesc())
+        .extracting(Order::getId)
+        .containsExactly("small11", "small10", "small9");
+    assertThat(orders.existsByStatus("closed")).isTrue();
+    assertThat(orders.existsByStatus("lost")).isFalse();
+    orders.deleteByStatus("closed");
+    assertThat(orders.count()).isEqualTo(6);
   }
 }
