@@ -381,6 +381,43 @@ class ContainerPropertiesCompatTest {
         .satisfies(e -> assertThat(((CosmosException) e).getStatusCode()).isEqualTo(404));
   }
 
+  /**
+   * A key sent without a version is hash V1, as on the service: the Java SDK's emulator tests
+   * create {@code new PartitionKeyDefinition()} with a path and no version, and expect V1's ranges
+   * at 18,000 RU/s ({@code "" | 05C1D5AB55AB54 | 05C1E5AB55AB54 | FF}). The SDK sends no version
+   * unless the application sets one, so the containers most applications create are V1.
+   */
+  @org.junit.jupiter.api.Test
+  void aKeyWithoutAVersion_isHashV1_withTheServicesRanges() {
+    com.azure.cosmos.models.PartitionKeyDefinition key =
+        new com.azure.cosmos.models.PartitionKeyDefinition();
+    key.setPaths(List.of("/mypk"));
+    CosmosContainer c =
+        create(client, "noversion", 3, new CosmosContainerProperties("noversion", key));
+    assertThat(c.read().getProperties().getPartitionKeyDefinition().getVersion())
+        .isEqualTo(com.azure.cosmos.models.PartitionKeyDefinitionVersion.V1);
+    assertThat(c.getFeedRanges())
+        .extracting(Object::toString)
+        .extracting(
+            b ->
+                new String(
+                    java.util.Base64.getUrlDecoder().decode(b),
+                    java.nio.charset.StandardCharsets.UTF_8))
+        .containsExactly(
+            "{\"Range\":{\"min\":\"\",\"max\":\"05C1D5AB55AB54\"}}",
+            "{\"Range\":{\"min\":\"05C1D5AB55AB54\",\"max\":\"05C1E5AB55AB54\"}}",
+            "{\"Range\":{\"min\":\"05C1E5AB55AB54\",\"max\":\"FF\"}}");
+    // V1 reads the first 100 bytes of a key and accepts longer ones (the SDK's EPK-based change
+    // feed leases have such ids): both are stored, and both read back
+    String prefix = "x".repeat(100);
+    for (String id : List.of(prefix + "-a", prefix + "-b")) {
+      c.createItem(JsonNodeFactory.instance.objectNode().put("id", id).put("mypk", id));
+      assertThat(
+              c.readItem(id, new PartitionKey(id), ObjectNode.class).getItem().get("id").asText())
+          .isEqualTo(id);
+    }
+  }
+
   private static CosmosClient client;
 
   @org.junit.jupiter.api.BeforeAll

@@ -291,6 +291,33 @@ class ContainerDocumentsTest {
   }
 
   @Test
+  void hashV1_acceptsKeysPast101Bytes_andKeysSharingTheirFirst100BytesShareALogicalPartition() {
+    // the service's V1 reads the first 100 bytes and accepts the rest (large-partition-keys doc);
+    // the Java SDK's EPK-based leases have ids past 101 bytes in V1 lease containers
+    Container v1 =
+        Engines.onClock(clock, io.cosmolab.engine.throughput.ThrottlingMode.OFF)
+            .createDatabase("v1")
+            .createContainer(
+                ContainerSettings.of(
+                    "leases",
+                    PartitionKeyDefinition.fromJson(Json.node("{'paths':['/id'],'kind':'Hash'}"))));
+    String prefix = "p".repeat(100);
+    String a = prefix + "-lease-a";
+    String b = prefix + "-lease-b";
+    assertThat(v1.create(obj("{'id':'" + a + "'}")).status()).isEqualTo(201);
+    assertThat(v1.create(obj("{'id':'" + b + "'}")).status()).isEqualTo(201);
+    assertThat(v1.read(PartitionKeyValue.of(a), a).document().get("id").asText()).isEqualTo(a);
+    assertThat(v1.read(PartitionKeyValue.of(b), b).document().get("id").asText()).isEqualTo(b);
+    assertThat(v1.partitionKey().version()).isEqualTo(1);
+    assertThat(
+            io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+                v1.partitionKey(), PartitionKeyValue.of(a)))
+        .isEqualTo(
+            io.cosmolab.engine.partitioning.EffectivePartitionKey.of(
+                v1.partitionKey(), PartitionKeyValue.of(b)));
+  }
+
+  @Test
   void unknownContainerAndDatabase_return404NamingThem() {
     CosmosEngine engine = CosmosEngine.builder().build();
     assertCosmosError(() -> engine.database("nope"), CosmosError.NOT_FOUND, "'nope'");
@@ -315,8 +342,13 @@ class ContainerDocumentsTest {
                 Json.node("{'paths':['/a','/b'],'kind':'Hash','version':2}")),
         CosmosError.BAD_REQUEST,
         "exactly one path");
+    // without a version a Hash key is V1, as on the service (the SDKs send none unless asked)
     assertThat(
             PartitionKeyDefinition.fromJson(Json.node("{'paths':['/a'],'kind':'Hash'}")).version())
+        .isEqualTo(1);
+    assertThat(
+            PartitionKeyDefinition.fromJson(Json.node("{'paths':['/a','/b'],'kind':'MultiHash'}"))
+                .version())
         .isEqualTo(2);
     assertThat(
             PartitionKeyDefinition.fromJson(

@@ -61,11 +61,11 @@ public record Limits(double scaleFactor) {
   /** Id length: 1,023 bytes, any Unicode but '/' and '\'. [D] LIMITS */
   public static final int MAX_ID_BYTES = 1023;
 
-  /** Partition key value length with large partition keys (hash V2): 2,048 bytes. [D] LIMITS */
-  public static final int MAX_PARTITION_KEY_BYTES_V2 = 2048;
-
-  /** Partition key value length with hash V1: 101 bytes. [D] LIMITS, LPK */
-  public static final int MAX_PARTITION_KEY_BYTES_V1 = 101;
+  /**
+   * Partition key value length: 2,048 bytes [D] LIMITS, for hash V1 too, which reads only the first
+   * 100 bytes of a longer value (PartitionKeyDefinition#maxKeyBytes).
+   */
+  public static final int MAX_PARTITION_KEY_BYTES = 2048;
 
   /** JSON nesting depth. [D] LIMITS */
   public static final int MAX_NESTING_DEPTH = 128;

@@ -91,8 +91,13 @@ public record PartitionKeyDefinition(
 
   /**
    * Parses the REST form {@code {"paths": [...], "kind": "Hash", "version": 2}}. The version may be
-   * {@code 2}, {@code "2"} or {@code "V2"}; without one, 2 is assumed (new containers on the
-   * service are V2) and stated from then on.
+   * {@code 2}, {@code "2"} or {@code "V2"}. Without one a {@code Hash} key is version 1, as on the
+   * service: the Java SDK's emulator tests create {@code new PartitionKeyDefinition()} with a path
+   * and no version and expect the V1 hash ("Hello World" at {@code 05C1C5D58F13B008...}, three
+   * ranges split at {@code 05C1D5AB55AB54} and {@code 05C1E5AB55AB54}), and "Create containers with
+   * large partition key" has SDK users ask for V2. The Java and JavaScript SDKs send no version
+   * unless asked, so their containers are V1; the portal's are V2. A {@code MultiHash} key exists
+   * only in version 2. Stated from then on.
    */
   public static PartitionKeyDefinition fromJson(JsonNode json) {
     if (json == null || !json.isObject()) {
@@ -117,12 +122,15 @@ public record PartitionKeyDefinition(
             : PartitionKind.fromWireName(kindNode.asText());
     JsonNode system = json.get("systemKey");
     return new PartitionKeyDefinition(
-        paths, kind, parseVersion(json.get("version")), system != null && system.asBoolean(false));
+        paths,
+        kind,
+        parseVersion(json.get("version"), kind == PartitionKind.MULTI_HASH ? 2 : 1),
+        system != null && system.asBoolean(false));
   }
 
-  private static int parseVersion(JsonNode node) {
+  private static int parseVersion(JsonNode node, int absent) {
     if (node == null || node.isNull()) {
-      return 2;
+      return absent;
     }
     String text = node.asText().trim();
     if (text.startsWith("V") || text.startsWith("v")) {
@@ -153,9 +161,16 @@ public record PartitionKeyDefinition(
     return kind == PartitionKind.MULTI_HASH;
   }
 
-  /** The largest partition key value in UTF-8 bytes this version allows. */
+  /**
+   * The largest partition key value in UTF-8 bytes: 2,048 whatever the version. Hash V1 reads only
+   * the first 100 bytes of a longer string and accepts it [D] LPK ("If there are multiple partition
+   * keys that have the same first 101 bytes, then those logical partitions are considered as the
+   * same logical partition"), so such keys share a logical partition ({@link
+   * EffectivePartitionKey}). It does not refuse them: the Java SDK's change feed processor names
+   * its EPK-based leases with ids past 101 bytes, in lease containers its users create as V1.
+   */
   public int maxKeyBytes() {
-    return version == 1 ? Limits.MAX_PARTITION_KEY_BYTES_V1 : Limits.MAX_PARTITION_KEY_BYTES_V2;
+    return Limits.MAX_PARTITION_KEY_BYTES;
   }
 
   /**

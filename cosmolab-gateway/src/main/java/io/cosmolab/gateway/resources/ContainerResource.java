@@ -126,6 +126,18 @@ final class ContainerResource {
     return PartitionKeyDefinition.fromJson(key);
   }
 
+  /**
+   * Whether a replace's partition key is the container's: the same paths and kind, and the same
+   * version unless the body states none (a body built by hand often leaves it out).
+   */
+  private static boolean sameKey(JsonNode asked, PartitionKeyDefinition has) {
+    PartitionKeyDefinition d = PartitionKeyDefinition.fromJson(asked);
+    boolean versionStated = asked.hasNonNull("version");
+    return d.paths().equals(has.paths())
+        && d.kind() == has.kind()
+        && (!versionStated || d.version() == has.version());
+  }
+
   /** The API version from which a container must be created with a partition key. */
   private static final String FIRST_VERSION_REQUIRING_A_KEY = "2018-12-31";
 
@@ -141,8 +153,7 @@ final class ContainerResource {
       throw CosmosError.BAD_REQUEST.exception(
           "the body's id '%s' differs from the container '%s'", body.path("id").asText(), c.id());
     }
-    if (body.hasNonNull("partitionKey")
-        && !PartitionKeyDefinition.fromJson(body.get("partitionKey")).equals(c.partitionKey())) {
+    if (body.hasNonNull("partitionKey") && !sameKey(body.get("partitionKey"), c.partitionKey())) {
       throw CosmosError.BAD_REQUEST.exception(
           "Partition key paths can't be changed: container '%s' has %s; a new key needs a new"
               + " container and a migration",
