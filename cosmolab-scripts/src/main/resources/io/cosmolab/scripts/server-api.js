@@ -46,12 +46,31 @@
     if (typeof v === 'string') return v;
     try { return JSON.stringify(v); } catch (e) { return String(v); }
   }
-  globalThis.console = Object.freeze({
-    log: function () {
-      var parts = [];
-      for (var i = 0; i < arguments.length; i++) parts.push(text(arguments[i]));
-      host('log', JSON.stringify(parts.join(' ')));
+  // console.log formats as Node's util.format does: a first string argument's %s takes the next
+  // argument as text (the Java SDK's tests read "The value of %s is %s." with "x", 1 back as "The
+  // value of x is 1."); [A] %d, %i, %f take it as a number, %j as JSON, %% is a percent sign; the
+  // arguments left over follow, separated by spaces
+  function formatted(args) {
+    var rest = Array.prototype.slice.call(args);
+    var parts = [];
+    if (typeof rest[0] === 'string') {
+      var first = rest.shift();
+      parts.push(first.replace(/%([sdifj%])/g, function (m, f) {
+        if (f === '%') return '%';
+        if (rest.length === 0) return m;
+        var v = rest.shift();
+        if (f === 's') return text(v);
+        if (f === 'd') return String(Number(v));
+        if (f === 'i') return String(parseInt(v, 10));
+        if (f === 'f') return String(parseFloat(v));
+        return text(v);
+      }));
     }
+    for (var i = 0; i < rest.length; i++) parts.push(text(rest[i]));
+    return parts.join(' ');
+  }
+  globalThis.console = Object.freeze({
+    log: function () { host('log', JSON.stringify(formatted(arguments))); }
   });
 
   // an operation with its optional options and callback: returns isAccepted
@@ -211,6 +230,13 @@
       appendBody: function (s) {
         var b = (bodyRead ? body : JSON.parse(host(kind + 'Body', 'null')));
         this.setBody((b === null || b === undefined ? '' : String(b)) + String(s));
+      },
+      // appends to a field: "Body" is the body (the Java SDK's tests build "0123456789" with
+      // appendValue("Body", i)); another name is a header, as setValue takes it
+      appendValue: function (name, value) {
+        if (String(name).toLowerCase() === 'body') { this.appendBody(value); return; }
+        var was = this.getValue(name);
+        this.setValue(name, (was === null || was === undefined ? '' : String(was)) + String(value));
       },
       // the request's headers (names case-insensitive); the response's are not made yet [A]
       getValue: function (name) {

@@ -621,6 +621,29 @@ class StoredProcedureTest {
   }
 
   @Test
+  void consoleLog_formatsAsNodeDoes_aFirstStringsPercentSTakesTheNextArgument() {
+    Container c = container();
+    sproc(
+        c,
+        "format",
+        "function () { console.log('The value of %s is %s.', 'x', 1);"
+            + " console.log('%d%% of %s', 50, {a: 1}, 'more'); console.log('%s left', 'one'); }");
+    assertThat(c.executeStoredProcedure(PartitionKeyValue.of("a"), "format", null, true).log())
+        .isEqualTo("The value of x is 1.\n50% of {\"a\":1} more\none left\n");
+  }
+
+  @Test
+  void appendValue_ofTheBody_concatenates_asTheSdksTestsUseIt() {
+    Container c = container();
+    sproc(
+        c,
+        "append",
+        "function () { for (var i = 0; i < 10; i++) getContext().getResponse().appendValue('Body',"
+            + " i); }");
+    assertThat(run(c, "append", "a", "[]").body().asText()).isEqualTo("0123456789");
+  }
+
+  @Test
   void theSandbox_deniesHostAccessIoAndThreads() {
     Container c = container();
     sproc(
