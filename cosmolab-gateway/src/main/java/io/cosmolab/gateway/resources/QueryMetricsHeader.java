@@ -54,14 +54,7 @@ final class QueryMetricsHeader {
         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     singles(out.putArray("UtilizedSingleIndexes"), use.utilized());
     singles(out.putArray("PotentialSingleIndexes"), use.potential());
-    com.fasterxml.jackson.databind.node.ArrayNode composites =
-        out.putArray("UtilizedCompositeIndexes");
-    if (!use.utilizedComposite().isEmpty()) {
-      com.fasterxml.jackson.databind.node.ObjectNode c = composites.addObject();
-      use.utilizedComposite().forEach(c.putArray("IndexSpecs")::add);
-      c.put("IndexPreciseSet", true);
-      c.put("IndexImpactScore", "High");
-    }
+    composite(out.putArray("UtilizedCompositeIndexes"), use, true);
     out.putArray("PotentialCompositeIndexes");
     return java.util.Base64.getEncoder()
         .encodeToString(out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -80,17 +73,30 @@ final class QueryMetricsHeader {
         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     com.fasterxml.jackson.databind.node.ObjectNode utilized = out.putObject("Utilized");
     specs(utilized.putArray("SingleIndexes"), use.utilized());
-    com.fasterxml.jackson.databind.node.ArrayNode composites =
-        utilized.putArray("CompositeIndexes");
-    if (!use.utilizedComposite().isEmpty()) {
-      com.fasterxml.jackson.databind.node.ObjectNode c = composites.addObject();
-      use.utilizedComposite().forEach(c.putArray("IndexSpecs")::add);
-      c.put("IndexImpactScore", "High");
-    }
+    composite(utilized.putArray("CompositeIndexes"), use, false);
     com.fasterxml.jackson.databind.node.ObjectNode potential = out.putObject("Potential");
     specs(potential.putArray("SingleIndexes"), use.potential());
     potential.putArray("CompositeIndexes");
     return percentEncoded(out.toString());
+  }
+
+  /**
+   * The composite index an ORDER BY used, if any, into {@code to}: its paths, and in the first
+   * format whether the index set was precise.
+   */
+  private static void composite(
+      com.fasterxml.jackson.databind.node.ArrayNode to,
+      io.cosmolab.engine.query.IndexUtilization use,
+      boolean firstFormat) {
+    if (use.utilizedComposite().isEmpty()) {
+      return;
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode c = to.addObject();
+    use.utilizedComposite().forEach(c.putArray("IndexSpecs")::add);
+    if (firstFormat) {
+      c.put("IndexPreciseSet", true);
+    }
+    c.put("IndexImpactScore", "High");
   }
 
   private static void specs(
