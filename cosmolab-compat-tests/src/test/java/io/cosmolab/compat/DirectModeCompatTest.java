@@ -348,4 +348,48 @@ class DirectModeCompatTest {
       }
     }
   }
+
+  /**
+   * Ids with '#' and '?' (the single-table style, "ORDER#17"): the service creates them and, in
+   * direct mode and through its compute gateway, reads, replaces, patches and deletes them (the
+   * Java, .NET and Go SDKs' ItemIdEncoding emulator tests); the Java SDK percent-encodes them in a
+   * gateway request's path.
+   */
+  @Test
+  void idsWithHashAndQuestionMark_areCreatedAndAddressed_inBothModes(CosmosLab lab) {
+    for (boolean direct : new boolean[] {true, false}) {
+      com.azure.cosmos.CosmosClientBuilder builder =
+          direct
+              ? lab.clientBuilder().directMode()
+              : lab.clientBuilder().gatewayMode(new com.azure.cosmos.GatewayConnectionConfig());
+      try (CosmosClient client = builder.buildClient()) {
+        String db = "ids" + direct;
+        client.createDatabaseIfNotExists(db);
+        client.getDatabase(db).createContainerIfNotExists("c", "/pk");
+        CosmosContainer c = client.getDatabase(db).getContainer("c");
+        for (String id : List.of("ORDER#17", "Disallowed?Chars", "#", "?x=1&y=2#frag")) {
+          ObjectNode doc = JsonNodeFactory.instance.objectNode().put("id", id).put("pk", "p");
+          assertThat(c.createItem(doc).getStatusCode()).as(id).isEqualTo(201);
+          assertThat(
+                  c.readItem(id, new PartitionKey("p"), JsonNode.class)
+                      .getItem()
+                      .get("id")
+                      .asText())
+              .isEqualTo(id);
+          assertThat(
+                  c.replaceItem(doc.put("v", 1), id, new PartitionKey("p"), null).getStatusCode())
+              .isEqualTo(200);
+          assertThat(
+                  c.patchItem(
+                          id,
+                          new PartitionKey("p"),
+                          com.azure.cosmos.models.CosmosPatchOperations.create().set("/w", 2),
+                          JsonNode.class)
+                      .getStatusCode())
+              .isEqualTo(200);
+          assertThat(c.deleteItem(id, new PartitionKey("p"), null).getStatusCode()).isEqualTo(204);
+        }
+      }
+    }
+  }
 }

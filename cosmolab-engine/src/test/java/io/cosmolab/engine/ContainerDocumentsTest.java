@@ -110,6 +110,9 @@ class ContainerDocumentsTest {
     assertCosmosError(() -> c.create(obj("{'pk':'p'}")), CosmosError.BAD_REQUEST, "'id'");
     assertCosmosError(() -> c.create(obj("{'id':7,'pk':'p'}")), CosmosError.BAD_REQUEST, "'id'");
     c.create(obj("{'id':'" + "x".repeat(1023) + "','pk':'p'}"));
+    // '#' and '?' are allowed, as on the service (single-table ids such as ORDER#17)
+    c.create(obj("{'id':'ORDER#17?x=1','pk':'p'}"));
+    assertThat(c.read(PartitionKeyValue.of("p"), "ORDER#17?x=1").status()).isEqualTo(200);
   }
 
   @Test
