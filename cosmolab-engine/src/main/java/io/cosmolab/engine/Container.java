@@ -493,12 +493,16 @@ public final class Container {
     return create(key, document, ItemOptions.NONE);
   }
 
-  /** Creates a document with options (only {@link ItemOptions#excludedFromIndex} applies). */
+  /** Creates a document with options (its triggers and {@link ItemOptions#excludedFromIndex}). */
   public ItemResponse create(PartitionKeyValue key, ObjectNode document, ItemOptions options) {
     Target t = Target.of(partitionKey, key, document);
     if (options.hasTriggers()) {
       return scripting.triggered(
-          t, "Create", document, options, (tx, tt, doc) -> tx.create(tt, tx.prepared(tt, doc)));
+          t,
+          "Create",
+          document,
+          options,
+          (tx, tt, doc) -> tx.create(tt, tx.prepared(tt, doc, !options.excludedFromIndex())));
     }
     return writes.write(
         t, document, !options.excludedFromIndex(), (tx, prepared) -> tx.create(t, prepared));
@@ -513,7 +517,8 @@ public final class Container {
           "Upsert",
           document,
           options,
-          (tx, tt, doc) -> tx.upsert(tt, tx.prepared(tt, doc), options.ifMatch()));
+          (tx, tt, doc) ->
+              tx.upsert(tt, tx.prepared(tt, doc, !options.excludedFromIndex()), options.ifMatch()));
     }
     return writes.write(
         t,
@@ -569,7 +574,8 @@ public final class Container {
           options,
           (tx, tt, doc) -> {
             tt.checkBodyMatches(partitionKey, doc);
-            return tx.replace(tt, tx.prepared(tt, doc), options.ifMatch());
+            return tx.replace(
+                tt, tx.prepared(tt, doc, !options.excludedFromIndex()), options.ifMatch());
           });
     }
     return writes.write(
@@ -617,7 +623,10 @@ public final class Container {
               + " upsert, replace and delete); run the logic in a stored procedure instead",
           ContainerScripts.concat(options.preTriggers(), options.postTriggers()), id);
     }
-    return writes.write(t, (tx, none) -> tx.patch(t, operations, condition, options.ifMatch()));
+    return writes.write(
+        t,
+        (tx, none) ->
+            tx.patch(t, operations, condition, options.ifMatch(), !options.excludedFromIndex()));
   }
 
   public ItemResponse patch(PartitionKeyValue key, String id, List<PatchOperation> operations) {

@@ -59,6 +59,8 @@ final class PageInput implements Iterable<Executor.Input> {
   private final Walk walk;
   private OrderedWalk walked;
   private final long now;
+  // an index serves the query: versions written with the Exclude directive are not in its input
+  private final boolean indexedOnly;
   // with chargeLikeAWalk: each document read, by its RID part: its target << 40 | its bytes
   private final ReadByRid readByRid;
   private final long[] bytes;
@@ -81,6 +83,7 @@ final class PageInput implements Iterable<Executor.Input> {
       java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
       Walk walk,
       boolean recordReads,
+      boolean indexedOnly,
       long now) {
     this.container = container;
     this.abandoned = abandoned;
@@ -92,6 +95,7 @@ final class PageInput implements Iterable<Executor.Input> {
     this.ordered = ordered;
     this.candidates = candidates;
     this.walk = walk;
+    this.indexedOnly = indexedOnly;
     this.now = now;
     this.readByRid = recordReads ? new ReadByRid() : null;
     this.bytes = new long[targets.size()];
@@ -210,7 +214,8 @@ final class PageInput implements Iterable<Executor.Input> {
 
   @Override
   public Iterator<Executor.Input> iterator() {
-    Iterator<StoredDocument> all = walk != null ? walk() : candidates != null ? hits() : scan();
+    Iterator<StoredDocument> found = walk != null ? walk() : candidates != null ? hits() : scan();
+    Iterator<StoredDocument> all = indexedOnly ? indexedOf(found) : found;
     Iterator<StoredDocument> docs = resume.isBounded() ? upToUntil(all) : all;
     return new Iterator<>() {
       @Override
@@ -250,6 +255,22 @@ final class PageInput implements Iterable<Executor.Input> {
           readByRid.put(rid, ((long) target << 40) | d.sizeBytes());
         }
         return new Executor.Input(d.body(), rid);
+      }
+    };
+  }
+
+  /** The versions of {@code docs} in the indexes: not those written with the Exclude directive. */
+  private static Iterator<StoredDocument> indexedOf(Iterator<StoredDocument> docs) {
+    return new Advancing() {
+      @Override
+      StoredDocument advance() {
+        while (docs.hasNext()) {
+          StoredDocument d = docs.next();
+          if (d.indexed()) {
+            return d;
+          }
+        }
+        return null;
       }
     };
   }

@@ -209,6 +209,10 @@ final class QueryRunner {
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
     boolean chargeLikeAWalk = walkPaths != null;
+    // a query an index serves (a filter on an indexed path, an ORDER BY on one) never sees a
+    // version written with the Exclude directive, whether a page walks, looks up or falls back to
+    // a scan: the same query gives the same rows, page after page
+    boolean indexedOnly = !served.isEmpty() || walkPaths != null;
     EpkRange inScope = scope;
     String exact = exactEpk;
     java.util.function.Function<Walk, PageRead> reader =
@@ -227,6 +231,7 @@ final class QueryRunner {
                 // with few values would each pay for their run; a walk under JOINs reads its
                 // position's document again, which the page before paid for
                 chargeLikeAWalk && (walk == null || walk.paths().size() > 1 || walk.joins()),
+                indexedOnly,
                 streamBounds,
                 walk == null ? stamp : null,
                 walk == null ? kept : null,
@@ -358,6 +363,7 @@ final class QueryRunner {
       java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates,
       Walk walk,
       boolean chargeLikeAWalk,
+      boolean indexedOnly,
       Executor.RowBounds bounds,
       QueryCursors.Stamp stamp,
       QueryCursors.Kept kept,
@@ -400,6 +406,7 @@ final class QueryRunner {
                 candidates,
                 walk,
                 chargeLikeAWalk,
+                indexedOnly,
                 now);
     if (kept != null) {
       input.resumeFor(abandoned);

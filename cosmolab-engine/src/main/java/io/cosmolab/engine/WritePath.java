@@ -542,6 +542,11 @@ final class WritePath {
       return WritePath.this.prepare(t, input, now);
     }
 
+    /** The same, not indexed when {@code indexed} is false (the Exclude indexing directive). */
+    Prepared prepared(Target t, ObjectNode input, boolean indexed) {
+      return WritePath.this.prepare(t, input, now, indexed);
+    }
+
     /**
      * The live documents of one logical partition, by id, with this transaction's own writes: what
      * a script's query and readDocuments see.
@@ -687,6 +692,16 @@ final class WritePath {
         List<io.cosmolab.engine.document.PatchOperation> ops,
         io.cosmolab.engine.document.DocumentCondition condition,
         String ifMatch) {
+      return patch(t, ops, condition, ifMatch, true);
+    }
+
+    /** A patch whose new version is indexed unless {@code indexed} is false (Exclude). */
+    ItemResponse patch(
+        Target t,
+        List<io.cosmolab.engine.document.PatchOperation> ops,
+        io.cosmolab.engine.document.DocumentCondition condition,
+        String ifMatch,
+        boolean indexed) {
       StoredDocument old = require(t);
       checkIfMatch(old, ifMatch);
       if (condition != null && !condition.test(old.body())) {
@@ -695,8 +710,9 @@ final class WritePath {
       }
       ObjectNode patched = old.body().deepCopy();
       Patch.apply(patched, ops, partitionKey);
-      StoredDocument d = put(t, prepare(t, patched, now), old, ChangeRecord.Operation.REPLACE);
-      int changed = DocumentShape.changedTerms(old.body(), d.body(), index.policy().chargedTerms());
+      Prepared prepared = prepare(t, patched, now, indexed);
+      StoredDocument d = put(t, prepared, old, ChangeRecord.Operation.REPLACE);
+      int changed = changedTerms(old, d, prepared);
       double charge = engine.costs().patch(d.sizeBytes(), changed, ops.size());
       return new ItemResponse(200, d.body(), charge, d.etag(), d.rangeLsn(), null);
     }

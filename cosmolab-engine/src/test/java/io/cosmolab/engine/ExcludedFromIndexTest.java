@@ -83,4 +83,22 @@ class ExcludedFromIndexTest {
     c.delete(P, "d");
     assertThat(ids(c, "SELECT * FROM c")).isEmpty();
   }
+
+  @Test
+  void aPatch_takesItsOwnRequestsDirective_andIsChargedForTheTermsItAdds() {
+    Container c = container(1);
+    c.create(P, obj("{'id':'d','pk':'p','foo':'bar'}"), EXCLUDE);
+    assertThat(ids(c, "SELECT * FROM c WHERE c.foo = 'bar'")).isEmpty();
+    List<io.cosmolab.engine.document.PatchOperation> setN =
+        List.of(
+            io.cosmolab.engine.document.PatchOperation.set(
+                "/n", com.fasterxml.jackson.databind.node.IntNode.valueOf(1)));
+    c.patch(P, "d", setN, null, EXCLUDE);
+    assertThat(ids(c, "SELECT * FROM c WHERE c.foo = 'bar'")).isEmpty();
+    // without the directive the patched version is indexed again, and pays for all its terms
+    double back = c.patch(P, "d", setN, null, ItemOptions.NONE).requestCharge();
+    double again = c.patch(P, "d", setN, null, ItemOptions.NONE).requestCharge();
+    assertThat(ids(c, "SELECT * FROM c WHERE c.foo = 'bar'")).containsExactly("d");
+    assertThat(back).isGreaterThan(again);
+  }
 }

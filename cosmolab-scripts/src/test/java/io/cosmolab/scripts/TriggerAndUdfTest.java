@@ -62,6 +62,19 @@ class TriggerAndUdfTest {
   }
 
   @Test
+  void aTriggeredWrite_withTheExcludeDirective_staysOutOfIndexServedQueries() {
+    Container c = StoredProcedureTest.container();
+    trigger(c, "stamp", "Pre", "All", STAMP);
+    c.create(A, doc("x", "a"), pre("stamp").excludedFromIndexing());
+    c.create(A, doc("y", "a"), pre("stamp"));
+    assertThat(
+            c.query(QueryRequest.of("SELECT VALUE c.id FROM c WHERE c.stamped = 'Create'")).rows())
+        .extracting(JsonNode::asText)
+        .containsExactly("y");
+    assertThat(c.read(A, "x").document().path("stamped").asText()).isEqualTo("Create");
+  }
+
+  @Test
   void aPreTrigger_readsTheRequestsHeaders() {
     Container c = StoredProcedureTest.container();
     trigger(

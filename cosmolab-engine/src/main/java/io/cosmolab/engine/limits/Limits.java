@@ -63,7 +63,7 @@ public record Limits(double scaleFactor) {
 
   /**
    * Partition key value length: 2,048 bytes [D] LIMITS, for hash V1 too, which reads only the first
-   * 100 bytes of a longer value (PartitionKeyDefinition#maxKeyBytes).
+   * 100 characters of a longer value (PartitionKeyDefinition#maxKeyBytes).
    */
   public static final int MAX_PARTITION_KEY_BYTES = 2048;
 

@@ -79,7 +79,7 @@ public record PartitionKeyDefinition(
     }
   }
 
-  /** A single-path V2 key, the default of current SDKs. */
+  /** A single-path V2 key (large partition keys), what the portal creates. */
   public static PartitionKeyDefinition hash(String path) {
     return new PartitionKeyDefinition(List.of(path), PartitionKind.HASH, 2);
   }
@@ -163,9 +163,9 @@ public record PartitionKeyDefinition(
 
   /**
    * The largest partition key value in UTF-8 bytes: 2,048 whatever the version. Hash V1 reads only
-   * the first 100 bytes of a longer string and accepts it [D] LPK ("If there are multiple partition
-   * keys that have the same first 101 bytes, then those logical partitions are considered as the
-   * same logical partition"), so such keys share a logical partition ({@link
+   * the first 100 characters of a longer string and accepts it [D] LPK ("If there are multiple
+   * partition keys that have the same first 101 bytes, then those logical partitions are considered
+   * as the same logical partition"), so such keys share a logical partition ({@link
    * EffectivePartitionKey}). It does not refuse them: the Java SDK's change feed processor names
    * its EPK-based leases with ids past 101 bytes, in lease containers its users create as V1.
    */
