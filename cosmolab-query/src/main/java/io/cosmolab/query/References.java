@@ -128,7 +128,7 @@ final class References {
         // "cp_lower" after the computed property's expression takes its place.
         Expr rewritten = expr(i.expression(), alias, swap);
         String name =
-            i.alias() != null || rewritten == i.expression()
+            i.alias() != null || rewritten.equals(i.expression())
                 ? i.alias()
                 : io.cosmolab.query.exec.Executor.derivedName(i.expression());
         out.add(new Query.Select.Item(rewritten, name));

@@ -52,6 +52,7 @@
   // arguments left over follow, separated by spaces
   function formatted(args) {
     var rest = Array.prototype.slice.call(args);
+    if (rest.length === 1 && typeof rest[0] === 'string') return rest[0]; // as Node: unchanged
     var parts = [];
     if (typeof rest[0] === 'string') {
       var first = rest.shift();
@@ -63,7 +64,7 @@
         if (f === 'd') return String(Number(v));
         if (f === 'i') return String(parseInt(v, 10));
         if (f === 'f') return String(parseFloat(v));
-        return text(v);
+        try { return String(JSON.stringify(v)); } catch (e) { return '[Circular]'; } // %j
       }));
     }
     for (var i = 0; i < rest.length; i++) parts.push(text(rest[i]));
@@ -217,7 +218,7 @@
 
   function message(kind) {
     var body, bodyRead = false;
-    return Object.freeze({
+    var self = Object.freeze({
       getBody: function () {
         if (!bodyRead) { body = JSON.parse(host(kind + 'Body', 'null')); bodyRead = true; }
         return body;
@@ -229,14 +230,14 @@
       },
       appendBody: function (s) {
         var b = (bodyRead ? body : JSON.parse(host(kind + 'Body', 'null')));
-        this.setBody((b === null || b === undefined ? '' : String(b)) + String(s));
+        self.setBody((b === null || b === undefined ? '' : String(b)) + String(s));
       },
       // appends to a field: "Body" is the body (the Java SDK's tests build "0123456789" with
       // appendValue("Body", i)); another name is a header, as setValue takes it
       appendValue: function (name, value) {
-        if (String(name).toLowerCase() === 'body') { this.appendBody(value); return; }
-        var was = this.getValue(name);
-        this.setValue(name, (was === null || was === undefined ? '' : String(was)) + String(value));
+        if (String(name).toLowerCase() === 'body') { self.appendBody(value); return; }
+        var was = self.getValue(name);
+        self.setValue(name, (was === null || was === undefined ? '' : String(was)) + String(value));
       },
       // the request's headers (names case-insensitive); the response's are not made yet [A]
       getValue: function (name) {
@@ -252,6 +253,7 @@
       getOperationType: function () { return JSON.parse(host('operationType', 'null')); },
       getMaxResponseBodySize: function () { return JSON.parse(host('maxResponseBodySize', 'null')); }
     });
+    return self;
   }
   var context = Object.freeze({
     getCollection: function () { return collection; },
