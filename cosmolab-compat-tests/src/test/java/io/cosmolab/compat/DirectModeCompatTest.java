@@ -314,37 +314,50 @@ class DirectModeCompatTest {
   @Test
   void theExcludeIndexingDirective_keepsADocumentOutOfIndexServedQueries_inBothModes(
       CosmosLab lab) {
+    inBothModes(
+        lab,
+        "directive",
+        (direct, c) -> {
+          com.azure.cosmos.models.CosmosItemRequestOptions exclude =
+              new com.azure.cosmos.models.CosmosItemRequestOptions()
+                  .setIndexingDirective(com.azure.cosmos.models.IndexingDirective.EXCLUDE);
+          c.createItem(
+              JsonNodeFactory.instance.objectNode().put("id", "hidden").put("pk", "p").put("f", 1),
+              new PartitionKey("p"),
+              exclude);
+          c.createItem(
+              JsonNodeFactory.instance.objectNode().put("id", "shown").put("pk", "p").put("f", 1));
+          assertThat(
+                  c
+                      .queryItems(
+                          "SELECT VALUE c.id FROM c WHERE c.f = 1",
+                          new com.azure.cosmos.models.CosmosQueryRequestOptions(),
+                          String.class)
+                      .stream()
+                      .toList())
+              .as("direct mode: %s", direct)
+              .containsExactly("shown");
+          assertThat(c.readItem("hidden", new PartitionKey("p"), JsonNode.class).getStatusCode())
+              .isEqualTo(200);
+        });
+  }
+
+  /**
+   * Runs {@code check} on a container "c" (key {@code /pk}) of a database named {@code prefix} and
+   * the mode, through a client in direct mode and one in gateway mode.
+   */
+  private static void inBothModes(
+      CosmosLab lab, String prefix, java.util.function.BiConsumer<Boolean, CosmosContainer> check) {
     for (boolean direct : new boolean[] {true, false}) {
       com.azure.cosmos.CosmosClientBuilder builder =
           direct
               ? lab.clientBuilder().directMode()
               : lab.clientBuilder().gatewayMode(new com.azure.cosmos.GatewayConnectionConfig());
       try (CosmosClient client = builder.buildClient()) {
-        String db = "directive" + direct;
+        String db = prefix + direct;
         client.createDatabaseIfNotExists(db);
         client.getDatabase(db).createContainerIfNotExists("c", "/pk");
-        CosmosContainer c = client.getDatabase(db).getContainer("c");
-        com.azure.cosmos.models.CosmosItemRequestOptions exclude =
-            new com.azure.cosmos.models.CosmosItemRequestOptions()
-                .setIndexingDirective(com.azure.cosmos.models.IndexingDirective.EXCLUDE);
-        c.createItem(
-            JsonNodeFactory.instance.objectNode().put("id", "hidden").put("pk", "p").put("f", 1),
-            new PartitionKey("p"),
-            exclude);
-        c.createItem(
-            JsonNodeFactory.instance.objectNode().put("id", "shown").put("pk", "p").put("f", 1));
-        assertThat(
-                c
-                    .queryItems(
-                        "SELECT VALUE c.id FROM c WHERE c.f = 1",
-                        new com.azure.cosmos.models.CosmosQueryRequestOptions(),
-                        String.class)
-                    .stream()
-                    .toList())
-            .as("direct mode: %s", direct)
-            .containsExactly("shown");
-        assertThat(c.readItem("hidden", new PartitionKey("p"), JsonNode.class).getStatusCode())
-            .isEqualTo(200);
+        check.accept(direct, client.getDatabase(db).getContainer("c"));
       }
     }
   }
@@ -357,39 +370,33 @@ class DirectModeCompatTest {
    */
   @Test
   void idsWithHashAndQuestionMark_areCreatedAndAddressed_inBothModes(CosmosLab lab) {
-    for (boolean direct : new boolean[] {true, false}) {
-      com.azure.cosmos.CosmosClientBuilder builder =
-          direct
-              ? lab.clientBuilder().directMode()
-              : lab.clientBuilder().gatewayMode(new com.azure.cosmos.GatewayConnectionConfig());
-      try (CosmosClient client = builder.buildClient()) {
-        String db = "ids" + direct;
-        client.createDatabaseIfNotExists(db);
-        client.getDatabase(db).createContainerIfNotExists("c", "/pk");
-        CosmosContainer c = client.getDatabase(db).getContainer("c");
-        for (String id : List.of("ORDER#17", "Disallowed?Chars", "#", "?x=1&y=2#frag")) {
-          ObjectNode doc = JsonNodeFactory.instance.objectNode().put("id", id).put("pk", "p");
-          assertThat(c.createItem(doc).getStatusCode()).as(id).isEqualTo(201);
-          assertThat(
-                  c.readItem(id, new PartitionKey("p"), JsonNode.class)
-                      .getItem()
-                      .get("id")
-                      .asText())
-              .isEqualTo(id);
-          assertThat(
-                  c.replaceItem(doc.put("v", 1), id, new PartitionKey("p"), null).getStatusCode())
-              .isEqualTo(200);
-          assertThat(
-                  c.patchItem(
-                          id,
-                          new PartitionKey("p"),
-                          com.azure.cosmos.models.CosmosPatchOperations.create().set("/w", 2),
-                          JsonNode.class)
-                      .getStatusCode())
-              .isEqualTo(200);
-          assertThat(c.deleteItem(id, new PartitionKey("p"), null).getStatusCode()).isEqualTo(204);
-        }
-      }
-    }
+    inBothModes(
+        lab,
+        "ids",
+        (direct, c) -> {
+          for (String id : List.of("ORDER#17", "Disallowed?Chars", "#", "?x=1&y=2#frag")) {
+            ObjectNode doc = JsonNodeFactory.instance.objectNode().put("id", id).put("pk", "p");
+            assertThat(c.createItem(doc).getStatusCode()).as(id).isEqualTo(201);
+            assertThat(
+                    c.readItem(id, new PartitionKey("p"), JsonNode.class)
+                        .getItem()
+                        .get("id")
+                        .asText())
+                .isEqualTo(id);
+            assertThat(
+                    c.replaceItem(doc.put("v", 1), id, new PartitionKey("p"), null).getStatusCode())
+                .isEqualTo(200);
+            assertThat(
+                    c.patchItem(
+                            id,
+                            new PartitionKey("p"),
+                            com.azure.cosmos.models.CosmosPatchOperations.create().set("/w", 2),
+                            JsonNode.class)
+                        .getStatusCode())
+                .isEqualTo(200);
+            assertThat(c.deleteItem(id, new PartitionKey("p"), null).getStatusCode())
+                .isEqualTo(204);
+          }
+        });
   }
 }
