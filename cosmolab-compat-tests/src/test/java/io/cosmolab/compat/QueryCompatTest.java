@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every query plan shape through the Java SDK's own cross-partition pipeline (plan, per-range
@@ -211,6 +212,64 @@ class QueryCompatTest {
   }
 
   @Test
+  void distinctUnderAnOrderByOnAnotherKey_returnsEachValueOnce_inTheOrderOfItsFirstRow() {
+    // the Java SDK's DistinctQueryTests: an "Ordered" plan here made the SDK drop only a row equal
+    // to the one before it, so a group came back once for every run of it in price order
+    List<ObjectNode> byPrice = new ArrayList<>(data);
+    byPrice.sort(java.util.Comparator.comparingDouble(d -> d.get("price").asDouble()));
+    List<String> expected = byPrice.stream().map(d -> d.get("grp").asText()).distinct().toList();
+    for (CosmosContainer c : List.of(single, spread)) {
+      List<String> grps = new ArrayList<>();
+      for (JsonNode row :
+          run(c, new SqlQuerySpec("SELECT DISTINCT VALUE c.grp FROM c ORDER BY c.price"), 7)) {
+        grps.add(row.asText());
+      }
+      assertThat(grps).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void distinctUnderOrderBy_resumes_onlyWhenTheKeysAreTheProjection() {
+    // as the Java SDK's DistinctQueryTests.queryDocumentsWithOrderBy: the SDK resumes an ordered
+    // DISTINCT from its continuation and refuses an unordered one's with 400
+    String matched = "SELECT DISTINCT VALUE c.id FROM c ORDER BY c.id DESC";
+    String unmatched = "SELECT DISTINCT VALUE c.id FROM c ORDER BY c.price DESC";
+    CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setMaxBufferedItemCount(1);
+    String token =
+        spread
+            .queryItems(matched, options, String.class)
+            .iterableByPage(1)
+            .iterator()
+            .next()
+            .getContinuationToken();
+    assertThat(
+            spread
+                .queryItems(matched, options, String.class)
+                .iterableByPage(token, 1)
+                .iterator()
+                .next()
+                .getResults())
+        .hasSize(1);
+    String other =
+        spread
+            .queryItems(unmatched, options, String.class)
+            .iterableByPage(1)
+            .iterator()
+            .next()
+            .getContinuationToken();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                spread
+                    .queryItems(unmatched, options, String.class)
+                    .iterableByPage(other, 1)
+                    .iterator()
+                    .next())
+        .isInstanceOfSatisfying(
+            com.azure.cosmos.CosmosException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(400));
+  }
+
+  @Test
   void sumOverNoValues_isZero_onOneAndEightPartitions() {
     for (CosmosContainer c : List.of(single, spread)) {
       List<JsonNode> rows = run(c, new SqlQuerySpec("SELECT VALUE SUM(c.missing) FROM c"), 5);
@@ -310,6 +369,39 @@ class QueryCompatTest {
       assertThat(expected).isNotEmpty();
       assertThat(ids).containsExactlyInAnyOrderElementsOf(expected);
     }
+  }
+
+  /**
+   * Resuming an ORDER BY from a token, the Java SDK sends every partition a filter of the keys past
+   * the token's row, with the types that sort after it ({@code IS_BOOLEAN(c.n)} and others when
+   * descending over numbers or strings).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT c.id, c.n FROM c ORDER BY c.n DESC, c.id DESC",
+        "SELECT c.id FROM c ORDER BY c.id DESC",
+        "SELECT c.id, c.price FROM c ORDER BY c.price DESC",
+        "SELECT c.id, c.price FROM c ORDER BY c.price"
+      })
+  void orderedQuery_resumedFromEachPagesToken_equalsOnePartition(String text) {
+    List<JsonNode> expected = run(single, new SqlQuerySpec(text), 1000);
+    List<JsonNode> collected = new ArrayList<>();
+    String token = null;
+    int pages = 0;
+    do {
+      FeedResponse<JsonNode> page =
+          spread
+              .queryItems(text, new CosmosQueryRequestOptions(), JsonNode.class)
+              .iterableByPage(token, 41)
+              .iterator()
+              .next();
+      collected.addAll(page.getResults());
+      token = page.getContinuationToken();
+      pages++;
+    } while (token != null);
+    assertThat(pages).isGreaterThan(5);
+    assertThat(Fixtures.sequence(collected)).isEqualTo(Fixtures.sequence(expected));
   }
 
   @Test

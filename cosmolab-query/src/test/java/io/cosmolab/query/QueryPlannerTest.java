@@ -229,6 +229,32 @@ class QueryPlannerTest {
   }
 
   @Test
+  void distinctUnderOrderBy_isOrderedOnlyWhenTheKeysAreTheProjection() {
+    // equal rows are next to each other only when the keys and the projection are the same set
+    for (String ordered :
+        List.of(
+            "SELECT DISTINCT VALUE c.id FROM c ORDER BY c.id DESC",
+            "SELECT DISTINCT c.name FROM c ORDER BY c.name ASC",
+            "SELECT DISTINCT c.a, c.b AS x FROM c ORDER BY c.b, c.a")) {
+      assertThat(plan(ordered).get("distinctType").textValue()).as(ordered).isEqualTo("Ordered");
+    }
+    // the Java SDK's DistinctQueryTests: an ORDER BY on another expression is an unordered
+    // DISTINCT (the client keeps every row's hash), which it refuses to resume
+    for (String unordered :
+        List.of(
+            "SELECT DISTINCT VALUE c.id FROM c ORDER BY c._ts DESC",
+            "SELECT DISTINCT c.city FROM c ORDER BY c.age",
+            "SELECT DISTINCT LEFT(c.name, 1) FROM c ORDER BY c.name",
+            "SELECT DISTINCT c.a, c.b FROM c ORDER BY c.a",
+            "SELECT DISTINCT * FROM c ORDER BY c.a")) {
+      assertThat(plan(unordered).get("distinctType").textValue())
+          .as(unordered)
+          .isEqualTo("Unordered");
+      assertThat(plan(unordered).get("orderBy")).as(unordered).isNotEmpty();
+    }
+  }
+
+  @Test
   void distinctWithTopOrOffset_partitionQueryKeepsDistinctAndDropsTheBounds() {
     assertThat(plan("SELECT DISTINCT TOP 5 VALUE c.name FROM c").get("rewrittenQuery").textValue())
         .isEqualTo("SELECT DISTINCT VALUE c.name FROM c AS c");

@@ -11,10 +11,12 @@ import io.cosmolab.query.ast.Query;
 import io.cosmolab.query.exec.Executor;
 import io.cosmolab.query.functions.SystemFunctions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Plans a query for clients that merge per-partition results themselves (the SDKs): the gateway's
@@ -140,6 +142,34 @@ public final class QueryPlanner {
         : queryInfo(compiled.ast(), compiled.parameterValues());
   }
 
+  /**
+   * Whether an ORDER BY puts equal rows of a DISTINCT next to each other, so that the client can
+   * drop a row equal to the one before it (an "Ordered" DISTINCT, whose continuation carries that
+   * row's hash). That holds when the projected expressions and the ORDER BY keys are the same set:
+   * equal rows then have equal keys, and equal keys give equal rows. Otherwise equal rows can be
+   * far apart ({@code SELECT DISTINCT c.city FROM c ORDER BY c.age}) and the client must keep every
+   * row's hash, an "Unordered" DISTINCT, whose continuation the SDKs refuse to resume from (as the
+   * service plans it: the Java SDK's {@code DistinctQueryTests} resume {@code DISTINCT VALUE c.id
+   * ... ORDER BY c.id} and expect 400 for {@code ... ORDER BY c._ts}).
+   */
+  private static boolean sortedByRow(Query q) {
+    Set<Expr> keys = new HashSet<>();
+    for (Query.OrderItem o : q.orderBy()) {
+      keys.add(o.expression());
+    }
+    Set<Expr> projected = new HashSet<>();
+    if (q.select() instanceof Query.Select.Value v) {
+      projected.add(v.expression());
+    } else if (q.select() instanceof Query.Select.Items items) {
+      for (Query.Select.Item item : items.items()) {
+        projected.add(item.expression());
+      }
+    } else {
+      return false;
+    }
+    return keys.equals(projected);
+  }
+
   /** The queryInfo of {@code q} with its parameters' values. */
   private static ObjectNode queryInfo(Query q, Map<String, JsonNode> params) {
     ObjectNode info = NODES.objectNode();
@@ -154,7 +184,9 @@ public final class QueryPlanner {
     refuseCompositions(q);
     // An aggregate without GROUP BY yields one row; its ORDER BY orders nothing across partitions.
     boolean ordered = !q.orderBy().isEmpty() && !aggregated;
-    info.put("distinctType", !q.distinct() ? "None" : ordered ? "Ordered" : "Unordered");
+    info.put(
+        "distinctType",
+        !q.distinct() ? "None" : ordered && sortedByRow(q) ? "Ordered" : "Unordered");
     putCount(info, "top", q.top(), params);
     putCount(info, "offset", q.offset(), params);
     putCount(info, "limit", q.limit(), params);
