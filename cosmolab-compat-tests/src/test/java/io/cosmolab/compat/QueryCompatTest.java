@@ -62,6 +62,27 @@ class QueryCompatTest {
   }
 
   @Test
+  void readMany_ofOneLogicalPartition_retrievesOnlyItsItems() {
+    // as the Java SDK's CosmosDiagnosticsTest.readManyDiagnostics: the SDK sends one query per
+    // physical partition, an OR of (id AND key) branches, which the index serves branch by branch
+    List<com.azure.cosmos.models.CosmosItemIdentity> wanted = new ArrayList<>();
+    for (int i : new int[] {2, 15, 28, 41, 54}) {
+      wanted.add(
+          new com.azure.cosmos.models.CosmosItemIdentity(
+              new PartitionKey("p2"), String.format("doc-%04d", i)));
+    }
+    var response = spread.readMany(wanted, ObjectNode.class);
+    assertThat(response.getResults())
+        .extracting(d -> d.get("id").asText())
+        .containsExactlyInAnyOrder("doc-0002", "doc-0015", "doc-0028", "doc-0041", "doc-0054");
+    long retrieved = 0;
+    for (var m : com.azure.cosmos.BridgeInternal.queryMetricsFromFeedResponse(response).values()) {
+      retrieved += m.getRetrievedDocumentCount();
+    }
+    assertThat(retrieved).isEqualTo(5);
+  }
+
+  @Test
   void indexMetrics_nameTheIndexThatServedAFilter_theOneThatWouldHave_andTheCompositeOfAnOrderBy(
       CosmosClient client) {
     // every path is indexed in `spread`: the filter on /grp is served by /grp/?

@@ -103,8 +103,9 @@ final class LiveDocuments {
 
   /**
    * The documents the index selects for a query's conjuncts — the intersection of the hits of every
-   * indexed equality, else those of the first indexed range — building the index of a path if
-   * needed; null when no predicate's path is indexed (the query must scan).
+   * indexed equality and served disjunction (the union of its branches'), else those of the first
+   * indexed range — building the index of a path if needed; null when no predicate's path is
+   * indexed (the query must scan).
    */
   Set<ContainerIndex.DocRef> candidates(List<IndexPredicate> usable) {
     if (usable.isEmpty()) {
@@ -112,8 +113,7 @@ final class LiveDocuments {
     }
     List<Set<ContainerIndex.DocRef>> hits = new ArrayList<>();
     for (IndexPredicate p : usable) {
-      ensureBuilt(p.path());
-      Set<ContainerIndex.DocRef> found = index.lookup(p);
+      Set<ContainerIndex.DocRef> found = p.op() == IndexPredicate.Op.ANY_OF ? anyOf(p) : lookup(p);
       if (found == null) {
         return null; // dropped meanwhile: scan
       }
@@ -123,6 +123,24 @@ final class LiveDocuments {
     Set<ContainerIndex.DocRef> out = hits.get(0);
     for (int i = 1; i < hits.size() && !out.isEmpty(); i++) {
       out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
+    }
+    return out;
+  }
+
+  private Set<ContainerIndex.DocRef> lookup(IndexPredicate p) {
+    ensureBuilt(p.path());
+    return index.lookup(p);
+  }
+
+  /** The union of what each branch of a served disjunction selects; null when one must scan. */
+  private Set<ContainerIndex.DocRef> anyOf(IndexPredicate p) {
+    Set<ContainerIndex.DocRef> out = new java.util.HashSet<>();
+    for (List<IndexPredicate> branch : p.branches()) {
+      Set<ContainerIndex.DocRef> found = candidates(index.usableAll(branch));
+      if (found == null) {
+        return null;
+      }
+      out.addAll(found);
     }
     return out;
   }

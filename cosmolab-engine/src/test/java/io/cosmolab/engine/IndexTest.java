@@ -100,6 +100,87 @@ class IndexTest {
   }
 
   @Test
+  void aDisjunctionOfServedConjunctions_loadsTheUnionOfTheirHits_asReadManySends() {
+    Container c = container("or", IndexingPolicy.DEFAULT);
+    for (int i = 0; i < 1000; i++) {
+      c.create(
+          obj(
+              "{'id':'d"
+                  + i
+                  + "','pk':'k"
+                  + (i % 50)
+                  + "','device':'v"
+                  + (i % 10)
+                  + "','day':'"
+                  + (i / 10)
+                  + "'}"));
+    }
+    // the SDKs' readMany: one (id AND key) branch per item, ORed
+    QueryPage many =
+        c.query(
+            QueryRequest.of(
+                "SELECT * FROM c WHERE (c.id = 'd423' AND c.pk = 'k23') OR (c.id = 'd74' AND"
+                    + " c.pk = 'k24') OR (c.id = 'd999' AND c.pk = 'k49') OR (c.id = 'd5' AND"
+                    + " c.pk = 'k6')"));
+    assertThat(many.rows()).hasSize(3); // d5's key is k5: no row
+    assertThat(many.metrics().documentsLoaded()).isEqualTo(3);
+    // a disjunction inside a conjunction: intersected with the other terms' hits
+    QueryPage nested =
+        c.query(
+            QueryRequest.of(
+                "SELECT * FROM c WHERE c.device = 'v3' AND (c.day = '1' OR c.day IN ('2'))"));
+    assertThat(nested.rows()).hasSize(2);
+    assertThat(nested.metrics().documentsLoaded()).isEqualTo(2);
+    // a branch no index bounds makes the disjunction a scan
+    QueryPage scan =
+        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' OR LOWER(c.id) = 'd1'"));
+    assertThat(scan.rows()).hasSize(101);
+    assertThat(scan.metrics().documentsLoaded()).isEqualTo(1000);
+  }
+
+  @Test
+  void disjunctions_servedByTheIndex_returnWhatAScanReturns() {
+    Container indexed = container("ori", IndexingPolicy.DEFAULT);
+    Container scanned = container("ors", NOTHING_BUT_PK);
+    Random random = new Random(7);
+    for (int i = 0; i < 300; i++) {
+      String doc =
+          "{'id':'d"
+              + i
+              + "','pk':'k"
+              + (i % 7)
+              + "','a':"
+              + random.nextInt(6)
+              + ",'b':'"
+              + (char) ('p' + random.nextInt(4))
+              + "'}";
+      indexed.create(obj(doc));
+      scanned.create(obj(doc));
+    }
+    String[] terms = {
+      "c.a = 1", "c.a > 3", "c.b = 'q'", "c.b IN ('p', 's')", "c.a <= 0", "c.id = 'd17'"
+    };
+    for (int q = 0; q < 60; q++) {
+      StringBuilder where = new StringBuilder();
+      int branches = 1 + random.nextInt(3);
+      for (int b = 0; b < branches; b++) {
+        if (b > 0) {
+          where.append(" OR ");
+        }
+        where.append('(').append(terms[random.nextInt(terms.length)]);
+        if (random.nextBoolean()) {
+          where.append(" AND ").append(terms[random.nextInt(terms.length)]);
+        }
+        where.append(')');
+      }
+      String sql = "SELECT VALUE c.id FROM c WHERE " + where;
+      assertThat(indexed.query(QueryRequest.of(sql)).rows())
+          .as(sql)
+          .containsExactlyInAnyOrderElementsOf(scanned.query(QueryRequest.of(sql)).rows());
+    }
+  }
+
+  @Test
   void index_isMaintainedByEveryKindOfWrite() {
     Container c = container("m", IndexingPolicy.DEFAULT);
     for (int i = 0; i < 20; i++) {

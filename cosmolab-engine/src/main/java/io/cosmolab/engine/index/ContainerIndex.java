@@ -275,13 +275,14 @@ public final class ContainerIndex {
 
   /**
    * The predicates an index lookup serves together: every equality (and IN) on a path the policy
-   * indexes, whose hits are intersected, as the service's index intersects the terms of a
-   * conjunction; without one, the first indexed range. Empty when no predicate's path is indexed.
+   * indexes, and every disjunction whose branches are all served, whose hits are intersected, as
+   * the service's index intersects the terms of a conjunction; without one, the first indexed
+   * range. Empty when no predicate's path is indexed.
    */
   public List<IndexPredicate> usableAll(List<IndexPredicate> predicates) {
     List<IndexPredicate> equalities = new java.util.ArrayList<>();
     for (IndexPredicate p : predicates) {
-      if (p.op() == IndexPredicate.Op.EQUAL && indexes(p.path())) {
+      if (p.op() == IndexPredicate.Op.EQUAL ? indexes(p.path()) : servesEveryBranch(p)) {
         equalities.add(p);
       }
     }
@@ -292,10 +293,23 @@ public final class ContainerIndex {
     return first == null ? List.of() : List.of(first);
   }
 
-  /** The first predicate whose path the policy indexes, or null. */
+  /** Whether {@code p} is a disjunction whose every branch an index lookup serves. */
+  private boolean servesEveryBranch(IndexPredicate p) {
+    if (p.op() != IndexPredicate.Op.ANY_OF) {
+      return false;
+    }
+    for (List<IndexPredicate> branch : p.branches()) {
+      if (usableAll(branch).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The first comparison whose path the policy indexes, or null. */
   public IndexPredicate usable(List<IndexPredicate> predicates) {
     for (IndexPredicate p : predicates) {
-      if (indexes(p.path()) && lookupPossible(p)) {
+      if (p.op() != IndexPredicate.Op.ANY_OF && indexes(p.path()) && lookupPossible(p)) {
         return p;
       }
     }

@@ -52,6 +52,21 @@ public record IndexUtilization(
     List<SingleIndex> utilized = new ArrayList<>();
     List<SingleIndex> potential = new ArrayList<>();
     for (IndexPredicate p : predicates) {
+      if (p.op() == IndexPredicate.Op.ANY_OF) {
+        // each branch's comparisons, utilized with the disjunction or named where none indexes
+        for (List<IndexPredicate> branch : p.branches()) {
+          List<IndexPredicate> used =
+              served.contains(p)
+                  ? branch.stream()
+                      .filter(b -> b.op() == IndexPredicate.Op.ANY_OF || indexed.test(b.path()))
+                      .toList()
+                  : List.of();
+          IndexUtilization inner = of(branch, used, indexed, List.of());
+          utilized.addAll(inner.utilized());
+          potential.addAll(inner.potential());
+        }
+        continue;
+      }
       SingleIndex entry = new SingleIndex(filter(p), "/" + String.join("/", p.path()) + "/?");
       if (served.contains(p)) {
         utilized.add(entry);
@@ -72,6 +87,7 @@ public record IndexUtilization(
           case LESS_OR_EQUAL -> "<=";
           case GREATER -> ">";
           case GREATER_OR_EQUAL -> ">=";
+          case ANY_OF -> throw new IllegalArgumentException("a disjunction is listed by branch");
         };
     if (p.values().size() > 1) {
       List<String> values = new ArrayList<>();

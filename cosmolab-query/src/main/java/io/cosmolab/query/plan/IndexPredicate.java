@@ -10,14 +10,18 @@ import java.util.Map;
 
 /**
  * A filter an index can serve: a top-level conjunct of the WHERE clause comparing a document path
- * with constants ({@code c.a = 1}, {@code c.a IN (1, 2)}, {@code c.n > 5}, {@code c.s <= "m"}). The
- * documents it selects are a superset of the query's result, which still runs in full on them.
+ * with constants ({@code c.a = 1}, {@code c.a IN (1, 2)}, {@code c.n > 5}, {@code c.s <= "m"}), or
+ * a disjunction of such conjunctions ({@link Op#ANY_OF}: {@code (c.id = "a" AND c.pk = "x") OR
+ * (c.id = "b" AND c.pk = "y")}, the query the SDKs' readMany sends). The documents it selects are a
+ * superset of the query's result, which still runs in full on them.
  *
- * @param path the property path from the document root
+ * @param path the property path from the document root (empty for {@link Op#ANY_OF})
  * @param op the comparison
- * @param values the constants (several for IN)
+ * @param values the constants (several for IN; none for {@link Op#ANY_OF})
+ * @param branches for {@link Op#ANY_OF}, each disjunct's index-servable conjuncts (else empty)
  */
-public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
+public record IndexPredicate(
+    List<String> path, Op op, List<JsonNode> values, List<List<IndexPredicate>> branches) {
 
   /** The comparisons an index serves. */
   public enum Op {
@@ -25,12 +29,20 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
     LESS,
     LESS_OR_EQUAL,
     GREATER,
-    GREATER_OR_EQUAL
+    GREATER_OR_EQUAL,
+    /** Any of {@link #branches()}: an index serves it when it serves every branch. */
+    ANY_OF
   }
 
   public IndexPredicate {
     path = List.copyOf(path);
     values = List.copyOf(values);
+    branches = branches.stream().map(List::copyOf).toList();
+  }
+
+  /** A comparison of a path with constants. */
+  public IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
+    this(path, op, values, List.of());
   }
 
   /** The index-servable conjuncts of a query's WHERE, in the order written. */
@@ -53,6 +65,21 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
     if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
       collect(b.left(), root, params, out);
       collect(b.right(), root, params, out);
+      return;
+    }
+    if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.OR) {
+      List<Expr> disjuncts = new ArrayList<>();
+      disjuncts(b, disjuncts);
+      List<List<IndexPredicate>> branches = new ArrayList<>();
+      for (Expr d : disjuncts) {
+        List<IndexPredicate> branch = new ArrayList<>();
+        collect(d, root, params, branch);
+        if (branch.isEmpty()) {
+          return; // a disjunct no index bounds: the disjunction selects from every document
+        }
+        branches.add(branch);
+      }
+      out.add(new IndexPredicate(List.of(), Op.ANY_OF, List.of(), branches));
       return;
     }
     if (e instanceof Expr.In in && !in.negated()) {
@@ -87,6 +114,16 @@ public record IndexPredicate(List<String> path, Op op, List<JsonNode> values) {
     JsonNode leftValue = constant(b.left(), params);
     if (rightPath != null && leftValue != null) {
       out.add(new IndexPredicate(rightPath, flip(op), List.of(leftValue)));
+    }
+  }
+
+  /** The operands of a chain of ORs, in the order written. */
+  private static void disjuncts(Expr e, List<Expr> out) {
+    if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.OR) {
+      disjuncts(b.left(), out);
+      disjuncts(b.right(), out);
+    } else {
+      out.add(e);
     }
   }
 
