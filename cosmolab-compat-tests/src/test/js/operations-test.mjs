@@ -112,6 +112,28 @@ const { container } = await database.containers.createIfNotExists({
     JSON.stringify(failed) === "[424,409]",
     `the failing batch answered ${failed}, not [424,409]`,
   );
+  // an operation naming another key than the batch's: the service refuses the whole batch
+  let mismatch = null;
+  try {
+    await container.items.batch(
+      [
+        { operationType: "Create", resourceBody: { id: "b4", pk: "b" } },
+        { operationType: "Create", resourceBody: { id: "b5", pk: "a" }, partitionKey: "a" },
+      ],
+      "b",
+    );
+  } catch (e) {
+    mismatch = e;
+  }
+  // (the SDK rethrows it as "Batch request error: ..." without the status)
+  check(
+    mismatch !== null &&
+      String(mismatch.message).includes(
+        "One or more operations within the batch request have a different partition key value than the request.",
+      ),
+    `a batch with another key answered ${mismatch?.code} ${mismatch?.message}`,
+  );
+  check((await statusOf(container.item("b4", "b").read())) === 404, "the refused batch created b4");
   const b3 = await statusOf(container.item("b3", "b").read());
   check(b3 === 404, `the failed batch's first create is there (${b3})`);
   const { resource: b1 } = await container.item("b1", "b").read();

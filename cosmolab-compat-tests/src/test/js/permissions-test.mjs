@@ -66,4 +66,23 @@ const write = await statusOf(oneOrders.item("o1", "t1").replace({ id: "o1", tena
 check(write === 403, `a write with a Read token answered ${write}`);
 results.readToken = "ok";
 
+// a permission replaced with a new id is renamed (the JS SDK's permission.spec reads it by that id)
+{
+  const { resource: made } = await user.permissions.upsert({
+    id: "to-rename",
+    permissionMode: PermissionMode.Read,
+    resource: "dbs/jsperms/colls/orders/docs/o2",
+  });
+  const { resource: renamed } = await user
+    .permission("to-rename")
+    .replace({ ...made, id: "renamed" });
+  check(renamed.id === "renamed" && renamed._rid === made._rid, `renamed: ${renamed.id}`);
+  const { resource: again } = await user.permission("renamed").read();
+  check(again.id === "renamed", `read by the new id: ${again?.id}`);
+  const gone = await statusOf(user.permission("to-rename").read());
+  check(gone === 404, `the old id answered ${gone}`);
+  await user.permission("renamed").delete();
+  results.rename = "ok";
+}
+
 console.log(JSON.stringify(results));

@@ -68,7 +68,8 @@ class JavaScriptSdkCompatTest {
         .contains("\"permissions\":\"ok\"")
         .contains("\"permissionFeed\":\"ok\"")
         .contains("\"outOfScope\":\"ok\"")
-        .contains("\"readToken\":\"ok\"");
+        .contains("\"readToken\":\"ok\"")
+        .contains("\"rename\":\"ok\"");
   }
 
   @Test

@@ -140,26 +140,32 @@ public final class User {
   }
 
   /**
-   * Replaces a permission: its mode, resource and partition key. Its RID stays; its revision moves
-   * on, so every token issued for it before stops working.
+   * Replaces a permission: its id (the body's names it, as on the service: the JavaScript SDK's
+   * permission tests rename one and then read it by the new id), mode, resource and partition key.
+   * Its RID stays; its revision moves on, so every token issued for it before stops working.
    *
    * @param ifMatch the etag the permission must have, or null
    * @throws io.cosmolab.engine.error.CosmosException 404, 412 when {@code ifMatch} does not match,
-   *     400 when the body renames it
+   *     409 when the new id is another permission's of this user
    */
   public Permission replacePermission(String idOrRid, PermissionSettings settings, String ifMatch) {
     synchronized (database.usersLock()) {
       database.checkLive(this);
       Permission old = permission(idOrRid);
       checkIfMatch(ifMatch, old.etag(), "permission", old.id());
-      if (!settings.id().equals(old.id())) {
-        throw CosmosError.BAD_REQUEST.exception(
-            "the body's id '%s' differs from the addressed permission '%s'; a permission cannot be"
-                + " renamed",
-            settings.id(), old.id());
+      if (!settings.id().equals(old.id()) && permissions.containsKey(settings.id())) {
+        throw CosmosError.CONFLICT.exception(
+            "Resource with specified id or name already exists: permission '%s' of user '%s'",
+            settings.id(), id);
       }
       Permission p = build(settings, old.ordinal(), old.revision() + 1);
-      checkUniqueScope(p);
+      permissions.remove(old.id());
+      try {
+        checkUniqueScope(p);
+      } catch (RuntimeException e) {
+        permissions.put(old.id(), old);
+        throw e;
+      }
       permissions.put(p.id(), p);
       database.engine().catalogChanged();
       return p;

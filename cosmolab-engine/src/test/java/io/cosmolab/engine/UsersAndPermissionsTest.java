@@ -87,7 +87,24 @@ class UsersAndPermissionsTest {
     assertThat(second.scopeText()).isNotEqualTo(first.scopeText());
     assertThat(status(() -> u.replacePermission("p", onOrders("p", "All"), first.etag())))
         .isEqualTo(412);
-    assertThat(status(() -> u.replacePermission("p", onOrders("q", "All"), null))).isEqualTo(400);
+  }
+
+  @Test
+  void replacePermission_withAnotherId_renamesIt_keepingItsRid() {
+    // as the JavaScript SDK's permission tests: replace with a new id, then read it by that id
+    User u = db.createUser("alice");
+    Permission first = u.createPermission(onOrders("p", "Read"));
+    u.createPermission(
+        new PermissionSettings("t1-only", "All", "dbs/shop/colls/orders", node("[\"t1\"]")));
+    assertThat(status(() -> u.replacePermission("p", onOrders("t1-only", "All"), null)))
+        .isEqualTo(409); // another permission's id
+    Permission renamed = u.replacePermission("p", onOrders("q", "All"), first.etag());
+
+    assertThat(renamed.id()).isEqualTo("q");
+    assertThat(renamed.rid()).isEqualTo(first.rid());
+    assertThat(u.findPermission("q").orElseThrow().mode()).isEqualTo(PermissionMode.ALL);
+    assertThat(u.findPermission("p")).isEmpty();
+    assertThat(u.findPermission(first.rid()).orElseThrow().id()).isEqualTo("q");
   }
 
   @Test

@@ -61,6 +61,14 @@ final class BatchResource {
     PartitionKeyValue key = Requests.requiredPartitionKey(request);
     List<BatchOperation> ops = new ArrayList<>();
     for (int i = 0; i < body.size(); i++) {
+      // an operation may name its key (the JavaScript SDK sends it for every one): a transaction
+      // holds one logical partition, so another key fails the whole batch, as on the service
+      if (!key.equals(operationKey(body.get(i), key))) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "One or more operations within the batch request have a different partition key"
+                + " value than the request. (operation %d names %s, the request %s)",
+            i, body.get(i).get("partitionKey").asText(), request.header(Headers.PARTITION_KEY));
+      }
       ops.add(Operations.parseBatchOperation(c, body.get(i), i));
     }
     BatchResult result = c.executeBatch(key, ops);
