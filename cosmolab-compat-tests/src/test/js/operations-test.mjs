@@ -87,6 +87,39 @@ const { container } = await database.containers.createIfNotExists({
   results.indexingDirective = "ok";
 }
 
+// a spatial index's boundingBox: required on a Geometry container, refused on a Geography one
+{
+  const spatial = (id, type, boundingBox) => ({
+    id,
+    partitionKey: { paths: ["/id"] },
+    indexingPolicy: { spatialIndexes: [{ path: "/location/?", types: ["Point"], boundingBox }] },
+    geospatialConfig: { type },
+  });
+  const box = { xmin: 0, ymin: 0, xmax: 100, ymax: 100 };
+  const { resource: made } = await database.containers.createIfNotExists(
+    spatial("geom-box", "Geometry", box),
+  );
+  check(made.indexingPolicy.spatialIndexes[0].boundingBox.xmax === 100, "the box was not kept");
+  for (const [id, type, bbox] of [
+    ["geom-nobox", "Geometry", undefined],
+    ["geo-box", "Geography", box],
+  ]) {
+    let refused = null;
+    try {
+      await database.containers.create(spatial(id, type, bbox));
+    } catch (e) {
+      refused = e;
+    }
+    check(
+      refused?.code === 400 &&
+        refused.message.includes("boundingBox") &&
+        refused.message.includes(type),
+      `${type} ${bbox ? "with" : "without"} a boundingBox answered ${refused?.code} ${refused?.message}`,
+    );
+  }
+  results.spatialBoundingBox = "ok";
+}
+
 // a transactional batch: all of it, or (one operation failing) none of it
 {
   const committed = await container.items.batch(

@@ -240,6 +240,7 @@ final class ContainerResource {
     }
     JsonNode indexing = body.get("indexingPolicy");
     if (indexing != null && indexing.isObject()) {
+      checkSpatialIndexes(indexing.get("spatialIndexes"), body.path("geospatialConfig"));
       ObjectNode kept = out.putObject("indexingPolicy");
       for (String name : STORED_INDEXING) {
         if (indexing.has(name)) {
@@ -248,6 +249,54 @@ final class ContainerResource {
       }
     }
     return out;
+  }
+
+  /**
+   * A spatial index takes a {@code boundingBox} ({@code xmin}, {@code ymin}, {@code xmax}, {@code
+   * ymax}, each min below its max) when the container's {@code geospatialConfig} is {@code
+   * Geometry}, where it is required, and none when it is {@code Geography}, the default: 400 naming
+   * both otherwise, as the service answers (the JavaScript SDK's spatialIndexBoundingBox tests).
+   */
+  private static void checkSpatialIndexes(JsonNode spatial, JsonNode geospatialConfig) {
+    if (spatial == null || spatial.isNull()) {
+      return;
+    }
+    if (!spatial.isArray()) {
+      throw CosmosError.BAD_REQUEST.exception(
+          "indexingPolicy.spatialIndexes must be an array, was %s", spatial.getNodeType());
+    }
+    boolean geometry = "Geometry".equals(geospatialConfig.path("type").asText("Geography"));
+    for (JsonNode index : spatial) {
+      JsonNode box = index.get("boundingBox");
+      boolean hasBox = box != null && !box.isNull();
+      if (geometry && !hasBox) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "The spatial index on %s needs a boundingBox: the container's geospatialConfig type is"
+                + " Geometry",
+            index.path("path").asText("?"));
+      }
+      if (!geometry && hasBox) {
+        throw CosmosError.BAD_REQUEST.exception(
+            "The spatial index on %s has a boundingBox, which only a Geometry container takes: the"
+                + " container's geospatialConfig type is Geography",
+            index.path("path").asText("?"));
+      }
+      if (hasBox) {
+        for (String axis : List.of("x", "y")) {
+          JsonNode min = box.get(axis + "min");
+          JsonNode max = box.get(axis + "max");
+          if (min == null
+              || max == null
+              || !min.isNumber()
+              || !max.isNumber()
+              || min.doubleValue() >= max.doubleValue()) {
+            throw CosmosError.BAD_REQUEST.exception(
+                "The boundingBox of the spatial index on %s needs numbers %smin < %smax, was %s",
+                index.path("path").asText("?"), axis, axis, box);
+          }
+        }
+      }
+    }
   }
 
   /** {@code uniqueKeyPolicy.uniqueKeys[].paths}, as lists of paths. */
