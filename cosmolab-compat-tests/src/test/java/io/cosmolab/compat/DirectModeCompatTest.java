@@ -363,6 +363,57 @@ class DirectModeCompatTest {
   }
 
   /**
+   * The service keeps a number's value, not its text: a whole fraction comes back an integer (the
+   * Java SDK's DistinctQueryTests store 5 and 5.000000 and read Integer 5 for both), in a point
+   * read, a query and a patch.
+   */
+  @Test
+  void wholeNumbersWrittenWithAFraction_comeBackAsIntegers_inBothModes(CosmosLab lab) {
+    inBothModes(
+        lab,
+        "numbers",
+        (direct, c) -> {
+          ObjectNode doc =
+              JsonNodeFactory.instance
+                  .objectNode()
+                  .put("id", "n")
+                  .put("pk", "p")
+                  .put("whole", 5.0)
+                  .put("fraction", 1.5)
+                  .put("exponent", 1e2)
+                  .put("zero", -0.0);
+          c.createItem(doc);
+          JsonNode read =
+              c.readItem("n", new com.azure.cosmos.models.PartitionKey("p"), JsonNode.class)
+                  .getItem();
+          assertThat(read.get("whole").isIntegralNumber()).isTrue();
+          assertThat(read.get("whole").intValue()).isEqualTo(5);
+          assertThat(read.get("fraction").doubleValue()).isEqualTo(1.5);
+          assertThat(read.get("exponent").isIntegralNumber()).isTrue();
+          assertThat(read.get("exponent").intValue()).isEqualTo(100);
+          assertThat(read.get("zero").toString()).isEqualTo("0");
+          List<Object> distinct =
+              c
+                  .queryItems(
+                      "SELECT DISTINCT VALUE c.whole FROM c",
+                      new com.azure.cosmos.models.CosmosQueryRequestOptions(),
+                      Object.class)
+                  .stream()
+                  .toList();
+          assertThat(distinct).containsExactly(5);
+          c.patchItem(
+              "n",
+              new com.azure.cosmos.models.PartitionKey("p"),
+              com.azure.cosmos.models.CosmosPatchOperations.create().set("/patched", 7.0),
+              JsonNode.class);
+          JsonNode patched =
+              c.readItem("n", new com.azure.cosmos.models.PartitionKey("p"), JsonNode.class)
+                  .getItem();
+          assertThat(patched.get("patched").toString()).isEqualTo("7");
+        });
+  }
+
+  /**
    * Ids with '#' and '?' (the single-table style, "ORDER#17"): the service creates them and, in
    * direct mode and through its compute gateway, reads, replaces, patches and deletes them (the
    * Java, .NET and Go SDKs' ItemIdEncoding emulator tests); the Java SDK percent-encodes them in a

@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
  * <p>Trees: numbers as {@code ObjectMapper} reads them by default (int, long or big integer by
  * magnitude; double for fractions); a repeated property keeps its last value; the first value is
  * read and anything after it ignored, as {@code readTree} does. Nesting and size limits are the
- * parser's own (its default read constraints).
+ * parser's own (its default read constraints). A client's JSON ({@link #readStrict}) keeps a
+ * fraction's value, not its text, as the service does: a whole one is an integer ({@code 5.0} is
+ * {@code 5}).
  */
 public final class JsonTrees {
   private JsonTrees() {}
@@ -145,7 +147,11 @@ public final class JsonTrees {
                   + abbreviate(p.getText())
                   + " is out of range: JSON numbers are IEEE 754 doubles, at most about 1.8e308");
         }
-        return n;
+        // the service keeps a number, not its text: 5.0 and 5.000000 come back as 5 (the Java
+        // SDK's DistinctQueryTests store both and read Integer 5), 1e2 as 100, 1.50 as 1.5
+        return t == JsonToken.VALUE_NUMBER_FLOAT
+            ? io.cosmolab.query.exec.Values.number(n.doubleValue())
+            : n;
       }
       default -> {
         return value(p, t);
