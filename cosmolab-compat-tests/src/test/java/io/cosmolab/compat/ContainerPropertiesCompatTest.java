@@ -418,6 +418,62 @@ class ContainerPropertiesCompatTest {
     }
   }
 
+  /**
+   * Lists of containers, scripts, users and databases come in pages of the size asked, as the Java
+   * SDK's ReadFeedCollectionsTest and ReadFeedStoredProceduresTest read them (3 containers in pages
+   * of 2: 2 pages; 5 procedures: 3 pages), by read feed and by query alike.
+   */
+  @org.junit.jupiter.api.Test
+  void listsOfContainersScriptsAndUsers_comeInPagesOfTheSizeAsked() {
+    client.createDatabaseIfNotExists("paged");
+    CosmosDatabase db = client.getDatabase("paged");
+    for (String id : List.of("c1", "c2", "c3")) {
+      db.createContainerIfNotExists(id, "/pk");
+    }
+    List<Integer> sizes = new java.util.ArrayList<>();
+    List<String> ids = new java.util.ArrayList<>();
+    for (var page : db.readAllContainers().iterableByPage(2)) {
+      sizes.add(page.getResults().size());
+      page.getResults().forEach(p -> ids.add(p.getId()));
+    }
+    assertThat(sizes).containsExactly(2, 1);
+    assertThat(ids).containsExactlyInAnyOrder("c1", "c2", "c3");
+    sizes.clear();
+    for (var page :
+        db.queryContainers("SELECT * FROM root r WHERE r.id != 'c2'").iterableByPage(1)) {
+      sizes.add(page.getResults().size());
+    }
+    assertThat(sizes).containsExactly(1, 1);
+
+    var scripts = db.getContainer("c1").getScripts();
+    for (int i = 0; i < 5; i++) {
+      scripts.createStoredProcedure(
+          new com.azure.cosmos.models.CosmosStoredProcedureProperties(
+              "sp" + i, "function () { getContext().getResponse().setBody(1); }"));
+    }
+    sizes.clear();
+    for (var page : scripts.readAllStoredProcedures().iterableByPage(2)) {
+      sizes.add(page.getResults().size());
+    }
+    assertThat(sizes).containsExactly(2, 2, 1);
+
+    for (String id : List.of("u1", "u2", "u3", "u4")) {
+      db.createUser(new com.azure.cosmos.models.CosmosUserProperties().setId(id));
+    }
+    sizes.clear();
+    for (var page : db.readAllUsers().iterableByPage(3)) {
+      sizes.add(page.getResults().size());
+    }
+    assertThat(sizes).containsExactly(3, 1);
+    // unpaged, a list comes whole
+    assertThat(db.readAllUsers().stream().count()).isEqualTo(4);
+    // a token this server did not issue
+    assertThatThrownBy(() -> db.readAllContainers().iterableByPage("garbage", 2).iterator().next())
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(400))
+        .hasMessageContaining("Invalid Continuation Token");
+  }
+
   private static CosmosClient client;
 
   @org.junit.jupiter.api.BeforeAll

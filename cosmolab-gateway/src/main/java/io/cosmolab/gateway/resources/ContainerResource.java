@@ -42,13 +42,13 @@ final class ContainerResource {
     Database db = resolver.database(request.path());
     switch (request.method()) {
       case "GET" -> {
-        return Responses.feed(db.rid(), "DocumentCollections", all(db), Map.of());
+        return Responses.pagedFeed(request, db.rid(), "DocumentCollections", all(db));
       }
       case "POST" -> {
         if (FeedPost.isQuery(request)) {
           List<JsonNode> rows =
               MetadataQuery.run(Requests.queryText(request), all(db), engine.clock().instant());
-          return Responses.feed(db.rid(), "DocumentCollections", rows, Map.of());
+          return Responses.pagedFeed(request, db.rid(), "DocumentCollections", rows);
         }
         return create(request, db);
       }

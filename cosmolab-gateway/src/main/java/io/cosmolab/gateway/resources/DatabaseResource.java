@@ -25,13 +25,13 @@ final class DatabaseResource {
   WireResponse feed(WireRequest request) {
     switch (request.method()) {
       case "GET" -> {
-        return Responses.feed("", "Databases", all(), Map.of());
+        return Responses.pagedFeed(request, "", "Databases", all());
       }
       case "POST" -> {
         if (FeedPost.isQuery(request)) {
           List<JsonNode> rows =
               MetadataQuery.run(Requests.queryText(request), all(), engine.clock().instant());
-          return Responses.feed("", "Databases", rows, Map.of());
+          return Responses.pagedFeed(request, "", "Databases", rows);
         }
         ObjectNode body = Requests.object(request);
         JsonNode id = body.get("id");

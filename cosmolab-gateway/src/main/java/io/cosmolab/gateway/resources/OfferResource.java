@@ -74,7 +74,7 @@ final class OfferResource {
     }
     switch (request.method()) {
       case "GET" -> {
-        return Responses.feed("", "Offers", all, Map.of());
+        return Responses.pagedFeed(request, "", "Offers", all);
       }
       case "POST" -> {
         if (!FeedPost.isQuery(request)) {
@@ -83,7 +83,7 @@ final class OfferResource {
         }
         List<JsonNode> rows =
             MetadataQuery.run(Requests.queryText(request), all, engine.clock().instant());
-        return Responses.feed("", "Offers", rows, Map.of());
+        return Responses.pagedFeed(request, "", "Offers", rows);
       }
       default -> {
         throw Protocol.methodNotAllowed(request);

@@ -37,7 +37,7 @@ final class ScriptResource {
     Scripts scripts = c.scripts();
     switch (request.method()) {
       case "GET" -> {
-        return Responses.feed(c.rid(), FEED_KEYS.get(kind), scripts.list(kind), Map.of());
+        return Responses.pagedFeed(request, c.rid(), FEED_KEYS.get(kind), scripts.list(kind));
       }
       case "POST" -> {
         // decided as the resource-token check decides it (FeedPost), so the two cannot disagree
@@ -46,7 +46,7 @@ final class ScriptResource {
             List<JsonNode> rows =
                 MetadataQuery.run(
                     Requests.queryText(request), scripts.list(kind), engine.clock().instant());
-            yield Responses.feed(c.rid(), FEED_KEYS.get(kind), rows, Map.of());
+            yield Responses.pagedFeed(request, c.rid(), FEED_KEYS.get(kind), rows);
           }
           case WRITE ->
               Responses.resource(201, scripts.create(kind, Requests.object(request)), Map.of());

@@ -54,14 +54,14 @@ final class UserResource {
     if (request.path().isFeed()) {
       switch (request.method()) {
         case "GET" -> {
-          return Responses.feed(db.rid(), "Users", allUsers(db), Map.of());
+          return Responses.pagedFeed(request, db.rid(), "Users", allUsers(db));
         }
         case "POST" -> {
           if (FeedPost.isQuery(request)) {
             List<JsonNode> rows =
                 MetadataQuery.run(
                     Requests.queryText(request), allUsers(db), engine.clock().instant());
-            return Responses.feed(db.rid(), "Users", rows, Map.of());
+            return Responses.pagedFeed(request, db.rid(), "Users", rows);
           }
           String id = idOf(Requests.object(request), "user");
           if (request.flag(Headers.IS_UPSERT)) {
@@ -111,7 +111,7 @@ final class UserResource {
     if (path.isFeed()) {
       switch (request.method()) {
         case "GET" -> {
-          return Responses.feed(u.rid(), "Permissions", allPermissions(u, validity), Map.of());
+          return Responses.pagedFeed(request, u.rid(), "Permissions", allPermissions(u, validity));
         }
         case "POST" -> {
           if (FeedPost.isQuery(request)) {
@@ -120,7 +120,7 @@ final class UserResource {
                     Requests.queryText(request),
                     allPermissions(u, validity),
                     engine.clock().instant());
-            return Responses.feed(u.rid(), "Permissions", rows, Map.of());
+            return Responses.pagedFeed(request, u.rid(), "Permissions", rows);
           }
           PermissionSettings settings = PermissionSettings.fromJson(Requests.object(request));
           if (request.flag(Headers.IS_UPSERT)) {
