@@ -120,6 +120,32 @@ const { container } = await database.containers.createIfNotExists({
   results.spatialBoundingBox = "ok";
 }
 
+// a full last page still has a continuation, and the page after it is empty, as on the service
+// (the SDK's query.spec: 4 items in pages of 2 give 3 pages, 3 items give 2)
+{
+  const { container: few } = await database.containers.createIfNotExists({
+    id: "fullpages",
+    partitionKey: { paths: ["/a", "/b"], kind: "MultiHash", version: 2 },
+  });
+  const pageSizes = async () => {
+    const it = few.items.query("SELECT * FROM c", { maxItemCount: 2 });
+    const sizes = [];
+    while (it.hasMoreResults()) {
+      sizes.push((await it.fetchNext()).resources.length);
+    }
+    return JSON.stringify(sizes);
+  };
+  await few.items.create({ id: "doc1", a: "a", b: 1 });
+  await few.items.create({ id: "doc2", a: "a", b: 1 });
+  await few.items.create({ id: "doc3", a: "a", b: 1 });
+  const three = await pageSizes();
+  check(three === "[2,1]", `3 items in pages of 2 came as ${three}`);
+  await few.items.create({ id: "doc4", a: "b", b: 2 });
+  const four = await pageSizes();
+  check(four === "[2,2,0]", `4 items in pages of 2 came as ${four}`);
+  results.fullPages = "ok";
+}
+
 // a transactional batch: all of it, or (one operation failing) none of it
 {
   const committed = await container.items.batch(

@@ -91,7 +91,7 @@ class JavaScriptSdkCompatTest {
     assertThat(runAgainst(CosmosLab.builder(), "operations-test.mjs"))
         .contains(
             "{\"patch\":\"ok\",\"etag\":\"ok\",\"indexingDirective\":\"ok\","
-                + "\"spatialBoundingBox\":\"ok\","
+                + "\"spatialBoundingBox\":\"ok\",\"fullPages\":\"ok\","
                 + "\"batch\":\"ok\",\"bulk\":\"ok\","
                 + "\"hierarchical\":\"ok\",\"allVersions\":3}");
   }

@@ -184,8 +184,14 @@ class QueryPagingChargeTest {
   @Test
   void aPositionPastAPartition_leavesThatPartitionOut() {
     List<QueryPage> paged = pages("SELECT * FROM c", 100);
-    assertThat(paged).hasSize(3);
+    // 300 documents in 3 full pages, then the empty page the service's last full page leads to
+    assertThat(paged).hasSize(4);
+    assertThat(paged.get(3).rows()).isEmpty();
+    assertThat(paged.get(3).continuation()).isNull();
     assertThat(paged.get(0).metrics().partitionsTargeted()).isEqualTo(PARTITIONS);
     assertThat(paged.get(2).metrics().partitionsTargeted()).isLessThan(PARTITIONS);
+    // it reads nothing: it starts after the last document the page before read
+    assertThat(paged.get(3).metrics().partitionsTargeted()).isEqualTo(1);
+    assertThat(paged.get(3).metrics().documentsLoaded()).isZero();
   }
 }
