@@ -322,7 +322,11 @@ final class QueryRunner {
             // indexed point query's time when made for every page)
             () ->
                 io.cosmolab.engine.query.IndexUtilization.of(
-                    predicates, usedIndexes, container.reads()::indexes, compositeOrderBy));
+                    predicates,
+                    usedIndexes,
+                    container.reads()::indexes,
+                    container.reads()::served,
+                    compositeOrderBy));
     if (read.keep() != null) {
       // kept once this page is done with its input: whoever takes it reads on from here
       input.leave();
@@ -581,7 +585,11 @@ final class QueryRunner {
                     counted < bounds.skip())
                 : Resume.afterSortKey(request, container.rid(), query.ast(), position);
       } else if (row == null
-          && (page.size() < pageSize || boundReached || !(streaming || bySortKey))) {
+          && (page.size() < pageSize
+              || boundReached
+              || !(streaming || bySortKey)
+              // an ORDER BY's TOP or LIMIT (the executor applies it) met on this page: the last
+              || (position != null && position.rowsReturned() >= rowBounds(query).take()))) {
         end = input.loaded(); // the last page pays for the tail its look-ahead read
         next = null;
       } else {
@@ -594,17 +602,19 @@ final class QueryRunner {
         // documents, so neither pays for it again. [A] A query resumed by a count of rows (GROUP
         // BY, aggregates, DISTINCT) ends without one: its next page would run it again and pay
         // for the tail twice.
-        StoredDocument read = row != null ? null : input.last() != null ? input.last() : last;
         if (row == null) {
           end = input.loaded();
         }
         next =
             streaming
                 ? row == null
-                    ? read == null
-                        ? null // rows of no document (SELECT VALUE 1): nothing to resume after
-                        : Resume.afterWholeDocument(
-                            request, container.rid(), read.epk(), read.id(), countedForToken, false)
+                    ? Resume.afterWholeDocument(
+                        request,
+                        container.rid(),
+                        input.last().epk(),
+                        input.last().id(),
+                        countedForToken,
+                        false)
                     : Resume.afterDocument(
                         request,
                         container.rid(),

@@ -85,6 +85,34 @@ class BoundedStreamTest {
     }
   }
 
+  /**
+   * A full page has a continuation even when nothing follows, as on the service (its backend stops
+   * at the item count), so the page after the last full one is empty; not when the page took the
+   * last row a TOP or LIMIT allows, in document order or in an ORDER BY's.
+   */
+  @Test
+  void aFullLastPage_leadsToAnEmptyPage_unlessItsTopOrLimitIsReached() {
+    // 24 documents in pages of 6 and 8: 4 and 3 full pages, then an empty one
+    for (String q : List.of("SELECT c.id FROM c", "SELECT c.id FROM c ORDER BY c.id")) {
+      for (int size : new int[] {6, 8}) {
+        List<QueryPage> pages = Engines.pages(c, QueryRequest.of(q), size);
+        assertThat(pages).as("%s in pages of %d", q, size).hasSize(DOCS / size + 1);
+        assertThat(pages.get(pages.size() - 1).rows()).isEmpty();
+        assertThat(pages.get(pages.size() - 1).metrics().documentsLoaded()).isZero();
+        assertThat(rows(pages)).hasSize(DOCS);
+      }
+    }
+    for (String q :
+        List.of(
+            "SELECT TOP 12 c.id FROM c",
+            "SELECT TOP 12 c.id FROM c ORDER BY c.id",
+            "SELECT c.id FROM c ORDER BY c.id OFFSET 3 LIMIT 12")) {
+      List<QueryPage> pages = Engines.pages(c, QueryRequest.of(q), 6);
+      assertThat(pages).as(q).hasSize(2);
+      assertThat(pages.get(1).continuation()).as(q).isNull();
+    }
+  }
+
   @Test
   void theBoundsMayBeParameters() {
     QueryRequest q =

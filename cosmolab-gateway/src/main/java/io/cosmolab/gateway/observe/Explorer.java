@@ -472,7 +472,12 @@ final class Explorer {
         }
       }
       if (r.continuation() == null || rows.size() >= max || page > 100) {
-        truncated |= r.continuation() != null;
+        if (r.continuation() != null) {
+          // a full page has a continuation even when nothing follows, as on the service: look
+          QueryPage after = c.query(q.withContinuation(r.continuation()));
+          charge += after.requestCharge();
+          truncated |= !after.rows().isEmpty() || after.continuation() != null;
+        }
         break;
       }
       q = q.withContinuation(r.continuation());
@@ -517,7 +522,17 @@ final class Explorer {
           c.query(QueryRequest.of("SELECT * FROM c").withPartitionKey(key).withMaxItemCount(100));
       ArrayNode docs = out.putArray("documents");
       page.rows().forEach(docs::add);
-      out.put("more", page.continuation() != null);
+      // a full page has a continuation even when nothing follows, as on the service: look
+      out.put(
+          "more",
+          page.continuation() != null
+              && !c.query(
+                      QueryRequest.of("SELECT * FROM c")
+                          .withPartitionKey(key)
+                          .withMaxItemCount(1)
+                          .withContinuation(page.continuation()))
+                  .rows()
+                  .isEmpty());
     }
     return out;
   }
