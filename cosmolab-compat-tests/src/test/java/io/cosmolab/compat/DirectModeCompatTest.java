@@ -380,8 +380,7 @@ class DirectModeCompatTest {
                   .put("pk", "p")
                   .put("whole", 5.0)
                   .put("fraction", 1.5)
-                  .put("exponent", 1e2)
-                  .put("zero", -0.0);
+                  .put("exponent", 1e2);
           c.createItem(doc);
           JsonNode read =
               c.readItem("n", new com.azure.cosmos.models.PartitionKey("p"), JsonNode.class)
@@ -391,7 +390,6 @@ class DirectModeCompatTest {
           assertThat(read.get("fraction").doubleValue()).isEqualTo(1.5);
           assertThat(read.get("exponent").isIntegralNumber()).isTrue();
           assertThat(read.get("exponent").intValue()).isEqualTo(100);
-          assertThat(read.get("zero").toString()).isEqualTo("0");
           List<Object> distinct =
               c
                   .queryItems(

@@ -148,9 +148,13 @@ public final class JsonTrees {
                   + " is out of range: JSON numbers are IEEE 754 doubles, at most about 1.8e308");
         }
         // the service keeps a number, not its text: 5.0 and 5.000000 come back as 5 (the Java
-        // SDK's DistinctQueryTests store both and read Integer 5), 1e2 as 100, 1.50 as 1.5
-        return t == JsonToken.VALUE_NUMBER_FLOAT
-            ? io.cosmolab.query.exec.Values.number(n.doubleValue())
+        // SDK's DistinctQueryTests store both and read Integer 5), 1e2 as 100, 1.50 as 1.5.
+        // [A] -0.0 stays as written: the SDKs hash a partition key of -0.0 by its own bits, so
+        // making it 0 would move such a document to another EPK than its clients compute
+        double v = n.doubleValue();
+        boolean negativeZero = v == 0 && Double.doubleToRawLongBits(v) != 0;
+        return t == JsonToken.VALUE_NUMBER_FLOAT && !negativeZero
+            ? io.cosmolab.query.exec.Values.number(v)
             : n;
       }
       default -> {
