@@ -159,14 +159,12 @@ public final class User {
             settings.id(), id);
       }
       Permission p = build(settings, old.ordinal(), old.revision() + 1);
-      permissions.remove(old.id());
-      try {
-        checkUniqueScope(p);
-      } catch (RuntimeException e) {
-        permissions.put(old.id(), old);
-        throw e;
-      }
+      checkUniqueScope(p);
+      // readers take no lock: the new version is there before a renamed one's old id goes
       permissions.put(p.id(), p);
+      if (!p.id().equals(old.id())) {
+        permissions.remove(old.id());
+      }
       database.engine().catalogChanged();
       return p;
     }
@@ -301,7 +299,7 @@ public final class User {
    */
   private void checkUniqueScope(Permission p) {
     for (Permission other : permissions.values()) {
-      if (!other.id().equals(p.id()) && other.scope().equals(p.scope())) {
+      if (other.ordinal() != p.ordinal() && other.scope().equals(p.scope())) {
         throw CosmosError.CONFLICT.exception(
             "user '%s' already has permission '%s' on %s%s; a user has one permission per"
                 + " resource",

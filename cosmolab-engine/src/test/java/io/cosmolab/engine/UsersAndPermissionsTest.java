@@ -98,6 +98,18 @@ class UsersAndPermissionsTest {
         new PermissionSettings("t1-only", "All", "dbs/shop/colls/orders", node("[\"t1\"]")));
     assertThat(status(() -> u.replacePermission("p", onOrders("t1-only", "All"), null)))
         .isEqualTo(409); // another permission's id
+    // a new id on another permission's resource and key: 409, and the permission keeps its id
+    assertThat(
+            status(
+                () ->
+                    u.replacePermission(
+                        "p",
+                        new PermissionSettings(
+                            "elsewhere", "Read", "dbs/shop/colls/orders", node("[\"t1\"]")),
+                        null)))
+        .isEqualTo(409);
+    assertThat(u.findPermission("p")).isPresent();
+    assertThat(u.findPermission("elsewhere")).isEmpty();
     Permission renamed = u.replacePermission("p", onOrders("q", "All"), first.etag());
 
     assertThat(renamed.id()).isEqualTo("q");
