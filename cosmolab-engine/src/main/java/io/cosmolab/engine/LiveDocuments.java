@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
@@ -108,39 +109,60 @@ final class LiveDocuments {
    * indexed (the query must scan).
    */
   Set<ContainerIndex.DocRef> candidates(List<IndexPredicate> usable) {
+    return candidates(usable, new java.util.HashMap<>());
+  }
+
+  /**
+   * As above, each comparison looked up once ({@code found}): the branches of a readMany's OR all
+   * repeat the partition key's equality, whose hits are the whole logical partition.
+   */
+  private Set<ContainerIndex.DocRef> candidates(
+      List<IndexPredicate> usable, Map<IndexPredicate, Set<ContainerIndex.DocRef>> found) {
     if (usable.isEmpty()) {
       return null;
     }
     List<Set<ContainerIndex.DocRef>> hits = new ArrayList<>();
     for (IndexPredicate p : usable) {
-      Set<ContainerIndex.DocRef> found = p.op() == IndexPredicate.Op.ANY_OF ? anyOf(p) : lookup(p);
-      if (found == null) {
+      Set<ContainerIndex.DocRef> hit;
+      if (p.op() == IndexPredicate.Op.ANY_OF) {
+        hit = anyOf(p, found);
+      } else {
+        hit = found.get(p);
+        if (hit == null) {
+          ensureBuilt(p.path());
+          hit = index.lookup(p);
+          if (hit != null) {
+            found.put(p, hit);
+          }
+        }
+      }
+      if (hit == null) {
         return null; // dropped meanwhile: scan
       }
-      hits.add(found);
+      hits.add(hit);
+    }
+    if (hits.size() == 1) {
+      return hits.get(0);
     }
     hits.sort(Comparator.comparingInt(Set::size));
-    Set<ContainerIndex.DocRef> out = hits.get(0);
+    // the smallest, copied: the sets may be another branch's too; intersecting a copy changes none
+    Set<ContainerIndex.DocRef> out = new java.util.HashSet<>(hits.get(0));
     for (int i = 1; i < hits.size() && !out.isEmpty(); i++) {
-      out.retainAll(hits.get(i)); // lookup returns a fresh set: intersecting it changes no index
+      out.retainAll(hits.get(i));
     }
     return out;
   }
 
-  private Set<ContainerIndex.DocRef> lookup(IndexPredicate p) {
-    ensureBuilt(p.path());
-    return index.lookup(p);
-  }
-
   /** The union of what each branch of a served disjunction selects; null when one must scan. */
-  private Set<ContainerIndex.DocRef> anyOf(IndexPredicate p) {
+  private Set<ContainerIndex.DocRef> anyOf(
+      IndexPredicate p, Map<IndexPredicate, Set<ContainerIndex.DocRef>> found) {
     Set<ContainerIndex.DocRef> out = new java.util.HashSet<>();
     for (List<IndexPredicate> branch : p.branches()) {
-      Set<ContainerIndex.DocRef> found = candidates(index.usableAll(branch));
-      if (found == null) {
+      Set<ContainerIndex.DocRef> hits = candidates(index.usableAll(branch), found);
+      if (hits == null) {
         return null;
       }
-      out.addAll(found);
+      out.addAll(hits);
     }
     return out;
   }

@@ -124,6 +124,19 @@ class IndexTest {
                     + " c.pk = 'k6')"));
     assertThat(many.rows()).hasSize(3); // d5's key is k5: no row
     assertThat(many.metrics().documentsLoaded()).isEqualTo(3);
+    // the index metrics name what served each branch, by the rule the lookup used
+    assertThat(many.metrics().indexUse().utilized())
+        .extracting(io.cosmolab.engine.query.IndexUtilization.SingleIndex::filter)
+        .contains("(ROOT.id = \"d423\")", "(ROOT.pk = \"k49\")");
+    QueryPage ranged =
+        c.query(
+            QueryRequest.of(
+                "SELECT * FROM c WHERE (c.device = 'v1' AND c.day > '5') OR c.device = 'v2'"));
+    assertThat(ranged.rows()).hasSize(54 + 100); // days are strings: "6" to "9", "50" to "99"
+    assertThat(ranged.metrics().documentsLoaded()).isEqualTo(200); // the devices' hits
+    assertThat(ranged.metrics().indexUse().utilized())
+        .extracting(io.cosmolab.engine.query.IndexUtilization.SingleIndex::filter)
+        .containsExactlyInAnyOrder("(ROOT.device = \"v1\")", "(ROOT.device = \"v2\")");
     // a disjunction inside a conjunction: intersected with the other terms' hits
     QueryPage nested =
         c.query(

@@ -41,6 +41,8 @@ public record IndexUtilization(
    * @param predicates the query's index-servable conjuncts
    * @param served those the engine served from an index
    * @param indexed whether the indexing policy indexes a path
+   * @param usable which of a conjunction's comparisons an index lookup serves (the engine's rule,
+   *     for the branches of a served disjunction)
    * @param orderBy the ORDER BY paths with their directions when a composite index serves them
    *     (empty otherwise)
    */
@@ -48,20 +50,17 @@ public record IndexUtilization(
       List<IndexPredicate> predicates,
       List<IndexPredicate> served,
       java.util.function.Predicate<List<String>> indexed,
+      java.util.function.Function<List<IndexPredicate>, List<IndexPredicate>> usable,
       List<String> orderBy) {
     List<SingleIndex> utilized = new ArrayList<>();
     List<SingleIndex> potential = new ArrayList<>();
     for (IndexPredicate p : predicates) {
       if (p.op() == IndexPredicate.Op.ANY_OF) {
-        // each branch's comparisons, utilized with the disjunction or named where none indexes
+        // each branch's comparisons: those the index served it (by the engine's own rule), or
+        // named where no index holds their path
         for (List<IndexPredicate> branch : p.branches()) {
-          List<IndexPredicate> used =
-              served.contains(p)
-                  ? branch.stream()
-                      .filter(b -> b.op() == IndexPredicate.Op.ANY_OF || indexed.test(b.path()))
-                      .toList()
-                  : List.of();
-          IndexUtilization inner = of(branch, used, indexed, List.of());
+          List<IndexPredicate> used = served.contains(p) ? usable.apply(branch) : List.of();
+          IndexUtilization inner = of(branch, used, indexed, usable, List.of());
           utilized.addAll(inner.utilized());
           potential.addAll(inner.potential());
         }
