@@ -366,6 +366,7 @@ final class ContainerResource {
     for (Container c : db.containers()) {
       out.add(ResourceJson.container(c));
     }
+    out.sort(Responses.BY_ID);
     return out;
   }
 }

@@ -69,6 +69,7 @@ final class DatabaseResource {
     for (Database d : engine.databases()) {
       out.add(ResourceJson.database(d));
     }
+    out.sort(Responses.BY_ID);
     return out;
   }
 }

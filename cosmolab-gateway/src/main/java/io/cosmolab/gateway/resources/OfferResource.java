@@ -72,6 +72,7 @@ final class OfferResource {
     for (Offer o : offers()) {
       all.add(json(o));
     }
+    all.sort(Responses.BY_ID);
     switch (request.method()) {
       case "GET" -> {
         return Responses.pagedFeed(request, "", "Offers", all);

@@ -115,6 +115,14 @@ final class Responses {
     return WireResponse.json(200, body, h);
   }
 
+  /**
+   * The order of a list of databases, containers, users, permissions or offers: by id, so that a
+   * list (and a query over it) comes in the same order on every page, whatever order the engine's
+   * maps hold them in. [A] The service lists in its own (creation) order.
+   */
+  static final java.util.Comparator<JsonNode> BY_ID =
+      java.util.Comparator.comparing(n -> n.path("id").asText());
+
   /** The continuation of a metadata list: where its next page starts. */
   private static final String LIST_TOKEN = "list:";
 

@@ -172,6 +172,7 @@ final class UserResource {
     for (User u : db.users()) {
       out.add(ResourceJson.user(u));
     }
+    out.sort(Responses.BY_ID);
     return out;
   }
 
@@ -180,6 +181,7 @@ final class UserResource {
     for (Permission p : u.permissions()) {
       out.add(json(p, validity));
     }
+    out.sort(Responses.BY_ID);
     return out;
   }
 
