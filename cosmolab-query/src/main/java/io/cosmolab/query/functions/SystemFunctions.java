@@ -219,11 +219,12 @@ public final class SystemFunctions {
   static {
     // ---------------------------------------------------------------- type checking
     def("IS_ARRAY", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isArray()));
-    def("IS_BOOL", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isBoolean()));
+    Impl isBool = (a, c) -> Values.bool(a.get(0) != null && a.get(0).isBoolean());
+    def("IS_BOOL", 1, 1, isBool);
     // Not in the reference, but the service takes it: the Java SDK's ORDER BY resume filter writes
     // IS_BOOLEAN (OrderByDocumentQueryExecutionContext.IsSystemFunctions) for the types a page
     // resumes past, so resuming ORDER BY ... DESC over numbers or strings sends it.
-    def("IS_BOOLEAN", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isBoolean()));
+    def("IS_BOOLEAN", 1, 1, isBool);
     def("IS_DEFINED", 1, 1, (a, c) -> Values.bool(a.get(0) != null));
     def("IS_NULL", 1, 1, (a, c) -> Values.bool(a.get(0) != null && a.get(0).isNull()));
     def("IS_NUMBER", 1, 1, (a, c) -> Values.bool(isNumber(a.get(0))));
