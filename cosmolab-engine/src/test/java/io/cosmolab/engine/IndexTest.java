@@ -66,11 +66,13 @@ class IndexTest {
     assertThat(loadedMb).isGreaterThan(1.9);
   }
 
-  @Test
-  void aConjunctionOfIndexedEqualities_loadsOnlyTheIntersectionOfTheirHits() {
-    Container c = container("and", IndexingPolicy.DEFAULT);
+  /**
+   * 1,000 documents, 10 devices x 100 days (as strings): a device has 100 documents, a device's day
+   * one; the id d{i} has key k{i % 50}.
+   */
+  private Container devicesByDay(String name) {
+    Container c = container(name, IndexingPolicy.DEFAULT);
     for (int i = 0; i < 1000; i++) {
-      // 10 devices x 100 days: one device has 100 documents, one device's day has 1
       c.create(
           obj(
               "{'id':'d"
@@ -83,72 +85,49 @@ class IndexTest {
                   + (i / 10)
                   + "'}"));
     }
-    QueryPage page =
-        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day = '42'"));
-    assertThat(page.rows()).hasSize(1);
+    return c;
+  }
+
+  @Test
+  void aConjunctionOfIndexedEqualities_loadsOnlyTheIntersectionOfTheirHits() {
+    Container c = devicesByDay("and");
     // the service intersects the terms of a conjunction: one document read, not the device's 100
-    assertThat(page.metrics().documentsLoaded()).isEqualTo(1);
-    QueryPage none =
-        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day = 'never'"));
-    assertThat(none.rows()).isEmpty();
-    assertThat(none.metrics().documentsLoaded()).isZero();
+    loads(c, "SELECT * FROM c WHERE c.device = 'v3' AND c.day = '42'", 1, 1);
+    loads(c, "SELECT * FROM c WHERE c.device = 'v3' AND c.day = 'never'", 0, 0);
     // a range beside an equality: the equality's hits, the range checked on them
-    QueryPage range =
-        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' AND c.day > '90'"));
-    assertThat(range.rows()).hasSize(9);
-    assertThat(range.metrics().documentsLoaded()).isEqualTo(100);
+    loads(c, "SELECT * FROM c WHERE c.device = 'v3' AND c.day > '90'", 9, 100);
   }
 
   @Test
   void aDisjunctionOfServedConjunctions_loadsTheUnionOfTheirHits_asReadManySends() {
-    Container c = container("or", IndexingPolicy.DEFAULT);
-    for (int i = 0; i < 1000; i++) {
-      c.create(
-          obj(
-              "{'id':'d"
-                  + i
-                  + "','pk':'k"
-                  + (i % 50)
-                  + "','device':'v"
-                  + (i % 10)
-                  + "','day':'"
-                  + (i / 10)
-                  + "'}"));
-    }
+    Container c = devicesByDay("or");
     // the SDKs' readMany: one (id AND key) branch per item, ORed
     QueryPage many =
-        c.query(
-            QueryRequest.of(
-                "SELECT * FROM c WHERE (c.id = 'd423' AND c.pk = 'k23') OR (c.id = 'd74' AND"
-                    + " c.pk = 'k24') OR (c.id = 'd999' AND c.pk = 'k49') OR (c.id = 'd5' AND"
-                    + " c.pk = 'k6')"));
-    assertThat(many.rows()).hasSize(3); // d5's key is k5: no row
-    assertThat(many.metrics().documentsLoaded()).isEqualTo(3);
+        loads(
+            c,
+            "SELECT * FROM c WHERE (c.id = 'd423' AND c.pk = 'k23') OR (c.id = 'd74' AND"
+                + " c.pk = 'k24') OR (c.id = 'd999' AND c.pk = 'k49') OR (c.id = 'd5' AND"
+                + " c.pk = 'k6')",
+            3,
+            3); // d5's key is k5: no row
     // the index metrics name what served each branch, by the rule the lookup used
     assertThat(many.metrics().indexUse().utilized())
         .extracting(io.cosmolab.engine.query.IndexUtilization.SingleIndex::filter)
         .contains("(ROOT.id = \"d423\")", "(ROOT.pk = \"k49\")");
+    // days are strings ("6" to "9", "50" to "99" are after "5"); the devices' hits are loaded
     QueryPage ranged =
-        c.query(
-            QueryRequest.of(
-                "SELECT * FROM c WHERE (c.device = 'v1' AND c.day > '5') OR c.device = 'v2'"));
-    assertThat(ranged.rows()).hasSize(54 + 100); // days are strings: "6" to "9", "50" to "99"
-    assertThat(ranged.metrics().documentsLoaded()).isEqualTo(200); // the devices' hits
+        loads(
+            c,
+            "SELECT * FROM c WHERE (c.device = 'v1' AND c.day > '5') OR c.device = 'v2'",
+            54 + 100,
+            200);
     assertThat(ranged.metrics().indexUse().utilized())
         .extracting(io.cosmolab.engine.query.IndexUtilization.SingleIndex::filter)
         .containsExactlyInAnyOrder("(ROOT.device = \"v1\")", "(ROOT.device = \"v2\")");
     // a disjunction inside a conjunction: intersected with the other terms' hits
-    QueryPage nested =
-        c.query(
-            QueryRequest.of(
-                "SELECT * FROM c WHERE c.device = 'v3' AND (c.day = '1' OR c.day IN ('2'))"));
-    assertThat(nested.rows()).hasSize(2);
-    assertThat(nested.metrics().documentsLoaded()).isEqualTo(2);
+    loads(c, "SELECT * FROM c WHERE c.device = 'v3' AND (c.day = '1' OR c.day IN ('2'))", 2, 2);
     // a branch no index bounds makes the disjunction a scan
-    QueryPage scan =
-        c.query(QueryRequest.of("SELECT * FROM c WHERE c.device = 'v3' OR LOWER(c.id) = 'd1'"));
-    assertThat(scan.rows()).hasSize(101);
-    assertThat(scan.metrics().documentsLoaded()).isEqualTo(1000);
+    loads(c, "SELECT * FROM c WHERE c.device = 'v3' OR LOWER(c.id) = 'd1'", 101, 1000);
   }
 
   @Test
@@ -404,6 +383,14 @@ class IndexTest {
     assertThat(p.compositeIndexes()).hasSize(1);
     assertThat(p.servesOrderBy(List.of("/a", "/b"), List.of(true, false))).isTrue();
     assertThat(IndexingPolicy.fromJson(p.toJson())).isEqualTo(p);
+  }
+
+  /** Runs {@code sql} on {@code c}: it must return {@code rows} rows and load {@code loaded}. */
+  private static QueryPage loads(Container c, String sql, int rows, long loaded) {
+    QueryPage page = c.query(QueryRequest.of(sql));
+    assertThat(page.rows()).as(sql).hasSize(rows);
+    assertThat(page.metrics().documentsLoaded()).as(sql).isEqualTo(loaded);
+    return page;
   }
 
   private static List<String> ids(Container c, String q) {
