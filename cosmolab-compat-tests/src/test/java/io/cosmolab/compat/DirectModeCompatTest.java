@@ -412,6 +412,33 @@ class DirectModeCompatTest {
   }
 
   /**
+   * A patch whose path cannot apply fails with the service's words, which applications match to
+   * create the missing parent and patch again (the Java SDK's PatchTest.itemPatchFailure).
+   */
+  @Test
+  void aPatchUnderAMissingParent_failsWithTheServicesMessage_inBothModes(CosmosLab lab) {
+    inBothModes(
+        lab,
+        "patchwords",
+        (direct, c) -> {
+          c.createItem(JsonNodeFactory.instance.objectNode().put("id", "p1").put("pk", "p"));
+          assertThatThrownBy(
+                  () ->
+                      c.patchItem(
+                          "p1",
+                          new PartitionKey("p"),
+                          com.azure.cosmos.models.CosmosPatchOperations.create()
+                              .add("/nonExistentParent/child", "v"),
+                          JsonNode.class))
+              .isInstanceOfSatisfying(
+                  CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(400))
+              .hasMessageContaining(
+                  "Add Operation only support adding a leaf node of an existing node(array or"
+                      + " object), no path found beyond: 'nonExistentParent'");
+        });
+  }
+
+  /**
    * Ids with '#' and '?' (the single-table style, "ORDER#17"): the service creates them and, in
    * direct mode and through its compute gateway, reads, replaces, patches and deletes them (the
    * Java, .NET and Go SDKs' ItemIdEncoding emulator tests); the Java SDK percent-encodes them in a

@@ -71,8 +71,7 @@ class PatchAndBatchTest {
     assertCosmosError(
         () -> patch(PatchOperation.replace("/missing", node("1"))),
         CosmosError.BAD_REQUEST,
-        "patch operation 0 (replace /missing)",
-        "does not exist");
+        "For Operation(0): Node(/missing) to be replaced is absent.");
   }
 
   @Test
@@ -83,8 +82,7 @@ class PatchAndBatchTest {
     assertCosmosError(
         () -> patch(PatchOperation.remove("/nope")),
         CosmosError.BAD_REQUEST,
-        "/nope",
-        "does not exist");
+        "For Operation(0): Node(/nope) to be removed is absent.");
   }
 
   @Test
@@ -101,7 +99,33 @@ class PatchAndBatchTest {
     assertCosmosError(
         () -> patch(PatchOperation.increment("/s", node("1"))),
         CosmosError.BAD_REQUEST,
-        "not a number");
+        "For Operation(0): Node(/s) isn't a number.");
+  }
+
+  /**
+   * A path that cannot apply fails in the service's words, which applications match (to create a
+   * missing parent, then patch again): the Java SDK's PatchTest, the documented troubleshooting
+   * table.
+   */
+  @Test
+  void aPathThatCannotApply_failsInTheServicesWords() {
+    assertCosmosError(
+        () -> patch(PatchOperation.add("/nonExistentParent/child", node("1"))),
+        CosmosError.BAD_REQUEST,
+        "Add Operation only support adding a leaf node of an existing node(array or object), no"
+            + " path found beyond: 'nonExistentParent'");
+    assertCosmosError(
+        () -> patch(PatchOperation.set("/o/missing/deeper", node("1"))),
+        CosmosError.BAD_REQUEST,
+        "no path found beyond: 'missing'");
+    assertCosmosError(
+        () -> patch(PatchOperation.remove("/absent")),
+        CosmosError.BAD_REQUEST,
+        "For Operation(0): Node(/absent) to be removed is absent.");
+    assertCosmosError(
+        () -> patch(PatchOperation.replace("/absent", node("1"))),
+        CosmosError.BAD_REQUEST,
+        "For Operation(0): Node(/absent) to be replaced is absent.");
   }
 
   @Test
@@ -119,9 +143,9 @@ class PatchAndBatchTest {
     assertCosmosError(
         () -> patch(PatchOperation.set("/n", node("9")), PatchOperation.add("/a/b/c", node("1"))),
         CosmosError.BAD_REQUEST,
-        "patch operation 1",
-        "/a/b/c",
-        "parent");
+        "For Operation(1): Add Operation",
+        "no path found beyond: 'a'",
+        "/a/b/c needs a parent");
     assertThat(c.read(p, "d").etag()).isEqualTo(etag);
     assertThat(c.read(p, "d").document().get("n").intValue()).isEqualTo(1);
   }

@@ -121,10 +121,20 @@ public final class Patch {
         next = at >= 0 && at < node.size() ? node.get(at) : null;
       }
       if (next == null || !next.isContainerNode()) {
-        throw failure(
-            op,
+        if (op.type() == PatchOperation.Type.REMOVE
+            || op.type() == PatchOperation.Type.REPLACE
+            || (op.type() == PatchOperation.Type.MOVE && joined(segments).equals(op.from()))) {
+          throw absent(op, index, joined(segments));
+        }
+        // the service's words, which applications match to create a missing parent first (the
+        // Java SDK's PatchTest: "... no path found beyond: 'nonExistentParent'")
+        throw serviceFailure(
+            "For Operation(%d): %s Operation only support adding a leaf node of an existing"
+                + " node(array or object), no path found beyond: '%s'. (%s needs a parent: there"
+                + " is no object or array at /%s.)",
             index,
-            "the parent of %s does not exist (no object or array at /%s)",
+            operationName(op),
+            s,
             joined(segments),
             String.join("/", segments.subList(0, i + 1)));
       }
@@ -179,7 +189,7 @@ public final class Patch {
             ? parent.has(last)
             : arrayIndex(last) >= 0 && arrayIndex(last) < parent.size();
     if (!exists) {
-      throw failure(op, index, "the target path %s does not exist", op.path());
+      throw absent(op, index, op.path());
     }
   }
 
@@ -188,13 +198,13 @@ public final class Patch {
     if (parent.isObject()) {
       JsonNode removed = ((ObjectNode) parent).remove(last);
       if (removed == null) {
-        throw failure(op, index, "the target path %s does not exist", path);
+        throw absent(op, index, path);
       }
       return removed;
     }
     int at = arrayIndex(last);
     if (at < 0 || at >= parent.size()) {
-      throw failure(op, index, "the target path %s does not exist", path);
+      throw absent(op, index, path);
     }
     return ((ArrayNode) parent).remove(at);
   }
@@ -214,8 +224,9 @@ public final class Patch {
     if (current == null) {
       result = op.value().deepCopy();
     } else if (!current.isNumber()) {
-      throw failure(
-          op, index, "the value at %s is %s, not a number", op.path(), current.getNodeType());
+      throw serviceFailure(
+          "For Operation(%d): Node(%s) isn't a number. (It is %s; increment adds to a number.)",
+          index, op.path(), current.getNodeType());
     } else {
       result = sum(current, op.value());
       if (!Double.isFinite(result.doubleValue())) {
@@ -257,6 +268,30 @@ public final class Patch {
       }
     }
     return Integer.parseInt(segment);
+  }
+
+  /**
+   * A remove, replace or move whose node is not there, in the service's words [D "Partial document
+   * update", troubleshooting: "Node(PATH) to be removed is absent"].
+   */
+  private static CosmosException absent(PatchOperation op, int index, String path) {
+    return op.type() == PatchOperation.Type.REPLACE
+        ? serviceFailure("For Operation(%d): Node(%s) to be replaced is absent.", index, path)
+        : serviceFailure(
+            "For Operation(%d): Node(%s) to be removed is absent. Note: it might also have been"
+                + " removed earlier in the transaction.",
+            index, path);
+  }
+
+  /** The name the service's messages give an operation ("Add", "Increment"). */
+  private static String operationName(PatchOperation op) {
+    String n = op.type().name().toLowerCase(Locale.ROOT);
+    return Character.toUpperCase(n.charAt(0)) + n.substring(1);
+  }
+
+  @FormatMethod
+  private static CosmosException serviceFailure(@FormatString String format, Object... args) {
+    return CosmosError.BAD_REQUEST.exception(format, args);
   }
 
   @FormatMethod
