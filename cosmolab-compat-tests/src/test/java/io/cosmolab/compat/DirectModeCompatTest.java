@@ -412,8 +412,9 @@ class DirectModeCompatTest {
   }
 
   /**
-   * A patch whose path cannot apply fails with the service's words, which applications match to
-   * create the missing parent and patch again (the Java SDK's PatchTest.itemPatchFailure).
+   * A patch whose path cannot apply, or whose etag is stale, fails with the service's words, which
+   * applications match (to create the missing parent and patch again; to retry an optimistic
+   * write), as the Java SDK's PatchTest.itemPatchFailure does.
    */
   @Test
   void aPatchUnderAMissingParent_failsWithTheServicesMessage_inBothModes(CosmosLab lab) {
@@ -435,6 +436,21 @@ class DirectModeCompatTest {
               .hasMessageContaining(
                   "Add Operation only support adding a leaf node of an existing node(array or"
                       + " object), no path found beyond: 'nonExistentParent'");
+          // and a stale etag, 412 with the service's sentence
+          com.azure.cosmos.models.CosmosPatchItemRequestOptions stale =
+              new com.azure.cosmos.models.CosmosPatchItemRequestOptions();
+          stale.setIfMatchETag("\"not-the-etag\"");
+          assertThatThrownBy(
+                  () ->
+                      c.patchItem(
+                          "p1",
+                          new PartitionKey("p"),
+                          com.azure.cosmos.models.CosmosPatchOperations.create().set("/n", 1),
+                          stale,
+                          JsonNode.class))
+              .isInstanceOfSatisfying(
+                  CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(412))
+              .hasMessageContaining("One of the specified pre-condition is not met");
         });
   }
 

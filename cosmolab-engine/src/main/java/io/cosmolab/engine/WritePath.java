@@ -623,8 +623,11 @@ final class WritePath {
 
     private void checkIfMatch(StoredDocument d, String ifMatch) {
       if (ifMatch != null && !ifMatch.equals("*") && !ifMatch.equals(d.etag())) {
+        // the service's sentence first (the Java SDK's PatchTest matches it; applications match
+        // it to retry an optimistic write), then which etags differed
         throw CosmosError.PRECONDITION_FAILED.exception(
-            "the document's etag is %s, not the If-Match value %s: it changed since it was read",
+            "One of the specified pre-condition is not met. (The document's etag is %s, not the"
+                + " If-Match value %s: it changed since it was read.)",
             d.etag(), ifMatch);
       }
     }
@@ -706,7 +709,9 @@ final class WritePath {
       checkIfMatch(old, ifMatch);
       if (condition != null && !condition.test(old.body())) {
         throw CosmosError.PRECONDITION_FAILED.exception(
-            "the patch condition '%s' is false for document '%s'", condition.text(), t.id());
+            "One of the specified pre-condition is not met. (The patch condition '%s' is false for"
+                + " document '%s'.)",
+            condition.text(), t.id());
       }
       ObjectNode patched = old.body().deepCopy();
       Patch.apply(patched, ops, partitionKey);

@@ -176,6 +176,7 @@ class ContainerDocumentsTest {
                 obj("{'id':'a','pk':'p','n':3}"),
                 ItemOptions.ifMatch(created.etag())),
         CosmosError.PRECONDITION_FAILED,
+        "One of the specified pre-condition is not met.", // the service's, which apps match
         created.etag());
     assertThat(c.read(PartitionKeyValue.of("p"), "a").document().get("n").intValue()).isEqualTo(2);
     c.replace(
