@@ -117,9 +117,7 @@ public final class User {
       database.checkLive(this);
       Permission p = build(settings, database.engine().nextOrdinal(), 1);
       if (permissions.containsKey(p.id())) {
-        throw CosmosError.CONFLICT.exception(
-            "Resource with specified id or name already exists: permission '%s' of user '%s'",
-            p.id(), id);
+        throw idTaken(p.id());
       }
       checkUniqueScope(p);
       permissions.put(p.id(), p);
@@ -154,9 +152,7 @@ public final class User {
       Permission old = permission(idOrRid);
       checkIfMatch(ifMatch, old.etag(), "permission", old.id());
       if (!settings.id().equals(old.id()) && permissions.containsKey(settings.id())) {
-        throw CosmosError.CONFLICT.exception(
-            "Resource with specified id or name already exists: permission '%s' of user '%s'",
-            settings.id(), id);
+        throw idTaken(settings.id());
       }
       Permission p = build(settings, old.ordinal(), old.revision() + 1);
       checkUniqueScope(p);
@@ -291,6 +287,13 @@ public final class User {
     return parts.length == 4
         ? new Permission.Scope(c.rid(), null, null, key)
         : new Permission.Scope(c.rid(), parts[4], parts[5], key);
+  }
+
+  /** 409: another permission of this user has this id. */
+  private io.cosmolab.engine.error.CosmosException idTaken(String permissionId) {
+    return CosmosError.CONFLICT.exception(
+        "Resource with specified id or name already exists: permission '%s' of user '%s'",
+        permissionId, id);
   }
 
   /**

@@ -472,11 +472,10 @@ final class Explorer {
         }
       }
       if (r.continuation() == null || rows.size() >= max || page > 100) {
-        if (r.continuation() != null) {
-          // a full page has a continuation even when nothing follows, as on the service: look
-          QueryPage after = c.query(q.withContinuation(r.continuation()));
+        QueryPage after = pageAfter(c, q, r);
+        if (after != null) {
           charge += after.requestCharge();
-          truncated |= !after.rows().isEmpty() || after.continuation() != null;
+          truncated |= rowsFollow(after);
         }
         break;
       }
@@ -522,19 +521,27 @@ final class Explorer {
           c.query(QueryRequest.of("SELECT * FROM c").withPartitionKey(key).withMaxItemCount(100));
       ArrayNode docs = out.putArray("documents");
       page.rows().forEach(docs::add);
-      // a full page has a continuation even when nothing follows, as on the service: look
-      out.put(
-          "more",
-          page.continuation() != null
-              && !c.query(
-                      QueryRequest.of("SELECT * FROM c")
-                          .withPartitionKey(key)
-                          .withMaxItemCount(1)
-                          .withContinuation(page.continuation()))
-                  .rows()
-                  .isEmpty());
+      QueryPage after =
+          pageAfter(
+              c,
+              QueryRequest.of("SELECT * FROM c").withPartitionKey(key).withMaxItemCount(1),
+              page);
+      out.put("more", after != null && rowsFollow(after));
     }
     return out;
+  }
+
+  /**
+   * The page of {@code q} after {@code page}, or null when it has no continuation. A full page has
+   * one even when nothing follows, as on the service, so "more" needs a look at the next page.
+   */
+  private static QueryPage pageAfter(Container c, QueryRequest q, QueryPage page) {
+    return page.continuation() == null ? null : c.query(q.withContinuation(page.continuation()));
+  }
+
+  /** Whether rows come at or after {@code page}. */
+  private static boolean rowsFollow(QueryPage page) {
+    return !page.rows().isEmpty() || page.continuation() != null;
   }
 
   private ObjectNode alerts() {

@@ -267,19 +267,20 @@ final class ContainerResource {
     }
     boolean geometry = "Geometry".equals(geospatialConfig.path("type").asText("Geography"));
     for (JsonNode index : spatial) {
+      String path = index.path("path").asText("?");
       JsonNode box = index.get("boundingBox");
       boolean hasBox = box != null && !box.isNull();
       if (geometry && !hasBox) {
         throw CosmosError.BAD_REQUEST.exception(
             "The spatial index on %s needs a boundingBox: the container's geospatialConfig type is"
                 + " Geometry",
-            index.path("path").asText("?"));
+            path);
       }
       if (!geometry && hasBox) {
         throw CosmosError.BAD_REQUEST.exception(
             "The spatial index on %s has a boundingBox, which only a Geometry container takes: the"
                 + " container's geospatialConfig type is Geography",
-            index.path("path").asText("?"));
+            path);
       }
       if (hasBox) {
         for (String axis : List.of("x", "y")) {
@@ -292,7 +293,7 @@ final class ContainerResource {
               || min.doubleValue() >= max.doubleValue()) {
             throw CosmosError.BAD_REQUEST.exception(
                 "The boundingBox of the spatial index on %s needs numbers %smin < %smax, was %s",
-                index.path("path").asText("?"), axis, axis, box);
+                path, axis, axis, box);
           }
         }
       }
