@@ -95,18 +95,19 @@ public final class Values {
     };
   }
 
+  /*
+   * Why not undefined across types, as the query reference's table says: the Java SDK's own query
+   * tests (OrderbyDocumentQueryTest, run against the service) expect `WHERE r.propInt != null` to
+   * return every document whose propInt is a number, and the .NET SDK's offline query engine
+   * evaluates = and != as plain (deep) equality of any two defined values. `!=` being true across
+   * types makes `=` false across types; that half is inferred [A] (docs/query.md, Semantics).
+   */
   /**
-   * {@code a = b}: true or false for values of the same type, undefined (null) across types or with
-   * undefined.
+   * {@code a = b}: undefined (null) when either side is undefined, otherwise true or false — false
+   * for values of different types, so {@code 1 != null} is true.
    */
   static JsonNode equal(JsonNode a, JsonNode b) {
     if (a == null || b == null) {
-      return null;
-    }
-    int ra = typeRank(a);
-    int rb = typeRank(b);
-    boolean sameClass = ra == rb || (ra >= 2 && ra <= 3 && rb >= 2 && rb <= 3);
-    if (!sameClass) {
       return null;
     }
     return bool(deepEquals(a, b));
