@@ -360,6 +360,48 @@ class QueryCompatTest {
   }
 
   @Test
+  void queryAdvice_namesTheRulesAQueryMeets_onlyWhenAsked() {
+    // the Java SDK's QueryAdviceTest: CONTAINS meets QA1002, whose message (the SDK's own copy)
+    // suggests STARTSWITH; SELECT * meets none; without the option no page has advice
+    for (CosmosContainer c : List.of(single, spread)) {
+      List<String> advised = advice(c, "SELECT * FROM c WHERE CONTAINS(c.grp, 'al')", true);
+      assertThat(advised).isNotEmpty();
+      assertThat(advised)
+          .allSatisfy(
+              a ->
+                  assertThat(a)
+                      .startsWith("QA1002: ")
+                      .containsIgnoringCase("STARTSWITH")
+                      .contains("https://aka.ms/CosmosDB/QueryAdvisor/QA1002"));
+      assertThat(advice(c, "SELECT * FROM c WHERE CONTAINS(c.grp, 'al')", false)).isEmpty();
+      assertThat(advice(c, "SELECT * FROM c", true)).isEmpty();
+      assertThat(
+              advice(
+                  c,
+                  "SELECT * FROM c WHERE LOWER(c.grp) = 'alpha' AND c.n < GetCurrentTicks()",
+                  true))
+          .allSatisfy(
+              a ->
+                  assertThat(a.lines().map(l -> l.substring(0, 6)))
+                      .containsExactly("QA1006", "QA1008"));
+    }
+  }
+
+  /** Each page's advice ({@code FeedResponse.getQueryAdvice}), for the pages that have any. */
+  private static List<String> advice(CosmosContainer c, String query, boolean enabled) {
+    List<String> out = new ArrayList<>();
+    CosmosQueryRequestOptions options = new CosmosQueryRequestOptions();
+    options.setQueryAdviceEnabled(enabled);
+    for (FeedResponse<JsonNode> page :
+        c.queryItems(new SqlQuerySpec(query), options, JsonNode.class).iterableByPage(50)) {
+      if (page.getQueryAdvice() != null) {
+        out.add(page.getQueryAdvice());
+      }
+    }
+    return out;
+  }
+
+  @Test
   void expressionOverAggregates_isRefusedByThePlan_withTheServicesMessage() {
     for (CosmosContainer c : List.of(single, spread)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(

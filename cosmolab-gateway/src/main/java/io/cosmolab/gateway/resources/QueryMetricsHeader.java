@@ -81,6 +81,29 @@ final class QueryMetricsHeader {
   }
 
   /**
+   * {@code x-ms-cosmos-query-advice}, sent when a query asks with {@code
+   * x-ms-cosmos-populatequeryadvice: true} and meets any of the advisor's rules ({@link
+   * io.cosmolab.query.QueryAdvice}): the JSON {@code [{"Id": "QA1002", "Params": []}, ...]},
+   * percent-encoded, which the Java SDK decodes ({@code QueryAdvice.tryCreateFromString}) and shows
+   * with its own copy of each rule's message. Null when no rule applies: the SDK then reports no
+   * advice, as for a query the service has nothing to say about.
+   */
+  static String queryAdvice(io.cosmolab.engine.query.QueryRequest query) {
+    java.util.List<String> ids =
+        io.cosmolab.query.QueryAdvice.of(
+            io.cosmolab.query.CompiledQuery.compile(query.text(), query.parameters()));
+    if (ids.isEmpty()) {
+      return null;
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode out =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    for (String id : ids) {
+      out.addObject().put("Id", id).putArray("Params"); // [A] no rule's message has parameters
+    }
+    return percentEncoded(out.toString());
+  }
+
+  /**
    * The composite index an ORDER BY used, if any, into {@code to}: its paths, and in the first
    * format whether the index set was precise.
    */

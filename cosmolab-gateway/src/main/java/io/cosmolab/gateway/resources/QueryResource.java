@@ -114,6 +114,12 @@ final class QueryResource {
     } else if (request.flag(Headers.POPULATE_INDEX_METRICS)) {
       h.put(Headers.INDEX_UTILIZATION, QueryMetricsHeader.indexUtilization(page));
     }
+    if (request.flag(Headers.POPULATE_QUERY_ADVICE)) {
+      String advice = QueryMetricsHeader.queryAdvice(q);
+      if (advice != null) {
+        h.put(Headers.QUERY_ADVICE, advice);
+      }
+    }
     if (sessionRange != null) {
       h.put(Headers.SESSION_TOKEN, Responses.sessionToken(sessionRange, c.lsn(sessionRange)));
     }

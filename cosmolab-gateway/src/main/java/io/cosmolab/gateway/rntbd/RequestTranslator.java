@@ -149,6 +149,7 @@ final class RequestTranslator {
     flag(h, Headers.BATCH_CONTINUE_ON_ERROR, r, Tokens.Request.SHOULD_BATCH_CONTINUE_ON_ERROR);
     flag(h, "x-ms-cosmos-batch-ordered", r, Tokens.Request.IS_BATCH_ORDERED);
     flag(h, Headers.POPULATE_INDEX_METRICS, r, Tokens.Request.POPULATE_INDEX_METRICS);
+    flag(h, Headers.POPULATE_QUERY_ADVICE, r, Tokens.Request.POPULATE_QUERY_ADVICE);
     put(h, Headers.INTENDED_COLLECTION_RID, r.string(Tokens.Request.INTENDED_COLLECTION_RID));
     flag(h, "x-ms-documentdb-query-enable-scan", r, Tokens.Request.ENABLE_SCAN_IN_QUERY);
     flag(h, Headers.SCRIPT_ENABLE_LOGGING, r, Tokens.Request.ENABLE_LOGGING);

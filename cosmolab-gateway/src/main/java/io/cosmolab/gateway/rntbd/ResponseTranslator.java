@@ -74,6 +74,7 @@ final class ResponseTranslator {
     b.add(Tokens.Response.PARTITION_KEY_RANGE_ID, TokenType.STRING, range);
     b.add(Tokens.Response.QUERY_METRICS, TokenType.STRING, h.get(Headers.QUERY_METRICS));
     b.add(Tokens.Response.INDEX_UTILIZATION, TokenType.STRING, h.get(Headers.INDEX_UTILIZATION));
+    b.add(Tokens.Response.QUERY_ADVICE, TokenType.STRING, h.get(Headers.QUERY_ADVICE));
     b.add(Tokens.Response.LOG_RESULTS, TokenType.STRING, h.get(Headers.SCRIPT_LOG_RESULTS));
     b.add(
         Tokens.Response.STORAGE_MAX_RESOURCE_QUOTA,

@@ -70,6 +70,7 @@ final class Tokens {
     static final int POPULATE_INDEX_METRICS = 0x00A9; // Byte
     static final int CHANGE_FEED_WIRE_FORMAT_VERSION = 0x00B2; // String
     static final int PRIORITY_LEVEL = 0x00BF; // Byte: 1 High, 2 Low
+    static final int POPULATE_QUERY_ADVICE = 0x00DA; // Byte
     static final int THROUGHPUT_BUCKET = 0x00DB; // Byte: the bucket id
   }
 
@@ -104,6 +105,7 @@ final class Tokens {
     static final int SESSION_TOKEN = 0x003E; // String
     static final int INDEX_UTILIZATION = 0x0044; // String
     static final int QUERY_EXECUTION_INFO = 0x0045; // String
+    static final int QUERY_ADVICE = 0x0075; // String: percent-encoded JSON
   }
 
   /** The resource types of a request frame ({@code RntbdResourceType}). */

@@ -30,6 +30,11 @@ public final class Headers {
   public static final String POPULATE_INDEX_METRICS_V2 = "x-ms-cosmos-populateindexmetrics-v2";
 
   public static final String INDEX_UTILIZATION = "x-ms-cosmos-index-utilization";
+
+  /** Asks for the query advisor's rules ({@link #QUERY_ADVICE}); the Java SDK 4.81's option. */
+  public static final String POPULATE_QUERY_ADVICE = "x-ms-cosmos-populatequeryadvice";
+
+  public static final String QUERY_ADVICE = "x-ms-cosmos-query-advice";
   public static final String IS_QUERY_PLAN = "x-ms-cosmos-is-query-plan-request";
   public static final String IS_BATCH = "x-ms-cosmos-is-batch-request";
   public static final String BATCH_ATOMIC = "x-ms-cosmos-batch-atomic";
