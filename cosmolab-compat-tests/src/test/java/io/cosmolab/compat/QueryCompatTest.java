@@ -62,6 +62,34 @@ class QueryCompatTest {
   }
 
   @Test
+  void queryMetrics_timeEachPhase_asTheJavaSdksOwnValidatorExpects() {
+    // FeedResponseListValidator.hasValidQueryMetrics: total, VM execution and compile time above
+    // 0 on every page, the other phases at least 0; an index-served filter also times its lookup
+    java.time.Duration zero = java.time.Duration.ZERO;
+    for (String query :
+        List.of("SELECT * FROM c WHERE LOWER(c.id) >= 'doc'", "SELECT * FROM c WHERE c.n = 7")) {
+      var pages = QueryProbe.perPage(spread, query, 40);
+      assertThat(pages).as(query).isNotEmpty();
+      for (var m : pages) {
+        assertThat(m.getTotalQueryExecutionTime()).as(query).isGreaterThan(zero);
+        assertThat(m.getVMExecutionTime()).as(query).isGreaterThan(zero);
+        assertThat(m.getQueryPreparationTimes().getQueryCompilationTime())
+            .as(query)
+            .isGreaterThan(zero);
+        assertThat(m.getQueryPreparationTimes().getLogicalPlanBuildTime())
+            .isGreaterThanOrEqualTo(zero);
+        assertThat(m.getQueryPreparationTimes().getPhysicalPlanBuildTime())
+            .isGreaterThanOrEqualTo(zero);
+        assertThat(m.getDocumentLoadTime()).isGreaterThanOrEqualTo(zero);
+        assertThat(m.getTotalQueryExecutionTime()).isGreaterThanOrEqualTo(m.getVMExecutionTime());
+      }
+      if (query.endsWith("= 7")) {
+        assertThat(pages).anySatisfy(m -> assertThat(m.getIndexLookupTime()).isGreaterThan(zero));
+      }
+    }
+  }
+
+  @Test
   void readMany_ofOneLogicalPartition_retrievesOnlyItsItems() {
     // as the Java SDK's CosmosDiagnosticsTest.readManyDiagnostics: the SDK sends one query per
     // physical partition, an OR of (id AND key) branches, which the index serves branch by branch

@@ -27,6 +27,18 @@ final class QueryProbe {
     return out;
   }
 
+  /** The Java SDK's query metrics of each partition's part of each page of a query. */
+  static List<com.azure.cosmos.implementation.QueryMetrics> perPage(
+      CosmosContainer c, String query, int pageSize) {
+    var options = new CosmosQueryRequestOptions();
+    options.setQueryMetricsEnabled(true);
+    List<com.azure.cosmos.implementation.QueryMetrics> out = new ArrayList<>();
+    for (var page : c.queryItems(query, options, ObjectNode.class).iterableByPage(pageSize)) {
+      out.addAll(ModelBridgeInternal.queryMetricsMap(page).values());
+    }
+    return out;
+  }
+
   /** The index metrics of a query's pages, one line per entry, without repeats. */
   static List<String> indexUse(CosmosContainer c, String query) {
     var options = new CosmosQueryRequestOptions();

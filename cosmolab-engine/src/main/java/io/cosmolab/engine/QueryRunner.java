@@ -126,7 +126,9 @@ final class QueryRunner {
 
   QueryPage run(QueryRequest request, java.util.function.BooleanSupplier abandoned) {
     this.abandoned = abandoned;
+    long started = System.nanoTime(); // durations for the query metrics, not points in time
     CompiledQuery written = compile(request.text(), request.parameters());
+    long compiled = System.nanoTime();
     // ORDER BY a computed property is checked as its path (indexed or not), then runs its
     // expression
     List<String> compositeOrderBy =
@@ -143,6 +145,7 @@ final class QueryRunner {
         Resume.streamsButForBounds(bounded) && !Resume.isOffsetToken(request.continuation());
     CompiledQuery query = streamsBounded ? bounded.withoutRowBounds() : bounded;
     Executor.RowBounds streamBounds = streamsBounded ? rowBounds(bounded) : Executor.RowBounds.NONE;
+    long rewritten = System.nanoTime();
     RoutingMap map = container.routing();
     EpkRange scope = request.range() == null ? EpkRange.FULL : request.range();
     String exactEpk = null;
@@ -201,10 +204,12 @@ final class QueryRunner {
                 .queryCursors()
                 .take(QueryCursors.Key.of(container.rid(), request, request.continuation()), stamp)
             : null;
+    long planned = System.nanoTime();
     java.util.Set<io.cosmolab.engine.index.ContainerIndex.DocRef> candidates =
         kept != null || targets.isEmpty() || served.isEmpty()
             ? null
             : container.reads().candidates(served);
+    long lookedUp = System.nanoTime();
     boolean indexServed = kept != null ? kept.input().servedByIndex() : candidates != null;
     // a query that can walk is charged as a walk would be, whether a page walks or not: the pages
     // of one query may do either, and must add up to one pass
@@ -267,6 +272,7 @@ final class QueryRunner {
     if (read == null) {
       read = reader.apply(null);
     }
+    long executed = System.nanoTime();
     PageInput input = read.input();
     List<JsonNode> page = read.rows();
     double[] returned = read.returned();
@@ -326,7 +332,13 @@ final class QueryRunner {
                     usedIndexes,
                     container.reads()::indexes,
                     container.reads()::served,
-                    compositeOrderBy));
+                    compositeOrderBy),
+            new QueryMetrics.Times(
+                compiled - started,
+                rewritten - compiled,
+                planned - rewritten,
+                lookedUp - planned,
+                executed - lookedUp));
     if (read.keep() != null) {
       // kept once this page is done with its input: whoever takes it reads on from here
       input.leave();
