@@ -546,12 +546,15 @@ public final class Container {
     long lsn = partition.lsn();
     if (d == null || ttl.isExpired(d, now)) {
       throttle.spend(range, t.epk(), admission, 1.0, now);
-      throw CosmosError.NOT_FOUND.exception(
-          "document '%s' with partition key %s does not exist in container '%s'", id, key, this.id);
+      throw CosmosError.NOT_FOUND
+          .exception(
+              "document '%s' with partition key %s does not exist in container '%s'",
+              id, key, this.id)
+          .refusedBy(1.0, range.id(), lsn);
     }
     double charge = engine.costs().pointRead(d.sizeBytes(), options.strongRead());
     throttle.spend(range, t.epk(), admission, charge, now);
-    if (options.ifNoneMatch() != null && options.ifNoneMatch().equals(d.etag())) {
+    if (ItemOptions.unchanged(options.ifNoneMatch(), d.etag())) {
       return new ItemResponse(304, null, charge, d.etag(), lsn, range.id());
     }
     return new ItemResponse(200, d.body(), charge, d.etag(), lsn, range.id(), d);

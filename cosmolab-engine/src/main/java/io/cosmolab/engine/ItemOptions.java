@@ -4,7 +4,8 @@ package io.cosmolab.engine;
  * Conditions and options of a point operation.
  *
  * @param ifMatch the write applies only if the document's etag equals this (else 412)
- * @param ifNoneMatch a read answers 304 if the document's etag equals this
+ * @param ifNoneMatch a read answers 304 if the document's etag equals this, or if this is {@code *}
+ *     (the document exists: {@link #unchanged})
  * @param strongRead the read is strong or bounded-staleness, which charges twice the RU
  * @param excludedFromIndex the write's version is not indexed ({@code x-ms-indexing-directive:
  *     Exclude}): it is charged for no indexed terms, and a query that an index serves does not find
@@ -100,5 +101,14 @@ public record ItemOptions(
   public ItemOptions strong() {
     return new ItemOptions(
         ifMatch, ifNoneMatch, true, excludedFromIndex, preTriggers, postTriggers, requestHeaders);
+  }
+
+  /**
+   * Whether a read with {@code If-None-Match: ifNoneMatch} of a document whose etag is {@code etag}
+   * answers 304: the etags are equal, or the condition is {@code *} (any version), as the .NET
+   * SDK's emulator tests expect of the service ({@code CosmosItemConditionalTests}).
+   */
+  static boolean unchanged(String ifNoneMatch, String etag) {
+    return ifNoneMatch != null && (ifNoneMatch.equals("*") || ifNoneMatch.equals(etag));
   }
 }

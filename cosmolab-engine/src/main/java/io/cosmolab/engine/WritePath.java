@@ -240,8 +240,9 @@ final class WritePath {
                           return ran;
                         });
               } catch (CosmosException e) {
-                throttle.spend(p.range, t.epk(), admission, Math.max(e.requestCharge(), 1.0), now);
-                throw e;
+                double charge = Math.max(e.requestCharge(), 1.0);
+                throttle.spend(p.range, t.epk(), admission, charge, now);
+                throw e.refusedBy(charge, p.range.id(), p.lsn());
               }
               throttle.spend(p.range, t.epk(), admission, done.requestCharge(), now);
               return new ItemResponse(
@@ -314,8 +315,9 @@ final class WritePath {
                         });
                 lsn = Math.max(committed[0], p.lsn());
               } catch (CosmosException e) {
-                throttle.spend(p.range, t.epk(), admission, Math.max(work.charge(), 1.0), now);
-                throw e;
+                double charge = Math.max(work.charge(), 1.0);
+                throttle.spend(p.range, t.epk(), admission, charge, now);
+                throw e.refusedBy(charge, p.range.id(), p.lsn());
               }
               double charge = Math.max(work.charge(), 1.0);
               throttle.spend(p.range, t.epk(), admission, charge, now);
@@ -725,7 +727,7 @@ final class WritePath {
     ItemResponse read(Target t, String ifNoneMatch) {
       StoredDocument d = require(t);
       double charge = engine.costs().pointRead(d.sizeBytes(), false);
-      if (ifNoneMatch != null && ifNoneMatch.equals(d.etag())) {
+      if (ItemOptions.unchanged(ifNoneMatch, d.etag())) {
         return new ItemResponse(304, null, charge, d.etag(), 0, null);
       }
       return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);

@@ -14,6 +14,10 @@ public final class CosmosException extends RuntimeException {
   private final double requestCharge;
   private final int subStatus;
   private final String additionalErrorInfo;
+  // the physical partition that refused the request, and its LSN then, or null: a client keeps
+  // the session token of a failure too (a 404 or 412 of a point operation)
+  private final String sessionRange;
+  private final long sessionLsn;
 
   public CosmosException(CosmosError error, String message) {
     this(error, message, 0, 0);
@@ -31,6 +35,8 @@ public final class CosmosException extends RuntimeException {
     this.requestCharge = 0;
     this.subStatus = error.subStatus();
     this.additionalErrorInfo = additionalErrorInfo;
+    this.sessionRange = null;
+    this.sessionLsn = 0;
   }
 
   /**
@@ -44,6 +50,8 @@ public final class CosmosException extends RuntimeException {
     this.requestCharge = 0;
     this.subStatus = subStatus;
     this.additionalErrorInfo = null;
+    this.sessionRange = null;
+    this.sessionLsn = 0;
   }
 
   public CosmosException(
@@ -54,6 +62,38 @@ public final class CosmosException extends RuntimeException {
     this.requestCharge = requestCharge;
     this.subStatus = error.subStatus();
     this.additionalErrorInfo = null;
+    this.sessionRange = null;
+    this.sessionLsn = 0;
+  }
+
+  private CosmosException(CosmosException e, double requestCharge, String range, long lsn) {
+    super(e.getMessage(), null, false, false);
+    this.error = e.error;
+    this.retryAfterMillis = e.retryAfterMillis;
+    this.requestCharge = requestCharge;
+    this.subStatus = e.subStatus;
+    this.additionalErrorInfo = e.additionalErrorInfo;
+    this.sessionRange = range;
+    this.sessionLsn = lsn;
+  }
+
+  /**
+   * This failure as the partition that refused it reports it: what it charged, and the partition
+   * and LSN a session token names (the service sends both on a 404, 409 or 412 of a point
+   * operation, and the SDKs keep the token).
+   */
+  public CosmosException refusedBy(double requestCharge, String range, long lsn) {
+    return new CosmosException(this, requestCharge, range, lsn);
+  }
+
+  /** The physical partition (range id) that refused the request, or null when none did. */
+  public String sessionRange() {
+    return sessionRange;
+  }
+
+  /** The LSN of {@link #sessionRange} when it refused the request. */
+  public long sessionLsn() {
+    return sessionLsn;
   }
 
   public CosmosError error() {

@@ -73,7 +73,9 @@ final class BatchResource {
     }
     BatchResult result = c.executeBatch(key, ops);
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
-    for (BatchResult.OperationResult r : result.operations()) {
+    for (int i = 0; i < result.operations().size(); i++) {
+      BatchResult.OperationResult r = result.operations().get(i);
+      JsonNode op = body.get(i);
       ObjectNode o = out.addObject();
       o.put("statusCode", r.status());
       if (r.subStatus() != 0) {
@@ -83,7 +85,12 @@ final class BatchResource {
       if (r.etag() != null) {
         o.put("eTag", r.etag());
       }
-      if (r.document() != null) {
+      // a write whose operation asks for no body (the .NET SDK's EnableContentResponseOnWrite =
+      // false) gets none; a read always does (CosmosContentResponseTests.ItemBatchNoResponseTest)
+      boolean minimalWrite =
+          op.path("minimalReturnPreference").asBoolean()
+              && !"Read".equalsIgnoreCase(op.path("operationType").asText());
+      if (r.document() != null && !minimalWrite) {
         o.set("resourceBody", r.document());
       }
       if (r.message() != null) {
@@ -93,6 +100,7 @@ final class BatchResource {
     String range = Responses.ownerRange(c, key);
     Map<String, String> h = Responses.containerHeaders(c, result.requestCharge(), range);
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(range, result.lsn()));
+    h.put(Headers.PARTITION_KEY_RANGE_ID, range);
     return WireResponse.json(result.status(), out, h);
   }
 
@@ -119,6 +127,9 @@ final class BatchResource {
         continueHeader == null || !continueHeader.strip().equalsIgnoreCase("false");
     boolean minimal = Requests.minimalResponse(request);
     int failedAt = -1;
+    // the one physical partition the operations went to, for the session token the SDKs keep of
+    // a bulk request (the .NET SDK's CosmosItemBulkTests); "" once they went to several
+    String range = Requests.rangeId(request);
     for (int i = 0; i < body.size(); i++) {
       JsonNode op = body.get(i);
       ObjectNode o = out.addObject();
@@ -140,6 +151,7 @@ final class BatchResource {
         }
         ItemResponse r =
             Operations.execute(c, key, Operations.parseBatchOperation(c, op, i), options);
+        range = sameRange(range, Responses.ownerRange(c, key));
         charge += r.requestCharge();
         o.put("statusCode", r.status());
         o.put("requestCharge", r.requestCharge());
@@ -169,6 +181,18 @@ final class BatchResource {
       }
     }
     Map<String, String> h = Responses.containerHeaders(c, charge);
+    if (range != null && !range.isEmpty()) {
+      h.put(Headers.SESSION_TOKEN, Responses.sessionToken(range, c.lsn(range)));
+      h.put(Headers.PARTITION_KEY_RANGE_ID, range);
+    }
     return WireResponse.json(allOk ? 200 : 207, out, h);
+  }
+
+  /** The range so far, met with one more operation's: null for none yet, "" for several. */
+  private static String sameRange(String sofar, String next) {
+    if (sofar == null) {
+      return next;
+    }
+    return sofar.equals(next) ? sofar : "";
   }
 }

@@ -41,7 +41,7 @@ final class Responses {
    * them (§11).
    */
   static String sessionToken(String rangeId, long lsn) {
-    return rangeId + ":-1#" + Math.max(lsn, 0);
+    return io.cosmolab.gateway.wire.SessionTokens.of(rangeId, lsn);
   }
 
   /**

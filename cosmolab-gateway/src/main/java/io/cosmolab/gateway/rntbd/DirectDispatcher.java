@@ -160,7 +160,8 @@ final class DirectDispatcher {
     if (!out.headers().containsKey(Headers.SESSION_TOKEN) && c != null && tokenRange != null) {
       out =
           out.withHeader(
-              Headers.SESSION_TOKEN, tokenRange + ":-1#" + Math.max(0, c.lsn(tokenRange)));
+              Headers.SESSION_TOKEN,
+              io.cosmolab.gateway.wire.SessionTokens.of(tokenRange, c.lsn(tokenRange)));
     }
     if (!out.headers().containsKey(Headers.PARTITION_KEY_RANGE_ID) && range != null) {
       out = out.withHeader(Headers.PARTITION_KEY_RANGE_ID, range);

@@ -29,6 +29,12 @@ public final class ErrorResponses {
     }
     headers.put(
         Headers.REQUEST_CHARGE, String.format(Locale.ROOT, "%.2f", Math.max(0, e.requestCharge())));
+    if (e.sessionRange() != null) {
+      // a point operation's refusal names its partition, as the service's does: the SDKs keep
+      // the token of a 404 or 412 too (the .NET SDK's CosmosItemSessionTokenTests)
+      headers.put(Headers.SESSION_TOKEN, SessionTokens.of(e.sessionRange(), e.sessionLsn()));
+      headers.put(Headers.PARTITION_KEY_RANGE_ID, e.sessionRange());
+    }
     ObjectNode body = body(e.error().code(), e.getMessage(), activityId);
     if (e.additionalErrorInfo() != null) {
       body.put("additionalErrorInfo", e.additionalErrorInfo());
