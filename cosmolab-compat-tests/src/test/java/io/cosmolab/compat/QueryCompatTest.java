@@ -430,6 +430,18 @@ class QueryCompatTest {
   }
 
   @Test
+  void offsetAndLimitPastTwoToThe31_run_asLinqsSkipSendsThem() {
+    // LINQ's Skip(n) is OFFSET n LIMIT 2147483647; the plan sends each partition LIMIT n +
+    // 2147483647, which the service accepts up to 2^32 - 1 (the .NET SDK's SkipTakeQueryTests)
+    for (CosmosContainer c : List.of(single, spread)) {
+      assertThat(run(c, new SqlQuerySpec("SELECT c.id FROM c OFFSET 10 LIMIT 2147483647"), 100))
+          .hasSize(DOCS - 10);
+      assertThat(run(c, new SqlQuerySpec("SELECT c.id FROM c OFFSET 2147483647 LIMIT 10"), 100))
+          .isEmpty();
+    }
+  }
+
+  @Test
   void expressionOverAggregates_isRefusedByThePlan_withTheServicesMessage() {
     for (CosmosContainer c : List.of(single, spread)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(

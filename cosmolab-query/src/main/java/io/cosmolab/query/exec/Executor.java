@@ -540,15 +540,8 @@ public final class Executor {
       throw new QueryException(
           "SC2064", clause + " needs a number or a parameter, got " + e.getClass().getSimpleName());
     }
-    if (v == null
-        || !v.isNumber()
-        || v.doubleValue() < 0
-        || v.doubleValue() != Math.rint(v.doubleValue())) {
-      throw new QueryException(
-          "SC2064",
-          clause + " needs a non-negative whole number, got " + (v == null ? "undefined" : v));
-    }
-    return Math.min(Integer.MAX_VALUE, v.longValue());
+    // past 2^31 - 1 rows no container holds, so the bound works in ints
+    return Math.min(Integer.MAX_VALUE, RowCounts.of(v, clause));
   }
 
   /** True if the query's projection calls an aggregate (outside subqueries). */

@@ -171,7 +171,7 @@ public final class QueryParser {
     Query query(CosmosSqlParser.SelectQueryContext ctx) {
       Expr top = null;
       if (ctx.topClause() != null) {
-        top = countValue(ctx.topClause().NUMBER_LITERAL(), ctx.topClause().PARAMETER());
+        top = countValue(ctx.topClause().NUMBER_LITERAL(), ctx.topClause().PARAMETER(), "TOP");
       }
       Query.Select select = select(ctx.selectSpec());
       List<Query.FromSource> from = new ArrayList<>();
@@ -206,24 +206,25 @@ public final class QueryParser {
       Expr offset = null;
       Expr limit = null;
       if (ctx.offsetLimitClause() != null) {
-        offset = countValue(ctx.offsetLimitClause().offsetValue);
-        limit = countValue(ctx.offsetLimitClause().limitValue);
+        offset = countValue(ctx.offsetLimitClause().offsetValue, "OFFSET");
+        limit = countValue(ctx.offsetLimitClause().limitValue, "LIMIT");
       }
       return new Query(
           ctx.DISTINCT() != null, top, select, from, where, groupBy, orderBy, offset, limit);
     }
 
-    private Expr countValue(CosmosSqlParser.CountValueContext c) {
-      return countValue(c.NUMBER_LITERAL(), c.PARAMETER());
+    private Expr countValue(CosmosSqlParser.CountValueContext c, String clause) {
+      return countValue(c.NUMBER_LITERAL(), c.PARAMETER(), clause);
     }
 
-    private Expr countValue(TerminalNode number, TerminalNode parameter) {
+    private Expr countValue(TerminalNode number, TerminalNode parameter, String clause) {
       if (parameter != null) {
         return new Expr.Parameter(parameter.getText());
       }
       JsonNode n = number(number.getSymbol());
-      if (!n.canConvertToInt() || !n.isIntegralNumber() || n.intValue() < 0) {
-        throw error(number.getSymbol(), "SC2064", "expected a non-negative whole number");
+      String[] problem = io.cosmolab.query.exec.RowCounts.problem(n, clause);
+      if (problem != null) {
+        throw error(number.getSymbol(), problem[0], problem[1]);
       }
       return new Expr.Literal(n);
     }

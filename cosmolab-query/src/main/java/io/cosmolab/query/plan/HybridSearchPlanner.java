@@ -68,11 +68,11 @@ public final class HybridSearchPlanner {
               + " object per result)");
     }
     Ranking ranking = Ranking.of(q.orderBy().get(0).expression(), params);
-    long skip = q.offset() == null ? 0 : QueryPlanner.count(q.offset(), params);
+    long skip = q.offset() == null ? 0 : QueryPlanner.count(q.offset(), params, "OFFSET");
     long take =
         Math.min(
-            q.top() == null ? Long.MAX_VALUE : QueryPlanner.count(q.top(), params),
-            q.limit() == null ? Long.MAX_VALUE : QueryPlanner.count(q.limit(), params));
+            q.top() == null ? Long.MAX_VALUE : QueryPlanner.count(q.top(), params, "TOP"),
+            q.limit() == null ? Long.MAX_VALUE : QueryPlanner.count(q.limit(), params, "LIMIT"));
     String root = q.from().get(0).alias();
     String from = " FROM " + SqlWriter.from(q.from());
     String where = q.where() == null ? null : SqlWriter.write(q.where());

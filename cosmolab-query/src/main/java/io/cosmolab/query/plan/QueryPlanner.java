@@ -289,7 +289,8 @@ public final class QueryPlanner {
                   new Expr.Literal(NODES.numberNode(0)),
                   new Expr.Literal(
                       NODES.numberNode(
-                          count(q.offset(), params) + (long) count(q.limit(), params)))));
+                          count(q.offset(), params, "OFFSET")
+                              + count(q.limit(), params, "LIMIT")))));
     }
     info.put("rewrittenQuery", rewritten);
     info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
@@ -387,7 +388,7 @@ public final class QueryPlanner {
     }
     StringBuilder r = new StringBuilder("SELECT ");
     if (q.top() != null && !q.distinct()) {
-      r.append("TOP ").append(count(q.top(), params)).append(' ');
+      r.append("TOP ").append(count(q.top(), params, "TOP")).append(' ');
     }
     r.append(root).append("._rid, [");
     for (int i = 0; i < q.orderBy().size(); i++) {
@@ -407,7 +408,7 @@ public final class QueryPlanner {
     r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q, params));
     if (q.offset() != null && !q.distinct()) {
       r.append(" OFFSET 0 LIMIT ")
-          .append(count(q.offset(), params) + (long) count(q.limit(), params));
+          .append(count(q.offset(), params, "OFFSET") + count(q.limit(), params, "LIMIT"));
     }
     return r.toString();
   }
@@ -497,17 +498,19 @@ public final class QueryPlanner {
     if (e == null) {
       info.putNull(field);
     } else {
-      info.put(field, count(e, params)); // the bound number, even for a parameter (as hosted)
+      info.put(
+          field,
+          count(
+              e,
+              params,
+              field.toUpperCase(
+                  java.util.Locale.ROOT))); // the bound number, even for a parameter (as hosted)
     }
   }
 
-  static int count(Expr e, Map<String, JsonNode> params) {
+  static long count(Expr e, Map<String, JsonNode> params, String clause) {
     JsonNode v = e instanceof Expr.Parameter p ? params.get(p.name()) : ((Expr.Literal) e).value();
-    if (v == null || !v.canConvertToInt() || v.intValue() < 0 || !v.isIntegralNumber()) {
-      throw new QueryException(
-          "SC2064", "TOP, OFFSET and LIMIT need non-negative whole numbers, got " + v);
-    }
-    return v.intValue();
+    return io.cosmolab.query.exec.RowCounts.of(v, clause);
   }
 
   static QueryException unsupported(String what) {
