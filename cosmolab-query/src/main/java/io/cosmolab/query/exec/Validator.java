@@ -24,10 +24,29 @@ final class Validator {
   }
 
   void check(Query q) {
-    query(q, Set.of());
+    Set<String> none = Set.of();
+    query(q, none, false);
   }
 
+  /** A subquery: ORDER BY, TOP and OFFSET LIMIT are the outermost query's alone. */
   private void query(Query q, Set<String> outer) {
+    query(q, outer, true);
+  }
+
+  private void query(Query q, Set<String> outer, boolean subquery) {
+    if (subquery) {
+      // the service's compiler refuses them at any depth below the top (the .NET SDK's LINQ
+      // baselines: Take, Skip or OrderBy before GroupBy or inside a Select; EF Core's tests)
+      if (!q.orderBy().isEmpty()) {
+        throw new QueryException("SC2202", "'ORDER BY' is not supported in subqueries.");
+      }
+      if (q.top() != null) {
+        throw new QueryException("SC2203", "'TOP' is not supported in subqueries.");
+      }
+      if (q.offset() != null || q.limit() != null) {
+        throw new QueryException("SC2204", "'OFFSET LIMIT' clause is not supported in subqueries.");
+      }
+    }
     Set<String> scope = new HashSet<>(outer);
     for (int i = 0; i < q.from().size(); i++) {
       Query.FromSource s = q.from().get(i);
