@@ -82,6 +82,7 @@ final class Group {
     private long count;
     private double sum;
     private boolean nonNumber;
+    private boolean nonPrimitive; // an array or object was aggregated
     private JsonNode best;
     // MAKELIST: the defined values in input order; MAKESET: the distinct ones [D "MAKELIST"]
     private final ArrayNode list;
@@ -113,6 +114,7 @@ final class Group {
         sum += v.doubleValue();
       } else {
         nonNumber = true;
+        nonPrimitive |= v.isContainerNode();
       }
       if (best == null) {
         best = v;
@@ -133,7 +135,10 @@ final class Group {
         case "SUM" -> nonNumber ? null : Values.number(sum);
         case "AVG" -> count == 0 || nonNumber ? null : Values.number(sum / count);
         case "MAKELIST", "MAKESET" -> list;
-        default -> best; // MIN, MAX: undefined over no values
+        // MIN, MAX: undefined over no values, and over any array or object: the service orders
+        // only primitives (the .NET SDK's AggregateMixedTypes baseline: one object among numbers
+        // makes MAX undefined)
+        default -> nonPrimitive ? null : best;
       };
     }
   }
