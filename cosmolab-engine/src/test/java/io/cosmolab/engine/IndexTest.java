@@ -385,6 +385,30 @@ class IndexTest {
     assertThat(IndexingPolicy.fromJson(p.toJson())).isEqualTo(p);
   }
 
+  @Test
+  void theEtagExclusion_isAddedOnlyToAPolicyThatDoesNotNameEtag() {
+    // Spring Data Cosmos's emulator tests read back exactly the paths they sent when the policy
+    // names _etag (IndexPolicyUpdateIT, CosmosAnnotationIT); {} gets the service's exclusion
+    assertThat(IndexingPolicy.fromJson(Json.node("{}")).excludedPaths())
+        .containsExactly("/\"_etag\"/?");
+    assertThat(
+            IndexingPolicy.fromJson(
+                    Json.node(
+                        "{'includedPaths':[{'path':'/\\\"_etag\\\"/?'}],'excludedPaths':[{'path':'/*'}]}"))
+                .excludedPaths())
+        .containsExactly("/*");
+    assertThat(
+            IndexingPolicy.fromJson(
+                    Json.node(
+                        "{'excludedPaths':[{'path':'/excluded/*'},{'path':'/props/*'},{'path':'/_etag/?'}]}"))
+                .excludedPaths())
+        .containsExactly("/excluded/*", "/props/*", "/_etag/?");
+    assertThat(
+            IndexingPolicy.fromJson(Json.node("{'excludedPaths':[{'path':'/a/*'}]}"))
+                .excludedPaths())
+        .containsExactly("/a/*", "/\"_etag\"/?");
+  }
+
   /** Runs {@code sql} on {@code c}: it must return {@code rows} rows and load {@code loaded}. */
   private static QueryPage loads(Container c, String sql, int rows, long loaded) {
     QueryPage page = c.query(QueryRequest.of(sql));
