@@ -351,6 +351,30 @@ class PointOperationsCompatTest {
 
   @ParameterizedTest
   @MethodSource("layouts")
+  void batchWhoseResponseWouldPassTheLimit_failsWhole_namingItsLastOperation(Layout l) {
+    // the Java SDK's own batchServerResponseTooLargeAsync: 10 reads of a 1 MB document
+    CosmosContainer c = container(l);
+    ObjectNode big = doc("big", 9).put("payload", "x".repeat(1024 * 1024));
+    PartitionKey key = keyOf(l, big);
+    c.createItem(big, key, new CosmosItemRequestOptions());
+    CosmosBatch reads = CosmosBatch.createCosmosBatch(key);
+    ObjectNode small = big.deepCopy().put("id", "never");
+    small.remove("payload");
+    reads.createItemOperation(small); // rolled back with the rest
+    for (int i = 0; i < 10; i++) {
+      reads.readItemOperation("big");
+    }
+    CosmosBatchResponse r = c.executeCosmosBatch(reads);
+    assertThat(r.getStatusCode()).isEqualTo(413);
+    assertThat(r.getResults().get(0).getStatusCode()).isEqualTo(424);
+    assertThat(r.getResults().get(10).getStatusCode()).isEqualTo(413);
+    assertThatThrownBy(() -> c.readItem("never", key, ObjectNode.class))
+        .isInstanceOfSatisfying(
+            CosmosException.class, e -> assertThat(e.getStatusCode()).isEqualTo(404));
+  }
+
+  @ParameterizedTest
+  @MethodSource("layouts")
   void bulkAndReadMany_reachEveryPartition(Layout l) {
     CosmosContainer c = container(l);
     List<CosmosItemOperation> ops = new ArrayList<>();
