@@ -195,9 +195,13 @@ final class ContainerResource {
     return h;
   }
 
-  /** Container properties the gateway has no way to apply: refused rather than dropped. */
+  /**
+   * Container properties the gateway has no way to apply: refused rather than dropped. ({@code
+   * ttlPropertyPath}, the .NET SDK's obsolete TimeToLivePropertyPath, takes a document's time to
+   * live from another property; the service keeps it, cosmolab's expiry reads {@code ttl} only.)
+   */
   private static final List<String> REFUSED =
-      List.of("clientEncryptionPolicy", "materializedViewDefinition");
+      List.of("clientEncryptionPolicy", "materializedViewDefinition", "ttlPropertyPath");
 
   /** Properties kept and echoed as sent, at the top level of a container. */
   private static final List<String> STORED =
