@@ -400,6 +400,12 @@ public final class ContainerIndex {
           case LESS -> index.subMap(below, false, v, false);
           case LESS_OR_EQUAL -> index.subMap(below, false, v, true);
           case GREATER -> index.subMap(v, false, above, false);
+          case STARTS_WITH -> {
+            String end = IndexPredicate.prefixEnd(v.textValue());
+            yield end == null
+                ? index.subMap(v, true, above, false)
+                : index.subMap(v, true, TextNode.valueOf(end), false);
+          }
           default -> index.subMap(v, true, above, false);
         };
     for (Map<Long, DocRef> refs : range.values()) {

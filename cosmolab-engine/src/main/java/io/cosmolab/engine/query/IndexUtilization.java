@@ -86,8 +86,12 @@ public record IndexUtilization(
           case LESS_OR_EQUAL -> "<=";
           case GREATER -> ">";
           case GREATER_OR_EQUAL -> ">=";
+          case STARTS_WITH -> null; // a function, written below
           case ANY_OF -> throw new IllegalArgumentException("a disjunction is listed by branch");
         };
+    if (op == null) {
+      return String.format(Locale.ROOT, "(STARTSWITH(%s, %s))", path, p.values().get(0));
+    }
     if (p.values().size() > 1) {
       List<String> values = new ArrayList<>();
       for (JsonNode v : p.values()) {

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * A filter an index can serve: a top-level conjunct of the WHERE clause comparing a document path
- * with constants ({@code c.a = 1}, {@code c.a IN (1, 2)}, {@code c.n > 5}, {@code c.s <= "m"}), or
- * a disjunction of such conjunctions ({@link Op#ANY_OF}: {@code (c.id = "a" AND c.pk = "x") OR
- * (c.id = "b" AND c.pk = "y")}, the query the SDKs' readMany sends). The documents it selects are a
+ * with constants ({@code c.a = 1}, {@code c.a IN (1, 2)}, {@code c.n > 5}, {@code c.s <= "m"},
+ * {@code STARTSWITH(c.s, "ab")}: a range of strings, as the service's range index serves it), or a
+ * disjunction of such conjunctions ({@link Op#ANY_OF}: {@code (c.id = "a" AND c.pk = "x") OR (c.id
+ * = "b" AND c.pk = "y")}, the query the SDKs' readMany sends). The documents it selects are a
  * superset of the query's result, which still runs in full on them.
  *
  * @param path the property path from the document root (empty for {@link Op#ANY_OF})
@@ -30,6 +31,11 @@ public record IndexPredicate(
     LESS_OR_EQUAL,
     GREATER,
     GREATER_OR_EQUAL,
+    /**
+     * {@code STARTSWITH(path, prefix)} (case-sensitive): the strings from the prefix up to, not
+     * including, the first string after every string it begins ({@link #prefixEnd}).
+     */
+    STARTS_WITH,
     /** Any of {@link #branches()}: an index serves it when it serves every branch. */
     ANY_OF
   }
@@ -97,6 +103,10 @@ public record IndexPredicate(
       }
       return;
     }
+    if (e instanceof Expr.Call c && c.name().equals("STARTSWITH")) {
+      startsWith(c, root, params, out);
+      return;
+    }
     if (!(e instanceof Expr.Binary b)) {
       return;
     }
@@ -115,6 +125,41 @@ public record IndexPredicate(
     if (rightPath != null && leftValue != null) {
       out.add(new IndexPredicate(rightPath, flip(op), List.of(leftValue)));
     }
+  }
+
+  /**
+   * {@code STARTSWITH(path, "p")} or {@code STARTSWITH(path, "p", false)}: a prefix range. Not the
+   * case-insensitive form, which a range of one case does not bound.
+   */
+  private static void startsWith(
+      Expr.Call c, String root, Map<String, JsonNode> params, List<IndexPredicate> out) {
+    List<Expr> args = c.arguments();
+    if (args.size() == 3) {
+      JsonNode ignoreCase = constant(args.get(2), params);
+      if (ignoreCase == null || !ignoreCase.isBoolean() || ignoreCase.booleanValue()) {
+        return;
+      }
+    }
+    List<String> path = args.size() >= 2 ? path(args.get(0), root) : null;
+    JsonNode prefix = args.size() >= 2 ? constant(args.get(1), params) : null;
+    if (path != null && prefix != null && prefix.isTextual()) {
+      out.add(new IndexPredicate(path, Op.STARTS_WITH, List.of(prefix)));
+    }
+  }
+
+  /**
+   * The first string, in UTF-16 order (the query's and the index's), after every string that begins
+   * with {@code prefix}; null when there is none (the prefix is empty or all U+FFFF).
+   */
+  public static String prefixEnd(String prefix) {
+    int end = prefix.length();
+    while (end > 0 && prefix.charAt(end - 1) == '\uffff') {
+      end--;
+    }
+    if (end == 0) {
+      return null;
+    }
+    return prefix.substring(0, end - 1) + (char) (prefix.charAt(end - 1) + 1);
   }
 
   /** The operands of a chain of ORs, in the order written. */
