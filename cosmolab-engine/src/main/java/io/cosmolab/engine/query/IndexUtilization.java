@@ -66,7 +66,7 @@ public record IndexUtilization(
         }
         continue;
       }
-      SingleIndex entry = new SingleIndex(filter(p), "/" + String.join("/", p.path()) + "/?");
+      SingleIndex entry = new SingleIndex(filter(p), indexSpec(p.path()));
       if (served.contains(p)) {
         utilized.add(entry);
       } else if (!indexed.test(p.path())) {
@@ -74,6 +74,38 @@ public record IndexUtilization(
       }
     }
     return new IndexUtilization(utilized, potential, orderBy);
+  }
+
+  /**
+   * The index path of a property path as the service names it: {@code /a/b/?}, a segment that is
+   * not an identifier in double quotes ({@code /"first name"/?}), as the .NET SDK's
+   * IndexUtilizationParse baseline shows.
+   */
+  static String indexSpec(List<String> path) {
+    StringBuilder out = new StringBuilder();
+    for (String segment : path) {
+      out.append('/');
+      if (isIdentifier(segment)) {
+        out.append(segment);
+      } else {
+        out.append('"').append(segment.replace("\"", "\\\"")).append('"');
+      }
+    }
+    return out.append("/?").toString();
+  }
+
+  private static boolean isIdentifier(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      boolean letter = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+      if (!letter && (i == 0 || ch < '0' || ch > '9')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The filter as the service writes it: {@code (ROOT.a.b = "x")}. */
