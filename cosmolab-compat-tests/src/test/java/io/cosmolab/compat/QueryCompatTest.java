@@ -408,6 +408,7 @@ class QueryCompatTest {
                   c,
                   "SELECT * FROM c WHERE LOWER(c.grp) = 'alpha' AND c.n < GetCurrentTicks()",
                   true))
+          .isNotEmpty()
           .allSatisfy(
               a ->
                   assertThat(a.lines().map(l -> l.substring(0, 6)))

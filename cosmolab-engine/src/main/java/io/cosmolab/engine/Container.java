@@ -701,6 +701,18 @@ public final class Container {
    *     (nothing runs)
    */
   public BatchResult executeBatch(PartitionKeyValue key, List<BatchOperation> operations) {
+    return executeBatch(key, operations, i -> true);
+  }
+
+  /**
+   * A transactional batch whose operation {@code i} returns its document in the response only if
+   * {@code returnsBody.test(i)} (a write can ask for none, the .NET SDK's {@code
+   * minimalReturnPreference}): the response limit counts only what is returned.
+   */
+  public BatchResult executeBatch(
+      PartitionKeyValue key,
+      List<BatchOperation> operations,
+      java.util.function.IntPredicate returnsBody) {
     if (operations == null || operations.isEmpty()) {
       throw CosmosError.BAD_REQUEST.exception("a batch needs at least one operation");
     }
@@ -710,7 +722,7 @@ public final class Container {
               + " %d",
           operations.size(), Limits.MAX_BATCH_OPERATIONS);
     }
-    return writes.batch(Target.of(partitionKey, key), operations);
+    return writes.batch(Target.of(partitionKey, key), operations, returnsBody);
   }
 
   // ------------------------------------------------------------------ change feed

@@ -258,7 +258,8 @@ final class WritePath {
   }
 
   /** Up to 100 operations in one logical partition, all or nothing. */
-  BatchResult batch(Target t, List<BatchOperation> operations) {
+  BatchResult batch(
+      Target t, List<BatchOperation> operations, java.util.function.IntPredicate returnsBody) {
     long now = engine.clock().millis();
     scheduleExpiry(now);
     BatchResult result =
@@ -267,7 +268,8 @@ final class WritePath {
               Layout.Partition p = l.partitionFor(t.epk());
               Admission admission = throttle.admit(p.range, t.epk(), now);
               BatchResult r =
-                  inTransaction(p, now, operations.size(), tx -> runBatch(tx, t, operations));
+                  inTransaction(
+                      p, now, operations.size(), tx -> runBatch(tx, t, operations, returnsBody));
               throttle.spend(p.range, t.epk(), admission, Math.max(r.requestCharge(), 1.0), now);
               return r;
             });
@@ -328,7 +330,11 @@ final class WritePath {
   }
 
   /** The operations in order on one transaction: committed if all succeed, else abandoned. */
-  private BatchResult runBatch(Transaction tx, Target t, List<BatchOperation> operations) {
+  private BatchResult runBatch(
+      Transaction tx,
+      Target t,
+      List<BatchOperation> operations,
+      java.util.function.IntPredicate returnsBody) {
     List<BatchResult.OperationResult> results = new ArrayList<>(operations.size());
     double charge = 0;
     long responseBytes = 0;
@@ -336,7 +342,7 @@ final class WritePath {
       try {
         ItemResponse r = tx.apply(t, operations.get(i));
         charge += r.requestCharge();
-        if (r.documentView() != null) {
+        if (r.documentView() != null && returnsBody.test(i)) {
           responseBytes +=
               r.stored() != null ? r.stored().sizeBytes() : DocumentShape.sizeOf(r.documentView());
         }
@@ -377,9 +383,11 @@ final class WritePath {
     List<BatchResult.OperationResult> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       if (i == failed) {
+        // an operation that ran and was then refused (the response limit) keeps its charge
+        double c = i < results.size() ? results.get(i).requestCharge() : 0;
         out.add(
             new BatchResult.OperationResult(
-                failure.status(), failure.subStatus(), 0, null, null, failure.getMessage()));
+                failure.status(), failure.subStatus(), c, null, null, failure.getMessage()));
       } else {
         double c = i < results.size() ? results.get(i).requestCharge() : 0;
         out.add(
@@ -750,7 +758,7 @@ final class WritePath {
       if (ItemOptions.unchanged(ifNoneMatch, d.etag())) {
         return new ItemResponse(304, null, charge, d.etag(), 0, null);
       }
-      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null);
+      return new ItemResponse(200, d.body(), charge, d.etag(), 0, null, d);
     }
 
     /** One batch operation against the batch's logical partition. */

@@ -160,6 +160,19 @@ class IndexTest {
   }
 
   @Test
+  void indexMetrics_quoteAPathSegmentThatIsNotAnIdentifier() {
+    Container c = container("quoted", IndexingPolicy.DEFAULT);
+    c.create(obj("{'id':'a','pk':'k','first name':'Ann','n_1':1}"));
+    assertThat(
+            c.query(QueryRequest.of("SELECT * FROM c WHERE c['first name'] = 'Ann' AND c.n_1 = 1"))
+                .metrics()
+                .indexUse()
+                .utilized())
+        .extracting(io.cosmolab.engine.query.IndexUtilization.SingleIndex::indexSpec)
+        .containsExactlyInAnyOrder("/\"first name\"/?", "/n_1/?");
+  }
+
+  @Test
   void disjunctions_servedByTheIndex_returnWhatAScanReturns() {
     Container indexed = container("ori", IndexingPolicy.DEFAULT);
     Container scanned = container("ors", NOTHING_BUT_PK);

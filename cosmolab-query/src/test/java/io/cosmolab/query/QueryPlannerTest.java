@@ -32,6 +32,16 @@ class QueryPlannerTest {
   }
 
   @Test
+  void offsetPlusLimit_sentToEachPartition_isCappedAtTheLargestCount() {
+    // each count is valid alone; their sum would be refused by every partition (SC2061)
+    assertThat(plan("SELECT * FROM c OFFSET 10 LIMIT 4294967295").get("rewrittenQuery").textValue())
+        .endsWith("OFFSET 0 LIMIT 4294967295");
+    assertThat(plan("SELECT * FROM c OFFSET 10 LIMIT 2147483647").get("rewrittenQuery").textValue())
+        .endsWith("OFFSET 0 LIMIT 2147483657");
+    CompiledQuery.compile("SELECT * FROM c OFFSET 0 LIMIT 4294967295", Map.of());
+  }
+
+  @Test
   void aCountOfADistinctSubquery_isPlannedAsADistinctCount_notASumOfPartitionCounts() {
     ObjectNode value = plan("SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.cat FROM c)");
     assertThat(value.get("dCountInfo")).hasToString("{\"dCountAlias\":\"\"}");

@@ -71,7 +71,7 @@ final class BatchResource {
       }
       ops.add(Operations.parseBatchOperation(c, body.get(i), i));
     }
-    BatchResult result = c.executeBatch(key, ops);
+    BatchResult result = c.executeBatch(key, ops, i -> !minimalWrite(body.get(i)));
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     for (int i = 0; i < result.operations().size(); i++) {
       BatchResult.OperationResult r = result.operations().get(i);
@@ -85,12 +85,7 @@ final class BatchResource {
       if (r.etag() != null) {
         o.put("eTag", r.etag());
       }
-      // a write whose operation asks for no body (the .NET SDK's EnableContentResponseOnWrite =
-      // false) gets none; a read always does (CosmosContentResponseTests.ItemBatchNoResponseTest)
-      boolean minimalWrite =
-          op.path("minimalReturnPreference").asBoolean()
-              && !"Read".equalsIgnoreCase(op.path("operationType").asText());
-      if (r.document() != null && !minimalWrite) {
+      if (r.document() != null && !minimalWrite(op)) {
         o.set("resourceBody", r.document());
       }
       if (r.message() != null) {
@@ -102,6 +97,16 @@ final class BatchResource {
     h.put(Headers.SESSION_TOKEN, Responses.sessionToken(range, result.lsn()));
     h.put(Headers.PARTITION_KEY_RANGE_ID, range);
     return WireResponse.json(result.status(), out, h);
+  }
+
+  /**
+   * Whether a batch operation is a write that asks for no body (the .NET SDK's {@code
+   * EnableContentResponseOnWrite = false}): it gets none; a read always does ({@code
+   * CosmosContentResponseTests.ItemBatchNoResponseTest}).
+   */
+  private static boolean minimalWrite(JsonNode op) {
+    return op.path("minimalReturnPreference").asBoolean()
+        && !"Read".equalsIgnoreCase(op.path("operationType").asText());
   }
 
   /**
@@ -129,7 +134,7 @@ final class BatchResource {
     int failedAt = -1;
     // the one physical partition the operations went to, for the session token the SDKs keep of
     // a bulk request (the .NET SDK's CosmosItemBulkTests); "" once they went to several
-    String range = Requests.rangeId(request);
+    String range = null;
     for (int i = 0; i < body.size(); i++) {
       JsonNode op = body.get(i);
       ObjectNode o = out.addObject();
@@ -165,6 +170,9 @@ final class BatchResource {
         }
       } catch (CosmosException e) {
         allOk = false;
+        if (e.sessionRange() != null) {
+          range = sameRange(range, e.sessionRange());
+        }
         charge += e.requestCharge();
         o.put("statusCode", e.status());
         if (e.subStatus() != 0) {
@@ -181,7 +189,7 @@ final class BatchResource {
       }
     }
     Map<String, String> h = Responses.containerHeaders(c, charge);
-    if (range != null && !range.isEmpty()) {
+    if (range != null && !range.isEmpty() && c.routing().byId(range).isPresent()) {
       h.put(Headers.SESSION_TOKEN, Responses.sessionToken(range, c.lsn(range)));
       h.put(Headers.PARTITION_KEY_RANGE_ID, range);
     }

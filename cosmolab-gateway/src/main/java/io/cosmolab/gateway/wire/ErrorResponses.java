@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The one place where a failure becomes a response ({@code gateway-protocol.md} §9.4, §10): the
- * status, {@code x-ms-substatus} when it is not 0, {@code x-ms-retry-after-ms} on 429, and the
+ * status, {@code x-ms-substatus} when it is not 0, {@code x-ms-retry-after-ms} on 429, the charge,
+ * the session token and range id of the partition that refused it (a point operation's), and the
  * service's JSON body {@code {"code", "message"}}, whose message wraps the text as the service does
  * ({@code Message: {"Errors":["..."]}}). The JavaScript SDK parses every error body as JSON, so
  * there is always one; no stack trace ever reaches the wire.

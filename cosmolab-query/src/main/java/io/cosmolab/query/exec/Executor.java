@@ -541,7 +541,7 @@ public final class Executor {
           "SC2064", clause + " needs a number or a parameter, got " + e.getClass().getSimpleName());
     }
     // past 2^31 - 1 rows no container holds, so the bound works in ints
-    return Math.min(Integer.MAX_VALUE, RowCounts.of(v, clause));
+    return Math.min(Integer.MAX_VALUE, io.cosmolab.query.internal.RowCounts.of(v, clause));
   }
 
   /** True if the query's projection calls an aggregate (outside subqueries). */

@@ -93,15 +93,15 @@ final class Validator {
         expr(o.expression(), scope, true);
       }
     }
-    // a parameter the request does not bind is undefined, not an error, as on the service:
-    // Spring Data Cosmos leaves an empty Optional's parameter out, and its emulator test
-    // (AnnotatedQueryIT.testAnnotatedQueryWithOptionalParamEmpty) expects NOT IS_DEFINED(@city)
-    // to be true; a count bound to nothing fails as a count (RowCounts)
   }
 
   private void expr(Expr e, Set<String> scope, boolean agg) {
     if (e instanceof Expr.Parameter) {
-      return; // bound or undefined
+      // a parameter the request does not bind is undefined, not an error, as on the service:
+      // Spring Data Cosmos leaves an empty Optional's parameter out, and its emulator test
+      // (AnnotatedQueryIT.testAnnotatedQueryWithOptionalParamEmpty) expects NOT IS_DEFINED(@city)
+      // to be true; a TOP, OFFSET or LIMIT bound to nothing fails as a count (RowCounts)
+      return;
     } else if (e instanceof Expr.Identifier i) {
       if (!scope.contains(i.name())) {
         throw unresolved(i.name());

@@ -1,4 +1,4 @@
-package io.cosmolab.query.exec;
+package io.cosmolab.query.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cosmolab.query.QueryException;
@@ -22,11 +22,14 @@ public final class RowCounts {
 
   private RowCounts() {}
 
+  /** A count the service refuses: its code and message. */
+  public record Problem(String code, String message) {}
+
   /**
-   * What is wrong with {@code v} as the count of {@code clause} ("TOP", "OFFSET" or "LIMIT"): the
-   * service's code and message, or null when it is a valid count.
+   * What is wrong with {@code v} as the count of {@code clause} ("TOP", "OFFSET" or "LIMIT"), or
+   * null when it is a valid count.
    */
-  public static String[] problem(JsonNode v, String clause) {
+  public static Problem problem(JsonNode v, String clause) {
     boolean whole =
         v != null
             && v.isNumber()
@@ -36,19 +39,26 @@ public final class RowCounts {
       return null;
     }
     if (clause.equals("TOP")) {
-      return new String[] {
-        "SC2060", "The count value provided for a TOP clause must be an integer."
-      };
+      return new Problem("SC2060", "The count value provided for a TOP clause must be an integer.");
     }
     if (whole) {
-      return new String[] {
-        clause.equals("OFFSET") ? "SC2062" : "SC2061",
-        "The " + clause + " count value exceeds the maximum allowed value."
-      };
+      return new Problem(
+          clause.equals("OFFSET") ? "SC2062" : "SC2061",
+          "The " + clause + " count value exceeds the maximum allowed value.");
     }
-    return new String[] {
-      "SC2064", clause + " needs a non-negative whole number, got " + (v == null ? "undefined" : v)
-    };
+    if (v == null) {
+      return new Problem("SC2064", clause + " is a parameter the request does not bind");
+    }
+    return new Problem("SC2064", clause + " needs a non-negative whole number, got " + v);
+  }
+
+  /**
+   * The count a plan sends each partition for {@code OFFSET m LIMIT n} (or a hybrid search's {@code
+   * TOP m + n}): their sum, at most {@link #MAX}, so a query the service accepts is not refused for
+   * a count it never wrote (no partition holds that many rows either way).
+   */
+  public static long sum(long m, long n) {
+    return Math.min(MAX, m + n);
   }
 
   /**
@@ -57,9 +67,9 @@ public final class RowCounts {
    * @throws QueryException with the service's code when it is not a valid count
    */
   public static long of(JsonNode v, String clause) {
-    String[] problem = problem(v, clause);
+    Problem problem = problem(v, clause);
     if (problem != null) {
-      throw new QueryException(problem[0], problem[1]);
+      throw new QueryException(problem.code(), problem.message());
     }
     return v.longValue();
   }

@@ -222,9 +222,10 @@ public final class QueryParser {
         return new Expr.Parameter(parameter.getText());
       }
       JsonNode n = number(number.getSymbol());
-      String[] problem = io.cosmolab.query.exec.RowCounts.problem(n, clause);
+      io.cosmolab.query.internal.RowCounts.Problem problem =
+          io.cosmolab.query.internal.RowCounts.problem(n, clause);
       if (problem != null) {
-        throw error(number.getSymbol(), problem[0], problem[1]);
+        throw error(number.getSymbol(), problem.code(), problem.message());
       }
       return new Expr.Literal(n);
     }

@@ -27,9 +27,10 @@ import java.util.Map;
  *       {documentdb-formattablehybridsearchquery-totaldocumentcount}}, {@code
  *       ...-totalwordcount-i}, {@code ...-hitcountsarray-i}, i the component's index; the
  *       statistics are taken in order, one per full-text component);
- *   <li>runs each component query on every partition: the best {@code skip + take} documents by
- *       that component's score, each with every component's score ({@code payload.componentScores})
- *       and the projection ({@code payload.payload});
+ *   <li>runs each component query on every partition: the best {@code
+ *       io.cosmolab.query.internal.RowCounts.sum(skip, take)} documents by that component's score,
+ *       each with every component's score ({@code payload.componentScores}) and the projection
+ *       ({@code payload.payload});
  *   <li>de-duplicates by {@code _rid}, ranks by each component's scores, fuses the ranks with RRF
  *       under {@code componentWeights}, and applies {@code skip} and {@code take}.
  * </ol>
@@ -133,7 +134,7 @@ public final class HybridSearchPlanner {
     for (int i = 0; i < scores.size(); i++) {
       String direction = ranking.components().get(i).higherIsBetter() ? "DESC" : "ASC";
       StringBuilder r = new StringBuilder("SELECT TOP ");
-      r.append(skip + take)
+      r.append(io.cosmolab.query.internal.RowCounts.sum(skip, take))
           .append(' ')
           .append(root)
           .append("._rid, [{\"item\": ")
@@ -156,7 +157,7 @@ public final class HybridSearchPlanner {
           .append(direction);
       ObjectNode component = components.addObject();
       component.put("distinctType", "None");
-      component.put("top", skip + take);
+      component.put("top", io.cosmolab.query.internal.RowCounts.sum(skip, take));
       component.putNull("offset");
       component.putNull("limit");
       component.putArray("orderBy").add(direction.equals("DESC") ? "Descending" : "Ascending");
@@ -189,6 +190,11 @@ public final class HybridSearchPlanner {
     List<JsonNode> keywords = new ArrayList<>();
     for (Expr k : call.arguments().subList(1, call.arguments().size())) {
       JsonNode v = Ranking.constant(k, params);
+      if (v == null && k instanceof Expr.Parameter p) {
+        throw new QueryException(
+            "SC2001",
+            "FullTextScore's keywords name " + p.name() + ", which the request does not bind");
+      }
       if (v == null) {
         throw new QueryException(
             "",

@@ -112,12 +112,8 @@ public final class QueryPlanner {
       return null;
     }
     Query inner = s.query();
-    if (!inner.distinct()
-        || inner.top() != null
-        || inner.offset() != null
-        || !inner.groupBy().isEmpty()
-        || !inner.orderBy().isEmpty()
-        || Executor.hasAggregate(inner)) {
+    // (a subquery has no TOP, OFFSET or ORDER BY: the validator refuses them)
+    if (!inner.distinct() || !inner.groupBy().isEmpty() || Executor.hasAggregate(inner)) {
       return null;
     }
     Expr counted =
@@ -289,8 +285,9 @@ public final class QueryPlanner {
                   new Expr.Literal(NODES.numberNode(0)),
                   new Expr.Literal(
                       NODES.numberNode(
-                          count(q.offset(), params, "OFFSET")
-                              + count(q.limit(), params, "LIMIT")))));
+                          io.cosmolab.query.internal.RowCounts.sum(
+                              count(q.offset(), params, "OFFSET"),
+                              count(q.limit(), params, "LIMIT"))))));
     }
     info.put("rewrittenQuery", rewritten);
     info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
@@ -408,7 +405,9 @@ public final class QueryPlanner {
     r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q, params));
     if (q.offset() != null && !q.distinct()) {
       r.append(" OFFSET 0 LIMIT ")
-          .append(count(q.offset(), params, "OFFSET") + count(q.limit(), params, "LIMIT"));
+          .append(
+              io.cosmolab.query.internal.RowCounts.sum(
+                  count(q.offset(), params, "OFFSET"), count(q.limit(), params, "LIMIT")));
     }
     return r.toString();
   }
@@ -510,7 +509,7 @@ public final class QueryPlanner {
 
   static long count(Expr e, Map<String, JsonNode> params, String clause) {
     JsonNode v = e instanceof Expr.Parameter p ? params.get(p.name()) : ((Expr.Literal) e).value();
-    return io.cosmolab.query.exec.RowCounts.of(v, clause);
+    return io.cosmolab.query.internal.RowCounts.of(v, clause);
   }
 
   static QueryException unsupported(String what) {
