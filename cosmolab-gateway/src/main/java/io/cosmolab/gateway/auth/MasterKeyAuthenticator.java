@@ -32,6 +32,13 @@ import javax.crypto.spec.SecretKeySpec;
  * captured request cannot be replayed later. A bad or missing signature is 401; a date outside the
  * window is 403 with a message saying by how much.
  *
+ * <p>An Entra ID token ({@code type=aad&ver=1.0&sig=<JWT>}) is accepted in the one form the Cosmos
+ * DB emulator accepts: the JWT whose signature part is the base64url of the account key's text,
+ * which the SDKs' own emulator tests and the Java samples' {@code AadSimpleEmulatorTokenCredential}
+ * make, within its {@code nbf}..{@code exp} (with the same skew). It grants what the key grants. A
+ * token from Entra ID itself is signed by Microsoft's keys, which a local emulator cannot check:
+ * 401 saying so.
+ *
  * <p>Thread-safe: immutable but for one keyed {@link Mac} per thread.
  */
 public final class MasterKeyAuthenticator {
@@ -44,6 +51,8 @@ public final class MasterKeyAuthenticator {
       "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
   private final SecretKeySpec key;
+  // what the emulator's Entra ID tokens carry as their signature: base64url of the key's text
+  private final byte[] emulatorTokenSignature;
   private final InstantSource clock;
   private final Duration skew;
 
@@ -64,6 +73,11 @@ public final class MasterKeyAuthenticator {
           "the master key must decode to at least 16 bytes, was " + raw.length);
     }
     this.key = new SecretKeySpec(raw, "HmacSHA256");
+    this.emulatorTokenSignature =
+        Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(masterKey.getBytes(StandardCharsets.UTF_8))
+            .getBytes(StandardCharsets.US_ASCII);
     SecretKeySpec k = this.key;
     this.macs =
         ThreadLocal.withInitial(
@@ -102,7 +116,12 @@ public final class MasterKeyAuthenticator {
           "Required Header authorization is missing. Sign each request with the master key"
               + " (type=master&ver=1.0&sig=...)");
     }
-    byte[] expected = signatureOf(header);
+    String[] typeAndSig = typeAndSignature(header);
+    if ("aad".equalsIgnoreCase(typeAndSig[0]) && typeAndSig[1] != null) {
+      checkEmulatorToken(typeAndSig[1]);
+      return;
+    }
+    byte[] expected = signatureOf(typeAndSig);
     String xmsDate = request.xmsDate();
     String date = request.date();
     String signedDate = xmsDate != null ? xmsDate : date;
@@ -127,8 +146,47 @@ public final class MasterKeyAuthenticator {
         verb, type, links.get(0), xms);
   }
 
-  /** The signature the header carries, decoded. */
-  private static byte[] signatureOf(String header) {
+  /**
+   * Passes an Entra ID token in the emulator's form (see the class comment): a JWT signed with the
+   * key's text, valid now.
+   */
+  private void checkEmulatorToken(String jwt) {
+    String[] parts = jwt.split("\\.", -1);
+    if (parts.length != 3) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the Entra ID token in the authorization header is not a JWT (header.claims.signature)");
+    }
+    if (!MessageDigest.isEqual(
+        parts[2].getBytes(StandardCharsets.US_ASCII), emulatorTokenSignature)) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "cosmolab accepts an Entra ID token only in the Cosmos DB emulator's form, a JWT signed"
+              + " with the account key (the SDKs' AadSimpleEmulatorTokenCredential); a token from"
+              + " Entra ID itself is signed by keys a local emulator cannot check. Use the key, or"
+              + " that credential with it");
+    }
+    com.fasterxml.jackson.databind.JsonNode claims;
+    try {
+      claims = io.cosmolab.engine.document.JsonTrees.read(Base64.getUrlDecoder().decode(parts[1]));
+    } catch (IllegalArgumentException | java.io.IOException e) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the claims of the Entra ID token are not base64url JSON");
+    }
+    long now = clock.instant().getEpochSecond();
+    long slack = skew.toSeconds();
+    if (!claims.path("exp").canConvertToLong() || claims.path("exp").asLong() + slack < now) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the Entra ID token has expired (exp %s; the server's time is %d)",
+          claims.path("exp"), now);
+    }
+    if (claims.path("nbf").canConvertToLong() && claims.path("nbf").asLong() - slack > now) {
+      throw CosmosError.UNAUTHORIZED.exception(
+          "the Entra ID token is not valid yet (nbf %s; the server's time is %d)",
+          claims.path("nbf"), now);
+    }
+  }
+
+  /** The header's {@code type} and {@code sig}, URL-decoded (either may be null). */
+  private static String[] typeAndSignature(String header) {
     String decoded;
     try {
       decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
@@ -151,10 +209,17 @@ public final class MasterKeyAuthenticator {
         sig = value.replace(' ', '+');
       }
     }
+    return new String[] {type, sig};
+  }
+
+  /** The master-key signature the header carries, decoded. */
+  private static byte[] signatureOf(String[] typeAndSig) {
+    String type = typeAndSig[0];
+    String sig = typeAndSig[1];
     if (!"master".equalsIgnoreCase(type) || sig == null || sig.isEmpty()) {
       throw CosmosError.UNAUTHORIZED.exception(
-          "the authorization header must be type=master&ver=1.0&sig=<signature>; resource tokens"
-              + " and Entra ID tokens are not supported by cosmolab");
+          "the authorization header must be type=master&ver=1.0&sig=<signature> (or a resource"
+              + " token a permission issued, or an Entra ID token in the emulator's form)");
     }
     try {
       return Base64.getDecoder().decode(sig);
