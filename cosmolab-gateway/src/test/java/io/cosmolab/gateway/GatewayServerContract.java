@@ -440,6 +440,20 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void clientEncryptionKeys_are501NamingTheFeature_notAMissingDatabase() {
+    SignedClient.Response r =
+        client.send(
+            "POST",
+            "/dbs/db/clientencryptionkeys",
+            "clientencryptionkeys",
+            "dbs/db",
+            "{\"id\": \"cek\"}",
+            Map.of());
+    assertThat(r.status()).isEqualTo(501);
+    assertThat(r.body().get("message").asText()).contains("Always Encrypted");
+  }
+
+  @Test
   void malformedJson_returns400NamingWhereItBroke() {
     SignedClient.Response r =
         postToDocs("{\"id\": \"x\", ", Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));

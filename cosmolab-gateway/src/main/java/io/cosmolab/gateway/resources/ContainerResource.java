@@ -251,6 +251,9 @@ final class ContainerResource {
           kept.set(name, indexing.get(name).deepCopy());
         }
       }
+      if (kept.path("spatialIndexes").isArray()) {
+        kept.set("spatialIndexes", withEverySpatialType(kept.get("spatialIndexes")));
+      }
     }
     return out;
   }
@@ -272,6 +275,21 @@ final class ContainerResource {
     boolean geometry = "Geometry".equals(geospatialConfig.path("type").asText("Geography"));
     for (JsonNode index : spatial) {
       String path = index.path("path").asText("?");
+      JsonNode types = index.get("types");
+      if (types == null || !types.isArray() || types.isEmpty()) {
+        // the service's words (the .NET SDK's ContainerNegativeSpatialIndexTest)
+        throw CosmosError.BAD_REQUEST.exception(
+            "The spatial data types array cannot be empty. Assign at least one spatial type for"
+                + " the 'types' array for the path %s",
+            path);
+      }
+      for (JsonNode t : types) {
+        if (!SPATIAL_TYPES.contains(t.asText())) {
+          throw CosmosError.BAD_REQUEST.exception(
+              "The spatial index on %s names the type %s; the types are %s",
+              path, t, SPATIAL_TYPES);
+        }
+      }
       JsonNode box = index.get("boundingBox");
       boolean hasBox = box != null && !box.isNull();
       if (geometry && !hasBox) {
@@ -302,6 +320,25 @@ final class ContainerResource {
         }
       }
     }
+  }
+
+  /** The spatial types, all of which the service lists on every spatial index it returns. */
+  private static final List<String> SPATIAL_TYPES =
+      List.of("Point", "LineString", "Polygon", "MultiPolygon");
+
+  /**
+   * The spatial indexes as the service returns them: each with every spatial type, whichever it was
+   * created with ({@code ContainerContractTest}: "All SpatialTypes are returned").
+   */
+  private static JsonNode withEverySpatialType(JsonNode spatial) {
+    com.fasterxml.jackson.databind.node.ArrayNode out =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    for (JsonNode index : spatial) {
+      ObjectNode copy = ((ObjectNode) index).deepCopy();
+      SPATIAL_TYPES.forEach(copy.putArray("types")::add);
+      out.add(copy);
+    }
+    return out;
   }
 
   /** {@code uniqueKeyPolicy.uniqueKeys[].paths}, as lists of paths. */

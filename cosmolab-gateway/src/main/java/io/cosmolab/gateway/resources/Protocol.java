@@ -179,6 +179,12 @@ public final class Protocol implements Function<WireRequest, WireResponse> {
             "attachments are not supported by cosmolab (%s %s)", request.method(), path);
       }
       default -> {
+        if (path.size() >= 3 && "clientencryptionkeys".equals(path.segment(2))) {
+          // Always Encrypted's keys: a 404 here read as a missing database
+          throw CosmosError.NOT_SUPPORTED.exception(
+              "client encryption keys (Always Encrypted) are not supported by cosmolab yet (%s %s)",
+              request.method(), path);
+        }
         throw CosmosError.NOT_FOUND.exception(
             "no Cosmos DB resource at %s: paths look like /dbs/{db}/colls/{coll}/docs/{id}", path);
       }

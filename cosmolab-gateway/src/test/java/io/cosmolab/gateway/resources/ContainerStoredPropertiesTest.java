@@ -54,4 +54,37 @@ class ContainerStoredPropertiesTest {
     assertThat(kept.path("conflictResolutionPolicy").path("mode").asText())
         .isEqualTo("LastWriterWins");
   }
+
+  @Test
+  void aSpatialIndexWithoutTypes_isRefusedInTheServicesWords() throws Exception {
+    assertThatThrownBy(
+            () ->
+                ContainerResource.storedProperties(
+                    body(
+                        "{\"id\":\"c\",\"indexingPolicy\":{\"spatialIndexes\":"
+                            + "[{\"path\":\"/loc/*\",\"types\":[]}]}}")))
+        .isInstanceOf(CosmosException.class)
+        .hasMessageContaining("The spatial data types array cannot be empty")
+        .hasMessageContaining("/loc/*");
+    assertThatThrownBy(
+            () ->
+                ContainerResource.storedProperties(
+                    body(
+                        "{\"id\":\"c\",\"indexingPolicy\":{\"spatialIndexes\":"
+                            + "[{\"path\":\"/loc/*\",\"types\":[\"Circle\"]}]}}")))
+        .isInstanceOf(CosmosException.class)
+        .hasMessageContaining("Circle");
+  }
+
+  @Test
+  void aSpatialIndex_isReturnedWithEverySpatialType_asTheServiceReturnsIt() throws Exception {
+    ObjectNode kept =
+        ContainerResource.storedProperties(
+            body(
+                "{\"id\":\"c\",\"indexingPolicy\":{\"spatialIndexes\":"
+                    + "[{\"path\":\"/loc/*\",\"types\":[\"LineString\"]}]}}"));
+    assertThat(kept.at("/indexingPolicy/spatialIndexes/0/types").toString())
+        .isEqualTo("[\"Point\",\"LineString\",\"Polygon\",\"MultiPolygon\"]");
+    assertThat(kept.at("/indexingPolicy/spatialIndexes/0/path").asText()).isEqualTo("/loc/*");
+  }
 }
