@@ -12,12 +12,12 @@ import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cosmolab.testkit.CosmosLab;
+import io.cosmolab.testkit.CosmosLabExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 
 /**
@@ -25,18 +25,8 @@ import reactor.core.publisher.Mono;
  * samples' {@code AADWithEmulatorQuickStartAsync} run it: a JWT signed with the account key's text,
  * which the emulator accepts; one signed otherwise, or expired, is refused with 401.
  */
+@ExtendWith(CosmosLabExtension.class)
 class EntraIdEmulatorTokenCompatTest {
-  private static CosmosLab lab;
-
-  @BeforeAll
-  static void start() {
-    lab = CosmosLab.builder().start();
-  }
-
-  @AfterAll
-  static void stop() {
-    lab.close();
-  }
 
   /** The emulator's token: base64url(header).base64url(claims).base64url(key text). */
   private static TokenCredential emulatorCredential(String signingKey, long expiresInSeconds) {
@@ -62,13 +52,13 @@ class EntraIdEmulatorTokenCompatTest {
     };
   }
 
-  private static CosmosClient client(TokenCredential credential) {
+  private static CosmosClient client(CosmosLab lab, TokenCredential credential) {
     return lab.clientBuilder().credential(credential).buildClient();
   }
 
   @Test
-  void aTokenSignedWithTheKey_canDoWhatTheKeyCan() {
-    try (CosmosClient c = client(emulatorCredential(lab.key(), 7200))) {
+  void aTokenSignedWithTheKey_canDoWhatTheKeyCan(CosmosLab lab) {
+    try (CosmosClient c = client(lab, emulatorCredential(lab.key(), 7200))) {
       c.createDatabaseIfNotExists("aad");
       c.getDatabase("aad").createContainerIfNotExists("items", "/pk");
       CosmosContainer items = c.getDatabase("aad").getContainer("items");
@@ -80,13 +70,13 @@ class EntraIdEmulatorTokenCompatTest {
   }
 
   @Test
-  void aTokenSignedOtherwise_orExpired_isRefusedWith401() {
+  void aTokenSignedOtherwise_orExpired_isRefusedWith401(CosmosLab lab) {
     // the SDK reads the account first, so the 401 comes when the client is built
     String otherKey = Base64.getEncoder().encodeToString(new byte[32]);
-    assertThatThrownBy(() -> client(emulatorCredential(otherKey, 7200)).close())
+    assertThatThrownBy(() -> client(lab, emulatorCredential(otherKey, 7200)).close())
         .hasMessageContaining("StatusCode: Unauthorized")
         .hasMessageContaining("emulator's form");
-    assertThatThrownBy(() -> client(emulatorCredential(lab.key(), -3600)).close())
+    assertThatThrownBy(() -> client(lab, emulatorCredential(lab.key(), -3600)).close())
         .hasMessageContaining("StatusCode: Unauthorized")
         .hasMessageContaining("expired");
   }
