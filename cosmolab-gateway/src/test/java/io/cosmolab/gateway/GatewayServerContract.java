@@ -293,6 +293,33 @@ abstract class GatewayServerContract {
   }
 
   @Test
+  void autoscaleAutoUpgrade_isRefusedNamingIt_onCreateAndOnOfferReplace() {
+    // the .NET SDK's CreateAutoscaleThroughput(max, autoUpgradeMaxThroughputIncrementPercentage)
+    String upgrade =
+        "{\"maxThroughput\":4000,\"autoUpgradePolicy\":{\"throughputPolicy\":"
+            + "{\"incrementPercent\":10}}}";
+    SignedClient.Response created =
+        createContainer("upgrade", Map.of("x-ms-cosmos-offer-autopilot-settings", upgrade));
+    assertThat(created.status()).isEqualTo(501);
+    assertThat(created.body().get("message").asText()).contains("autoUpgradePolicy");
+    SignedClient.Response plain =
+        createContainer(
+            "upgrade", Map.of("x-ms-cosmos-offer-autopilot-settings", "{\"maxThroughput\":4000}"));
+    assertThat(plain.status()).isEqualTo(201);
+    SignedClient.Response replaced =
+        replaceOffer(
+            "upgrade",
+            content ->
+                content
+                    .withObject("/offerAutopilotSettings")
+                    .putObject("autoUpgradePolicy")
+                    .putObject("throughputPolicy")
+                    .put("incrementPercent", 20),
+            Map.of());
+    assertThat(replaced.status()).isEqualTo(501);
+  }
+
+  @Test
   void manualAndAutoscale_switchOnlyByTheMigrationRequest_asOnTheService() {
     engine
         .database("db")

@@ -193,6 +193,7 @@ final class OfferResource {
 
   private static Throughput throughputOf(ObjectNode offer) {
     JsonNode content = offer.path("content");
+    Requests.refuseAutoUpgrade(content.path("offerAutopilotSettings"));
     JsonNode auto = content.path("offerAutopilotSettings").path("maxThroughput");
     if (auto.isNumber() && auto.asDouble() > 0) {
       return new Throughput.Autoscale(auto.asDouble());

@@ -261,9 +261,26 @@ final class Requests {
             "x-ms-cosmos-offer-autopilot-settings must be {\"maxThroughput\": <RU/s>}, was %s",
             auto);
       }
+      refuseAutoUpgrade(settings);
       return new Throughput.Autoscale(settings.path("maxThroughput").asDouble());
     }
     return null;
+  }
+
+  /**
+   * Refuses autoscale's auto-upgrade ({@code autoUpgradePolicy.throughputPolicy.incrementPercent},
+   * the .NET SDK's {@code autoUpgradeMaxThroughputIncrementPercentage}): the service keeps it and
+   * raises the maximum as storage grows, which cosmolab does not model, so it is refused naming it
+   * rather than kept and ignored.
+   */
+  static void refuseAutoUpgrade(JsonNode autopilotSettings) {
+    JsonNode upgrade = autopilotSettings.get("autoUpgradePolicy");
+    if (upgrade != null && !upgrade.isNull()) {
+      throw CosmosError.NOT_SUPPORTED.exception(
+          "autoscale auto-upgrade (offerAutopilotSettings.autoUpgradePolicy %s) is not supported"
+              + " by cosmolab yet; set the maximum RU/s without it",
+          upgrade);
+    }
   }
 
   /** The {@code {"query", "parameters"}} body of a query, or the raw text of application/sql. */
