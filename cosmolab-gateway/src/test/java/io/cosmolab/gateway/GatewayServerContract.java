@@ -302,10 +302,15 @@ abstract class GatewayServerContract {
         createContainer("upgrade", Map.of("x-ms-cosmos-offer-autopilot-settings", upgrade));
     assertThat(created.status()).isEqualTo(501);
     assertThat(created.body().get("message").asText()).contains("autoUpgradePolicy");
-    SignedClient.Response plain =
+    // an increment of 0 is no upgrade: what the Java SDK sends with every autoscale setting
+    SignedClient.Response none =
         createContainer(
-            "upgrade", Map.of("x-ms-cosmos-offer-autopilot-settings", "{\"maxThroughput\":4000}"));
-    assertThat(plain.status()).isEqualTo(201);
+            "upgrade",
+            Map.of(
+                "x-ms-cosmos-offer-autopilot-settings",
+                "{\"maxThroughput\":4000,\"autoUpgradePolicy\":{\"throughputPolicy\":"
+                    + "{\"incrementPercent\":0}}}"));
+    assertThat(none.status()).isEqualTo(201);
     SignedClient.Response replaced =
         replaceOffer(
             "upgrade",

@@ -268,14 +268,16 @@ final class Requests {
   }
 
   /**
-   * Refuses autoscale's auto-upgrade ({@code autoUpgradePolicy.throughputPolicy.incrementPercent},
-   * the .NET SDK's {@code autoUpgradeMaxThroughputIncrementPercentage}): the service keeps it and
-   * raises the maximum as storage grows, which cosmolab does not model, so it is refused naming it
-   * rather than kept and ignored.
+   * Refuses autoscale's auto-upgrade ({@code autoUpgradePolicy.throughputPolicy.incrementPercent}
+   * above 0, the .NET SDK's {@code autoUpgradeMaxThroughputIncrementPercentage}): the service keeps
+   * it and raises the maximum as storage grows, which cosmolab does not model, so it is refused
+   * naming it rather than kept and ignored. An increment of 0 is no upgrade, and what the Java SDK
+   * sends with every autoscale setting.
    */
   static void refuseAutoUpgrade(JsonNode autopilotSettings) {
     JsonNode upgrade = autopilotSettings.get("autoUpgradePolicy");
-    if (upgrade != null && !upgrade.isNull()) {
+    JsonNode increment = upgrade == null ? null : upgrade.at("/throughputPolicy/incrementPercent");
+    if (increment != null && increment.isNumber() && increment.doubleValue() > 0) {
       throw CosmosError.NOT_SUPPORTED.exception(
           "autoscale auto-upgrade (offerAutopilotSettings.autoUpgradePolicy %s) is not supported"
               + " by cosmolab yet; set the maximum RU/s without it",
