@@ -29,14 +29,7 @@ public final class CosmosException extends RuntimeException {
    * CosmosError#CROSS_PARTITION_QUERY_NOT_SERVABLE}).
    */
   public CosmosException(CosmosError error, String message, String additionalErrorInfo) {
-    super(message, null, false, false);
-    this.error = error;
-    this.retryAfterMillis = 0;
-    this.requestCharge = 0;
-    this.subStatus = error.subStatus();
-    this.additionalErrorInfo = additionalErrorInfo;
-    this.sessionRange = null;
-    this.sessionLsn = 0;
+    this(error, message, 0, 0, error.subStatus(), additionalErrorInfo, null, 0);
   }
 
   /**
@@ -44,37 +37,31 @@ public final class CosmosException extends RuntimeException {
    * number a script gave its error as the sub-status.
    */
   public CosmosException(CosmosError error, String message, int subStatus) {
-    super(message, null, false, false);
-    this.error = error;
-    this.retryAfterMillis = 0;
-    this.requestCharge = 0;
-    this.subStatus = subStatus;
-    this.additionalErrorInfo = null;
-    this.sessionRange = null;
-    this.sessionLsn = 0;
+    this(error, message, 0, 0, subStatus, null, null, 0);
   }
 
   public CosmosException(
       CosmosError error, String message, long retryAfterMillis, double requestCharge) {
+    this(error, message, retryAfterMillis, requestCharge, error.subStatus(), null, null, 0);
+  }
+
+  private CosmosException(
+      CosmosError error,
+      String message,
+      long retryAfterMillis,
+      double requestCharge,
+      int subStatus,
+      String additionalErrorInfo,
+      String sessionRange,
+      long sessionLsn) {
     super(message, null, false, false);
     this.error = error;
     this.retryAfterMillis = retryAfterMillis;
     this.requestCharge = requestCharge;
-    this.subStatus = error.subStatus();
-    this.additionalErrorInfo = null;
-    this.sessionRange = null;
-    this.sessionLsn = 0;
-  }
-
-  private CosmosException(CosmosException e, double requestCharge, String range, long lsn) {
-    super(e.getMessage(), null, false, false);
-    this.error = e.error;
-    this.retryAfterMillis = e.retryAfterMillis;
-    this.requestCharge = requestCharge;
-    this.subStatus = e.subStatus;
-    this.additionalErrorInfo = e.additionalErrorInfo;
-    this.sessionRange = range;
-    this.sessionLsn = lsn;
+    this.subStatus = subStatus;
+    this.additionalErrorInfo = additionalErrorInfo;
+    this.sessionRange = sessionRange;
+    this.sessionLsn = sessionLsn;
   }
 
   /**
@@ -83,7 +70,15 @@ public final class CosmosException extends RuntimeException {
    * operation, and the SDKs keep the token).
    */
   public CosmosException refusedBy(double requestCharge, String range, long lsn) {
-    return new CosmosException(this, requestCharge, range, lsn);
+    return new CosmosException(
+        error,
+        getMessage(),
+        retryAfterMillis,
+        requestCharge,
+        subStatus,
+        additionalErrorInfo,
+        range,
+        lsn);
   }
 
   /** The physical partition (range id) that refused the request, or null when none did. */

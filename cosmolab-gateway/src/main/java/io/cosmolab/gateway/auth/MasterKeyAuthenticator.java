@@ -116,12 +116,12 @@ public final class MasterKeyAuthenticator {
           "Required Header authorization is missing. Sign each request with the master key"
               + " (type=master&ver=1.0&sig=...)");
     }
-    String[] typeAndSig = typeAndSignature(header);
-    if ("aad".equalsIgnoreCase(typeAndSig[0]) && typeAndSig[1] != null) {
-      checkEmulatorToken(typeAndSig[1]);
+    Authorization auth = Authorization.of(header);
+    if ("aad".equalsIgnoreCase(auth.type()) && auth.sig() != null) {
+      checkEmulatorToken(auth.sig());
       return;
     }
-    byte[] expected = signatureOf(typeAndSig);
+    byte[] expected = signatureOf(auth);
     String xmsDate = request.xmsDate();
     String date = request.date();
     String signedDate = xmsDate != null ? xmsDate : date;
@@ -186,36 +186,39 @@ public final class MasterKeyAuthenticator {
   }
 
   /** The header's {@code type} and {@code sig}, URL-decoded (either may be null). */
-  private static String[] typeAndSignature(String header) {
-    String decoded;
-    try {
-      decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw CosmosError.UNAUTHORIZED.exception("the authorization header is not URL-encoded text");
-    }
-    String type = null;
-    String sig = null;
-    for (String part : decoded.split("&", -1)) {
-      int eq = part.indexOf('=');
-      if (eq < 0) {
-        continue;
+  private record Authorization(String type, String sig) {
+    static Authorization of(String header) {
+      String decoded;
+      try {
+        decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw CosmosError.UNAUTHORIZED.exception(
+            "the authorization header is not URL-encoded text");
       }
-      String name = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
-      String value = part.substring(eq + 1).strip();
-      if (name.equals("type")) {
-        type = value;
-      } else if (name.equals("sig")) {
-        // URL decoding turned '+' into ' '; the signature is Base64, which has no spaces.
-        sig = value.replace(' ', '+');
+      String type = null;
+      String sig = null;
+      for (String part : decoded.split("&", -1)) {
+        int eq = part.indexOf('=');
+        if (eq < 0) {
+          continue;
+        }
+        String name = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+        String value = part.substring(eq + 1).strip();
+        if (name.equals("type")) {
+          type = value;
+        } else if (name.equals("sig")) {
+          // URL decoding turned '+' into ' '; the signature is Base64, which has no spaces.
+          sig = value.replace(' ', '+');
+        }
       }
+      return new Authorization(type, sig);
     }
-    return new String[] {type, sig};
   }
 
   /** The master-key signature the header carries, decoded. */
-  private static byte[] signatureOf(String[] typeAndSig) {
-    String type = typeAndSig[0];
-    String sig = typeAndSig[1];
+  private static byte[] signatureOf(Authorization auth) {
+    String type = auth.type();
+    String sig = auth.sig();
     if (!"master".equalsIgnoreCase(type) || sig == null || sig.isEmpty()) {
       throw CosmosError.UNAUTHORIZED.exception(
           "the authorization header must be type=master&ver=1.0&sig=<signature> (or a resource"

@@ -529,19 +529,10 @@ public final class Executor {
     }
   }
 
-  // the parser admits a literal or a parameter only (QueryParser.countValue)
   private static long count(Expr e, Map<String, JsonNode> parameters, String clause) {
-    JsonNode v;
-    if (e instanceof Expr.Parameter p) {
-      v = parameters.get(p.name());
-    } else if (e instanceof Expr.Literal l) {
-      v = l.value();
-    } else {
-      throw new QueryException(
-          "SC2064", clause + " needs a number or a parameter, got " + e.getClass().getSimpleName());
-    }
     // past 2^31 - 1 rows no container holds, so the bound works in ints
-    return Math.min(Integer.MAX_VALUE, io.cosmolab.query.internal.RowCounts.of(v, clause));
+    return Math.min(
+        Integer.MAX_VALUE, io.cosmolab.query.internal.RowCounts.of(e, parameters, clause));
   }
 
   /** True if the query's projection calls an aggregate (outside subqueries). */

@@ -62,6 +62,24 @@ public final class RowCounts {
   }
 
   /**
+   * The count the clause's expression gives: a literal, or a parameter bound in {@code parameters}
+   * (the parser admits nothing else, QueryParser.countValue).
+   *
+   * @throws QueryException with the service's code when it is not a valid count
+   */
+  public static long of(
+      io.cosmolab.query.ast.Expr e, java.util.Map<String, JsonNode> parameters, String clause) {
+    if (e instanceof io.cosmolab.query.ast.Expr.Parameter p) {
+      return of(parameters.get(p.name()), clause);
+    }
+    if (e instanceof io.cosmolab.query.ast.Expr.Literal l) {
+      return of(l.value(), clause);
+    }
+    throw new QueryException(
+        "SC2064", clause + " needs a number or a parameter, got " + e.getClass().getSimpleName());
+  }
+
+  /**
    * The count {@code v} gives {@code clause}.
    *
    * @throws QueryException with the service's code when it is not a valid count

@@ -27,10 +27,9 @@ import java.util.Map;
  *       {documentdb-formattablehybridsearchquery-totaldocumentcount}}, {@code
  *       ...-totalwordcount-i}, {@code ...-hitcountsarray-i}, i the component's index; the
  *       statistics are taken in order, one per full-text component);
- *   <li>runs each component query on every partition: the best {@code
- *       io.cosmolab.query.internal.RowCounts.sum(skip, take)} documents by that component's score,
- *       each with every component's score ({@code payload.componentScores}) and the projection
- *       ({@code payload.payload});
+ *   <li>runs each component query on every partition: the best {@code skip + take} documents by
+ *       that component's score, each with every component's score ({@code payload.componentScores})
+ *       and the projection ({@code payload.payload});
  *   <li>de-duplicates by {@code _rid}, ranks by each component's scores, fuses the ranks with RRF
  *       under {@code componentWeights}, and applies {@code skip} and {@code take}.
  * </ol>
@@ -131,10 +130,11 @@ public final class HybridSearchPlanner {
     ArrayNode components = info.putArray("componentQueryInfos");
     String allScores = String.join(", ", scores);
     String payload = QueryPlanner.payload(q, root);
+    long perComponent = io.cosmolab.query.internal.RowCounts.sum(skip, take);
     for (int i = 0; i < scores.size(); i++) {
       String direction = ranking.components().get(i).higherIsBetter() ? "DESC" : "ASC";
       StringBuilder r = new StringBuilder("SELECT TOP ");
-      r.append(io.cosmolab.query.internal.RowCounts.sum(skip, take))
+      r.append(perComponent)
           .append(' ')
           .append(root)
           .append("._rid, [{\"item\": ")
@@ -157,7 +157,7 @@ public final class HybridSearchPlanner {
           .append(direction);
       ObjectNode component = components.addObject();
       component.put("distinctType", "None");
-      component.put("top", io.cosmolab.query.internal.RowCounts.sum(skip, take));
+      component.put("top", perComponent);
       component.putNull("offset");
       component.putNull("limit");
       component.putArray("orderBy").add(direction.equals("DESC") ? "Descending" : "Ascending");

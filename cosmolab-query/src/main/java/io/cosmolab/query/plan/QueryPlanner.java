@@ -283,11 +283,7 @@ public final class QueryPlanner {
                   q,
                   q.top(),
                   new Expr.Literal(NODES.numberNode(0)),
-                  new Expr.Literal(
-                      NODES.numberNode(
-                          io.cosmolab.query.internal.RowCounts.sum(
-                              count(q.offset(), params, "OFFSET"),
-                              count(q.limit(), params, "LIMIT"))))));
+                  new Expr.Literal(NODES.numberNode(partitionLimit(q, params)))));
     }
     info.put("rewrittenQuery", rewritten);
     info.put("hasSelectValue", q.select() instanceof Query.Select.Value);
@@ -404,10 +400,7 @@ public final class QueryPlanner {
     }
     r.append('(').append(ORDER_BY_FILTER).append(')').append(orderByClause(q, params));
     if (q.offset() != null && !q.distinct()) {
-      r.append(" OFFSET 0 LIMIT ")
-          .append(
-              io.cosmolab.query.internal.RowCounts.sum(
-                  count(q.offset(), params, "OFFSET"), count(q.limit(), params, "LIMIT")));
+      r.append(" OFFSET 0 LIMIT ").append(partitionLimit(q, params));
     }
     return r.toString();
   }
@@ -497,19 +490,19 @@ public final class QueryPlanner {
     if (e == null) {
       info.putNull(field);
     } else {
-      info.put(
-          field,
-          count(
-              e,
-              params,
-              field.toUpperCase(
-                  java.util.Locale.ROOT))); // the bound number, even for a parameter (as hosted)
+      // the bound number, even for a parameter (as hosted)
+      info.put(field, count(e, params, field.toUpperCase(java.util.Locale.ROOT)));
     }
   }
 
   static long count(Expr e, Map<String, JsonNode> params, String clause) {
-    JsonNode v = e instanceof Expr.Parameter p ? params.get(p.name()) : ((Expr.Literal) e).value();
-    return io.cosmolab.query.internal.RowCounts.of(v, clause);
+    return io.cosmolab.query.internal.RowCounts.of(e, params, clause);
+  }
+
+  /** The LIMIT a plan sends each partition for the query's {@code OFFSET m LIMIT n}: m + n. */
+  private static long partitionLimit(Query q, Map<String, JsonNode> params) {
+    return io.cosmolab.query.internal.RowCounts.sum(
+        count(q.offset(), params, "OFFSET"), count(q.limit(), params, "LIMIT"));
   }
 
   static QueryException unsupported(String what) {
